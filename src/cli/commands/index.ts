@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import { register as registerModels } from './models.js';
+import { register as registerOpenapi } from './openapi.js';
+import { register as registerServe } from './serve.js';
+import { register as registerSync } from './sync.js';
+
+/** Every `vwh` subcommand; each file under this folder owns one command and its --help. */
+export function registerCommands(program: Command): void {
+  registerServe(program);
+  registerOpenapi(program);
+  registerSync(program);
+  registerModels(program);
+}

@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import { VwhError } from '../../core/errors.js';
+
+// Placeholder until this command lands; it refuses clearly instead of pretending.
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('(serve: not available in this build yet)')
+    .action(() => {
+      throw new VwhError('USAGE', 'vwh serve is not available in this build yet.');
+    });
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { ExitCode, isVwhError, redact } from '../core/errors.js';
+import { registerCommands } from './commands/index.js';
+import { VERSION } from './version.js';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('vwh')
+    .description('Visibility Warehouse: sync a brand-visibility API into DuckDB, model it, export it.')
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Exit codes:
+  0   success
+  1   unexpected failure (the message says what failed)
+  2   partial: the run finished but rows were rejected or checks failed (see the summary)
+  3   the API refused the key (missing, invalid, inactive or expired); nothing was written
+  4   the warehouse file is locked by another process
+  64  bad arguments or configuration`,
+    );
+  registerCommands(program);
+  return program;
+}
+
+export async function main(argv: string[] = process.argv): Promise<number> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) {
+        return ExitCode.ok;
+      }
+      return ExitCode.usage;
+    }
+    if (isVwhError(error)) {
+      process.stderr.write(`vwh: ${error.message} [${error.code}]\n`);
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`vwh: unexpected error: ${redact(message)}\n`);
+    return ExitCode.failure;
+  }
+}

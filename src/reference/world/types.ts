@@ -1,0 +1,104 @@
+/**
+ * The seam between the reference server's mutable state (src/reference/state, owned by the server) and the
+ * simulated world (src/reference/world, pure functions). The server hands the world a snapshot of a project's
+ * configuration; the world generates answers and computes every aggregate from them.
+ *
+ * Wire shapes (ChatItem, DomainItem, ...) are those of shared/spec/public-data-api.md, snake_case, and are
+ * validated by the contract schemas in src/api/.
+ */
+
+export type PromptType = 'active' | 'suggested' | 'pending' | 'inactive' | 'url_recommended';
+export type Intent = 'informational' | 'commercial' | 'navigational' | 'transactional';
+export type MatchType = 'fuzzy' | 'exact';
+export type CompetitorState = 'active' | 'pending' | 'inactive';
+export type ActionStatus = 'suggested' | 'accepted' | 'in_progress' | 'completed' | 'ignored';
+export type ActionCategory = 'on_page_seo' | 'new_content' | 'content_update' | 'forum_engagement';
+
+/** `YYYY-MM-DD` (UTC day). */
+export type Day = string;
+/** ISO 8601 timestamp. */
+export type Iso = string;
+
+export interface AliasConfig {
+  name: string;
+  match_type: MatchType;
+  created_at: Iso;
+}
+
+export interface CompetitorConfig {
+  id: string;
+  name: string;
+  website: string;
+  state: CompetitorState;
+  created_at: Iso;
+  /** Set when the competitor was deleted (DELETE is permanent); the world ignores it from then on. */
+  deleted_at: Iso | null;
+}
+
+export interface TopicConfig {
+  id: string;
+  name: string;
+}
+
+export interface PromptConfig {
+  id: string;
+  content: string;
+  topic_id: string | null;
+  country: string | null;
+  intent: Intent | null;
+  created_at: Iso;
+  /** Type changes, oldest first; the first entry's `from` is the creation time. Answers exist on days the type is `active`. */
+  type_history: Array<{ from: Iso; prompt_type: PromptType }>;
+}
+
+export interface ActionTarget {
+  type: 'url' | 'keyword' | 'page_type' | 'domain';
+  value: string;
+}
+
+export interface ActionConfig {
+  id: string;
+  category: ActionCategory;
+  status: ActionStatus;
+  targets: ActionTarget[];
+  expected_impact_min: number | null;
+  expected_impact_max: number | null;
+  /** When the action reached `completed` (null otherwise). Its effect on brand strength starts then. */
+  completed_at: Iso | null;
+}
+
+export interface ProjectConfig {
+  id: string;
+  team_id: string;
+  name: string;
+  brand_name: string | null;
+  website_url: string | null;
+  location: string | null;
+  language: string | null;
+  created_at: Iso;
+  aliases: AliasConfig[];
+  competitors: CompetitorConfig[];
+  topics: TopicConfig[];
+  prompts: PromptConfig[];
+  actions: ActionConfig[];
+}
+
+/** A date range already resolved by the server (explicit dates win over duration_days). Both ends inclusive. */
+export interface DayRange {
+  date_from: Day;
+  date_to: Day;
+}
+
+export interface WorldQuery {
+  range: DayRange;
+  /** Provider ids to keep; undefined = all. */
+  providers?: string[];
+  /** The simulated now (ms since epoch). Answers of a day exist only once that day has ended (late ones a day later). */
+  now: number;
+}
+
+export interface ProviderInfo {
+  id: string;
+  name: string;
+  model: string;
+}
