@@ -1,0 +1,41 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** bench/results/ in the source tree, whether we run from bench/ (tsx) or dist/bench/ (built). */
+export const resultsDir = (() => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const root = here.includes(`${join('dist', 'bench')}`) ? join(here, '..', '..') : join(here, '..');
+  return join(root, 'bench', 'results');
+})();
+
+export interface BenchResult {
+  name: string;
+  /** What was measured, in words, and the machine it ran on. */
+  description: string;
+  /** The headline ratios against a baseline measured in the same run. */
+  ratios: Record<string, number>;
+  /** Raw figures (ms, bytes, counts) behind the ratios. */
+  figures: Record<string, number | string>;
+  /** Targets the issue sets, and whether this run met them. */
+  targets?: Record<string, { target: string; met: boolean }>;
+}
+
+export function writeResult(result: BenchResult): string {
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${result.name}.json`);
+  const payload = {
+    ...result,
+    measured_at: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  };
+  writeFileSync(file, `${JSON.stringify(payload, null, 2)}\n`);
+  return file;
+}
+
+export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = process.hrtime.bigint();
+  const value = await fn();
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
+}
