@@ -1,0 +1,47 @@
+/**
+ * The endpoint catalogue: one entry per endpoint of the specs, keyed by a stable id. The client builds its calls
+ * and the reference server its routes from these entries; the OpenAPI document is generated from them.
+ */
+import type { EndpointDef, Service } from './endpoint.js';
+import { accountEndpoints } from './endpoints/account.js';
+import { actionEndpoints } from './endpoints/actions.js';
+import { aliasEndpoints } from './endpoints/aliases.js';
+import { analyticsEndpoints } from './endpoints/analytics.js';
+import { competitorEndpoints } from './endpoints/competitors.js';
+import { projectEndpoints } from './endpoints/projects.js';
+import { promptEndpoints } from './endpoints/prompts.js';
+import { recordingEndpoints } from './endpoints/recording.js';
+import { webhookEndpoints } from './endpoints/webhooks.js';
+
+export const catalogue = {
+  ...accountEndpoints,
+  ...projectEndpoints,
+  ...promptEndpoints,
+  ...competitorEndpoints,
+  ...aliasEndpoints,
+  ...recordingEndpoints,
+  ...analyticsEndpoints,
+  ...actionEndpoints,
+  ...webhookEndpoints,
+} as const;
+
+export type Catalogue = typeof catalogue;
+export type EndpointId = keyof Catalogue;
+export type Endpoint<Id extends EndpointId> = Catalogue[Id];
+
+/** The entry of one endpoint, fully typed: `endpoint('getPromptChats').data`. */
+export function endpoint<Id extends EndpointId>(id: Id): Catalogue[Id] {
+  const def = catalogue[id];
+  if (!def) throw new TypeError(`unknown endpoint id: ${String(id)}`);
+  return def;
+}
+
+/** Every entry, in catalogue order. */
+export function allEndpoints(): EndpointDef[] {
+  return Object.values(catalogue) as EndpointDef[];
+}
+
+/** The entries of one service. */
+export function endpointsOf(service: Service): EndpointDef[] {
+  return allEndpoints().filter((def) => def.service === service);
+}
