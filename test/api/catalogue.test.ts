@@ -23,13 +23,16 @@ describe('endpoint catalogue', () => {
     }
   });
 
-  it.each(allEndpoints().map((def) => [def.id, def] as const))('%s: every schema converts to JSON Schema', (_id, def) => {
-    expect(() => z.toJSONSchema(def.params, { io: 'input' })).not.toThrow();
-    expect(() => z.toJSONSchema(def.query, { io: 'input' })).not.toThrow();
-    if (def.body) expect(() => z.toJSONSchema(def.body!, { io: 'input' })).not.toThrow();
-    expect(() => z.toJSONSchema(def.response)).not.toThrow();
-    expect(() => z.toJSONSchema(def.servedResponse)).not.toThrow();
-  });
+  it.each(allEndpoints().map((def) => [def.id, def] as const))(
+    '%s: every schema converts to JSON Schema',
+    (_id, def) => {
+      expect(() => z.toJSONSchema(def.params, { io: 'input' })).not.toThrow();
+      expect(() => z.toJSONSchema(def.query, { io: 'input' })).not.toThrow();
+      if (def.body) expect(() => z.toJSONSchema(def.body!, { io: 'input' })).not.toThrow();
+      expect(() => z.toJSONSchema(def.response)).not.toThrow();
+      expect(() => z.toJSONSchema(def.servedResponse)).not.toThrow();
+    },
+  );
 
   it('every path parameter of a template has a params schema field', () => {
     for (const def of allEndpoints()) {
