@@ -7,10 +7,13 @@ import { accountEndpoints } from './endpoints/account.js';
 import { actionEndpoints } from './endpoints/actions.js';
 import { aliasEndpoints } from './endpoints/aliases.js';
 import { analyticsEndpoints } from './endpoints/analytics.js';
+import { bootstrapEndpoints } from './endpoints/bootstrap.js';
 import { competitorEndpoints } from './endpoints/competitors.js';
+import { contentEndpoints } from './endpoints/content.js';
 import { projectEndpoints } from './endpoints/projects.js';
 import { promptEndpoints } from './endpoints/prompts.js';
 import { recordingEndpoints } from './endpoints/recording.js';
+import { teamEndpoints } from './endpoints/teams.js';
 import { webhookEndpoints } from './endpoints/webhooks.js';
 
 export const catalogue = {
@@ -23,6 +26,9 @@ export const catalogue = {
   ...analyticsEndpoints,
   ...actionEndpoints,
   ...webhookEndpoints,
+  ...contentEndpoints,
+  ...bootstrapEndpoints,
+  ...teamEndpoints,
 } as const;
 
 export type Catalogue = typeof catalogue;

@@ -52,8 +52,6 @@ export const ProjectCreateBody = z.strictObject({
 });
 export type ProjectCreateBody = z.input<typeof ProjectCreateBody>;
 
-export const BootstrapStatusPublic = z.enum(['initializing', 'completed', 'error']);
-
 export const ProjectCreateResult = resource({
   project_id: Uuid,
   status: z.literal('initializing'),
