@@ -4,6 +4,7 @@ export * from './date-range.js';
 export * from './endpoint.js';
 export * from './envelopes.js';
 export * from './errors.js';
+export * from './openapi.js';
 export * from './paths.js';
 export * from './schemas/account.js';
 export * from './schemas/actions.js';

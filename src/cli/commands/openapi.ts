@@ -1,12 +1,46 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
+import { buildOpenApiDocument } from '../../api/index.js';
 import { VwhError } from '../../core/errors.js';
 
-// Placeholder until this command lands; it refuses clearly instead of pretending.
+interface OpenapiOptions {
+  out?: string;
+  serverUrl?: string;
+}
+
+/** `vwh openapi`: prints (or writes) the OpenAPI 3.1 document generated from the contract in src/api/. */
 export function register(program: Command): void {
   program
     .command('openapi')
-    .description('(openapi: not available in this build yet)')
-    .action(() => {
-      throw new VwhError('USAGE', 'vwh openapi is not available in this build yet.');
+    .description('Print the OpenAPI 3.1 document of the services, generated from the contract in src/api/.')
+    .option('-o, --out <file>', 'write the document to FILE instead of stdout (folders are created)')
+    .option('--server-url <url>', 'servers[0].url of the document (default "/"; paths carry their full base)')
+    .addHelpText(
+      'after',
+      `
+The document covers every endpoint of the catalogue: the public data API under /api/public/v1, the content
+service (/api/v1/tasks, /api/v1/articles), the bootstrap service (/api/v1/bootstrap/*, /api/v2/projects/{id})
+and the team service (/api/v2). Shared resources are under components.schemas; X-API-Key is the security
+scheme; every operation lists its error responses with example bodies; webhook deliveries are under webhooks.
+
+Examples:
+  vwh openapi > openapi.json
+  vwh openapi --out docs/openapi.json --server-url http://localhost:8787`,
+    )
+    .action(async (options: OpenapiOptions) => {
+      const doc = buildOpenApiDocument(options.serverUrl === undefined ? {} : { serverUrl: options.serverUrl });
+      const text = `${JSON.stringify(doc, null, 2)}\n`;
+      if (options.out === undefined) {
+        process.stdout.write(text);
+        return;
+      }
+      try {
+        await mkdir(dirname(options.out), { recursive: true });
+        await writeFile(options.out, text);
+      } catch (error) {
+        throw new VwhError('USAGE', `cannot write ${options.out}: ${(error as Error).message}`, { cause: error });
+      }
+      process.stderr.write(`vwh: wrote the OpenAPI document to ${options.out}\n`);
     });
 }
