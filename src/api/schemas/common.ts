@@ -64,9 +64,14 @@ export const CommaList = z
   )
   .describe('comma-separated list');
 
+/** An integer query parameter: a string from the URL, or a number from a typed caller. */
+export function queryInt() {
+  return z.coerce.number<number | string>().int();
+}
+
 /** Date-range query parameters of the analytics endpoints (Conventions 4). */
 export const DateRangeQueryShape = {
-  duration_days: z.coerce.number().int().min(1).default(7).describe('days ending at date_to (default today)'),
+  duration_days: queryInt().min(1).default(7).describe('days ending at date_to (default today)'),
   date_from: Day.optional().describe('YYYY-MM-DD; wins over duration_days'),
   date_to: Day.optional().describe('YYYY-MM-DD; default today'),
   providers: CommaList.optional().describe('comma-separated provider identifiers'),
@@ -78,8 +83,8 @@ export type DateRangeQueryInput = z.input<typeof DateRangeQuery>;
 /** `page` / `page_size` query fields with an endpoint's default and maximum page size. */
 export function pageQueryShape(defaultSize: number, maxSize: number) {
   return {
-    page: z.coerce.number().int().min(1).default(1),
-    page_size: z.coerce.number().int().min(1).max(maxSize).default(defaultSize),
+    page: queryInt().min(1).default(1),
+    page_size: queryInt().min(1).max(maxSize).default(defaultSize),
   };
 }
 

@@ -4,7 +4,7 @@
  * (docs/decisions-fragments/contract.md).
  */
 import * as z from 'zod';
-import { pageQueryShape, resource, Timestamp, Uuid } from './common.js';
+import { pageQueryShape, queryInt, resource, Timestamp, Uuid } from './common.js';
 
 export const TASK_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export const TaskStatus = z.enum(TASK_STATUSES);
@@ -77,8 +77,8 @@ export type TaskCreated = z.infer<typeof TaskCreated>;
 
 export const TaskListQuery = z.object({
   status: TaskStatus.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryInt().min(1).max(100).default(20),
+  offset: queryInt().min(0).default(0),
 });
 export type TaskListQuery = z.output<typeof TaskListQuery>;
 
