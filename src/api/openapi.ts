@@ -118,7 +118,9 @@ function responses(def: EndpointDef, converter: SchemaConverter): Record<string,
       examples[`${row.code ?? 'e'}${index}`] = { summary: row.condition, value: errorBody(row) };
     });
     out[String(status)] = {
-      description: rows.map((row) => `${row.condition}${row.given ? '' : ' (wording decided)'}`).join('; '),
+      description: [...new Set(rows.map((row) => `${row.condition}${row.given ? '' : ' (wording decided)'}`))].join(
+        '; ',
+      ),
       ...(status === 429 ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
       content: { 'application/json': { schema: refs.length === 1 ? refs[0] : { oneOf: refs }, examples } },
     };
