@@ -1,12 +1,129 @@
-import type { Command } from 'commander';
+/**
+ * `vwh serve`: starts the reference server of the public data API (src/reference) and runs until SIGINT/SIGTERM.
+ * Prints `listening on http://HOST:PORT` when ready, and with --demo the line `demo api key: <key>` (the one place
+ * a key is printed on purpose; --key-file writes it to a file instead of making scripts scrape stdout).
+ */
+import { writeFileSync } from 'node:fs';
+import { type Command, Option } from 'commander';
 import { VwhError } from '../../core/errors.js';
+import { parseFaultSpec } from '../../reference/faults/spec.js';
+import { type ReferenceServer, startReferenceServer } from '../../reference/index.js';
 
-// Placeholder until this command lands; it refuses clearly instead of pretending.
+export interface ServeFlags {
+  host: string;
+  port: number;
+  seed: number;
+  today?: string;
+  demo?: boolean;
+  historyDays: number;
+  projects: number;
+  prompts: number;
+  rateWindowMs: number;
+  lateFraction: number;
+  faults?: string;
+  backgroundDelayMs: number;
+  keyFile?: string;
+}
+
+function int(name: string, min: number) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min)
+      throw new VwhError('USAGE', `${name} must be an integer >= ${min}, got ${value}.`);
+    return n;
+  };
+}
+
+function fraction(value: string): number {
+  const n = Number(value);
+  if (!(n >= 0 && n <= 1)) throw new VwhError('USAGE', `--late-fraction must be a number from 0 to 1, got ${value}.`);
+  return n;
+}
+
+// Errors are VwhError (exit 64) rather than commander's InvalidArgumentError, which would call process.exit.
+function day(value: string): string {
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
+    throw new VwhError('USAGE', `--today must be a date YYYY-MM-DD, got ${value}.`);
+  }
+  return value;
+}
+
+/** Starts the server for these flags, prints the ready lines to `out`, and stops when `signal` aborts. */
+export async function runServe(
+  flags: ServeFlags,
+  out: NodeJS.WritableStream,
+  signal: AbortSignal,
+): Promise<ReferenceServer> {
+  if (flags.faults) {
+    try {
+      parseFaultSpec(flags.faults);
+    } catch (error) {
+      throw new VwhError('USAGE', error instanceof Error ? error.message : String(error));
+    }
+  }
+  const server = await startReferenceServer({
+    host: flags.host,
+    port: flags.port,
+    seed: flags.seed,
+    today: flags.today,
+    demo: flags.demo === true,
+    historyDays: flags.historyDays,
+    projects: flags.projects,
+    prompts: flags.prompts,
+    rateWindowMs: flags.rateWindowMs,
+    lateFraction: flags.lateFraction,
+    faults: flags.faults ?? null,
+    backgroundDelayMs: flags.backgroundDelayMs,
+  });
+  if (server.demoApiKey && flags.keyFile) writeFileSync(flags.keyFile, `${server.demoApiKey}\n`, { mode: 0o600 });
+  out.write(`listening on ${server.url}\n`);
+  if (server.demoApiKey) out.write(`demo api key: ${server.demoApiKey}\n`);
+  out.write(`simulated today: ${server.state.sim.today()} (control plane: ${server.url}/_reference/clock)\n`);
+  const stop = () => void server.close();
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  return server;
+}
+
 export function register(program: Command): void {
   program
     .command('serve')
-    .description('(serve: not available in this build yet)')
-    .action(() => {
-      throw new VwhError('USAGE', 'vwh serve is not available in this build yet.');
+    .description('Run the reference server of the public data API (seeded, clock-controlled, with fault injection).')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'port; 0 picks any free port', int('--port', 0), 8787)
+    .option('--seed <n>', 'seed of the simulated world', int('--seed', 0), 42)
+    .option('--today <YYYY-MM-DD>', 'simulated date (default: today, UTC); the clock starts at 06:00 UTC', day)
+    .option('--demo', 'create a demo team with projects and history, and print its API key')
+    .option('--history-days <n>', 'days of history of the demo team', int('--history-days', 1), 90)
+    .option('--projects <n>', 'demo projects (benchmark scale knob)', int('--projects', 1), 3)
+    .option('--prompts <n>', 'prompts per demo project (benchmark scale knob)', int('--prompts', 1), 12)
+    .option(
+      '--rate-window-ms <ms>',
+      'length of the sliding rate-limit window (60000 in the spec)',
+      int('--rate-window-ms', 1),
+      60000,
+    )
+    .option('--late-fraction <f>', "share of a day's answers that arrive a day late", fraction, 0.1)
+    .option(
+      '--faults <spec>',
+      'fault injection, e.g. 5xx=0.05,429=0.02,reset=0.01,truncate=0.01,slow=0.02:300ms@/projects/*/prompts/*/chats',
+    )
+    .option(
+      '--background-delay-ms <ms>',
+      'real time background work takes (bootstrap, suggested prompts)',
+      int('--background-delay-ms', 0),
+      2000,
+    )
+    .addOption(new Option('--key-file <path>', 'with --demo: also write the demo API key to this file (mode 600)'))
+    .action(async (flags: ServeFlags) => {
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      await runServe(flags, process.stdout, controller.signal);
+      await new Promise<void>((resolve) =>
+        controller.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
     });
 }

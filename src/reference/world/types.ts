@@ -33,6 +33,11 @@ export interface CompetitorConfig {
   created_at: Iso;
   /** Set when the competitor was deleted (DELETE is permanent); the world ignores it from then on. */
   deleted_at: Iso | null;
+  /**
+   * Added by the world (optional): when the competitor last became `active` (PATCH state pending -> active).
+   * Detection tracks an active competitor from the UTC day of `activated_at ?? created_at`.
+   */
+  activated_at?: Iso | null;
 }
 
 export interface TopicConfig {
@@ -65,6 +70,13 @@ export interface ActionConfig {
   expected_impact_max: number | null;
   /** When the action reached `completed` (null otherwise). Its effect on brand strength starts then. */
   completed_at: Iso | null;
+  /** Added by the world (optional): display fields the demo team fills; the world itself never reads them. */
+  title?: string;
+  description?: string;
+  priority?: 'critical' | 'high' | 'medium' | 'low';
+  effort?: 'quick-win' | 'moderate' | 'major' | null;
+  created_at?: Iso;
+  updated_at?: Iso;
 }
 
 export interface ProjectConfig {

@@ -1,0 +1,72 @@
+/**
+ * The Hono application: the public API under /api/public/v1 (auth, rate limit, one route family per file), the
+ * second document's services under /api/v1 and /api/v2, and the control plane under /_reference/. Faults are applied in front of it, at the Node listener (faults/injector.ts).
+ */
+import { type Context, Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ApiError } from './http/api-error.js';
+import { authAndLimits } from './http/auth.js';
+import type { ApiEnv } from './http/env.js';
+import type { ReferenceState } from './reference-state.js';
+import { registerAccounts } from './routes/accounts.js';
+import { registerActionStatus } from './routes/action-status.js';
+import { registerActions } from './routes/actions.js';
+import { registerAliases } from './routes/aliases.js';
+import { registerAnalytics } from './routes/analytics.js';
+import { registerCompetitors } from './routes/competitors.js';
+import { controlApp } from './routes/control.js';
+import { registerOpenApi } from './routes/openapi.js';
+import { registerProjects } from './routes/projects.js';
+import { registerPromptAnalytics } from './routes/prompt-analytics.js';
+import { registerPromptGeneration } from './routes/prompt-generation.js';
+import { registerPrompts } from './routes/prompts.js';
+import { registerRecording } from './routes/recording.js';
+import { registerSources } from './routes/sources.js';
+import { registerTopics } from './routes/topics.js';
+import { registerWebhooks } from './routes/webhooks.js';
+import { registerServiceRoutes, registerWorkflowRoutes } from './services/index.js';
+
+export const BASE_PATH = '/api/public/v1';
+export const CONTROL_PATH = '/_reference';
+
+function onError(error: Error, c: Context<ApiEnv>): Response {
+  if (error instanceof ApiError) {
+    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    return c.json(error.body, error.status as ContentfulStatusCode);
+  }
+  process.stderr.write(`reference server: unexpected error on ${c.req.method} ${c.req.path}: ${String(error)}\n`);
+  return c.json({ detail: 'Internal server error' }, 500);
+}
+
+export function buildApp(state: ReferenceState): Hono<ApiEnv> {
+  const api = new Hono<ApiEnv>();
+  api.use('*', authAndLimits(state, BASE_PATH));
+  registerOpenApi(api);
+  registerAccounts(api, state);
+  registerProjects(api, state);
+  registerTopics(api, state);
+  registerPromptGeneration(api, state);
+  registerPrompts(api, state);
+  registerPromptAnalytics(api, state);
+  registerCompetitors(api, state);
+  registerAliases(api, state);
+  registerRecording(api, state);
+  registerAnalytics(api, state);
+  registerSources(api, state);
+  registerActions(api, state);
+  registerActionStatus(api, state);
+  registerWebhooks(api, state);
+  // The action-workflow extension of src/reference/services (behind the key authentication above).
+  registerWorkflowRoutes(api, state);
+  api.notFound((c) => c.json({ detail: 'Not Found' }, 404));
+  api.onError(onError);
+
+  const app = new Hono<ApiEnv>();
+  // The second document's services (src/reference/services): /api/v1/tasks…, /api/v1/articles…,
+  // /api/v1/bootstrap/…, /api/v2/projects/:id, /api/v2/create_team, /api/v2/teams/….
+  registerServiceRoutes(app, state);
+  app.route(BASE_PATH, api);
+  app.route(CONTROL_PATH, controlApp(state));
+  app.notFound((c) => c.json({ detail: 'Not Found' }, 404));
+  return app;
+}

@@ -1,0 +1,115 @@
+/**
+ * Fault injection at the HTTP and TCP level, in front of the Hono app: a 5xx, a spurious 429 with `Retry-After`,
+ * a connection reset (socket destroyed before any byte), a truncated JSON body (full Content-Length, half the
+ * bytes, then the socket closes), a slow response. Seeded: the same seed and request sequence fire the same faults.
+ * Only the services under `/api/` are faulted, never `/_reference/`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { prng } from '../ids.js';
+import { BASE_PATH, type FaultRule, parseFaultSpec, pickFault } from './spec.js';
+
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export class FaultInjector {
+  private rules: FaultRule[] = [];
+  private draw: () => number;
+  private spec: string | null = null;
+  /** How many times each kind fired (control plane `GET /_reference/faults`). */
+  readonly fired: Record<string, number> = {};
+
+  constructor(private readonly seed: number) {
+    this.draw = prng(seed);
+  }
+
+  set(spec: string | null): void {
+    this.rules = spec ? parseFaultSpec(spec) : [];
+    this.spec = spec && this.rules.length > 0 ? spec : null;
+    this.draw = prng(this.seed);
+  }
+
+  describe(): { spec: string | null; fired: Record<string, number> } {
+    return { spec: this.spec, fired: { ...this.fired } };
+  }
+
+  decide(url: string): FaultRule | null {
+    if (this.rules.length === 0) return null;
+    const path = url.split('?')[0] ?? '';
+    if (!path.startsWith('/api/')) return null;
+    // Public API paths are matched relative to its base; the other services' paths as they are.
+    const rel = path.startsWith(BASE_PATH) ? path.slice(BASE_PATH.length) : path;
+    const rule = pickFault(this.rules, rel, this.draw);
+    if (rule) this.fired[rule.kind] = (this.fired[rule.kind] ?? 0) + 1;
+    return rule;
+  }
+}
+
+export function withFaults(listener: NodeListener, injector: FaultInjector): NodeListener {
+  return (req, res) => {
+    const rule = injector.decide(req.url ?? '/');
+    if (!rule) return listener(req, res);
+    switch (rule.kind) {
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case '5xx':
+        return sendJson(res, rule.param, { detail: 'Service temporarily unavailable (injected fault)' });
+      case '429':
+        return sendJson(
+          res,
+          429,
+          { detail: `Rate limit exceeded. Retry after ${rule.param} seconds.` },
+          { 'Retry-After': String(rule.param) },
+        );
+      case 'slow':
+        setTimeout(() => listener(req, res), rule.param);
+        return;
+      case 'truncate':
+        truncateBody(res);
+        return listener(req, res);
+    }
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/**
+ * Buffers the whole response (head and body chunks), then sends the head with the full Content-Length, only the
+ * first half of the body, and destroys the socket.
+ */
+function truncateBody(res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  const writeHead = res.writeHead.bind(res);
+  const write = res.write.bind(res);
+  let head: unknown[] | null = null;
+  const toBuffer = (chunk: unknown) =>
+    Buffer.isBuffer(chunk) ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk) : Buffer.from(String(chunk));
+  res.writeHead = ((...args: unknown[]) => {
+    head = args;
+    return res;
+  }) as typeof res.writeHead;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    chunks.push(toBuffer(chunk));
+    const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    callback?.();
+    return true;
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown) => {
+    if (chunk !== undefined && typeof chunk !== 'function') chunks.push(toBuffer(chunk));
+    const body = Buffer.concat(chunks);
+    const [status, headers] = (head ?? [res.statusCode, {}]) as [number, Record<string, unknown> | undefined];
+    const merged: Record<string, unknown> = { ...(headers ?? {}) };
+    for (const key of Object.keys(merged)) if (key.toLowerCase() === 'content-length') delete merged[key];
+    res.removeHeader('transfer-encoding');
+    writeHead(status, { ...merged, 'Content-Length': String(body.length) } as never);
+    write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
+    return res;
+  }) as typeof res.end;
+}

@@ -1,0 +1,59 @@
+/** Options of `startReferenceServer` and `vwh serve`, with their defaults. */
+import type { Clock } from '../core/clock.js';
+import type { Day } from './world/types.js';
+
+export interface ReferenceServerOptions {
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  seed?: number;
+  /** The simulated date (`YYYY-MM-DD`); default today's UTC date. The simulated clock starts at 06:00 UTC of it. */
+  today?: Day;
+  /** Create a demo team with `projects` projects of `prompts` prompts and `historyDays` of history. */
+  demo?: boolean;
+  historyDays?: number;
+  projects?: number;
+  prompts?: number;
+  /** The sliding rate-limit window (60 000 ms in the spec); scaled down in tests. */
+  rateWindowMs?: number;
+  /** Share of each day's answers that arrive a day late. */
+  lateFraction?: number;
+  /** A fault spec (faults/spec.ts). */
+  faults?: string | null;
+  /** Real time after which background work finishes (default 2000 ms). */
+  backgroundDelayMs?: number;
+  /** The clock of the rate window and of background delays (default: real time). */
+  clock?: Clock;
+}
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  seed: number;
+  today: Day;
+  demo: boolean;
+  historyDays: number;
+  projects: number;
+  prompts: number;
+  rateWindowMs: number;
+  lateFraction: number;
+  faults: string | null;
+  backgroundDelayMs: number;
+}
+
+export function resolveOptions(options: ReferenceServerOptions, realNow: number): ResolvedOptions {
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    seed: options.seed ?? 42,
+    today: options.today ?? new Date(realNow).toISOString().slice(0, 10),
+    demo: options.demo ?? false,
+    historyDays: options.historyDays ?? 90,
+    projects: options.projects ?? 3,
+    prompts: options.prompts ?? 12,
+    rateWindowMs: options.rateWindowMs ?? 60_000,
+    lateFraction: options.lateFraction ?? 0.1,
+    faults: options.faults ?? null,
+    backgroundDelayMs: options.backgroundDelayMs ?? 2000,
+  };
+}

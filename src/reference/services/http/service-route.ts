@@ -1,0 +1,128 @@
+/**
+ * Routes of the second-document services, built from the contract's catalogue: method and path from the entry,
+ * path parameters, query and body parsed with its schemas, the body sent as is (no envelope) with its success
+ * status. A path id that fails its schema is answered like an unknown id (the contract's decision); a bad query or
+ * body is 400 (`VALIDATION_ERROR` for the content service, `Invalid request: …` elsewhere).
+ */
+import type { Context, Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type * as z from 'zod';
+import {
+  type BodyOf,
+  type Catalogue,
+  type EndpointDef,
+  type EndpointId,
+  ERRORS,
+  type ErrorRow,
+  endpoint,
+  type QueryOf,
+} from '../../../api/index.js';
+import { ApiError } from '../../http/api-error.js';
+import { contentFail, rowFail, ServiceError } from './service-error.js';
+
+export interface ServiceInput<E extends EndpointDef> {
+  c: Context;
+  params: z.output<E['params']>;
+  query: QueryOf<E>;
+  body: BodyOf<E>;
+}
+
+export interface ServiceRouteOptions {
+  /** The row a path parameter that fails its schema answers (an id that cannot exist). */
+  badParams?: ErrorRow;
+  /** Runs before anything else (e.g. the content service's simulated storage outage). */
+  guard?: () => void;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the services mount on any Hono app (root app of the reference server)
+type AnyHono = Hono<any>;
+
+export function serviceRoute<Id extends EndpointId>(
+  app: AnyHono,
+  id: Id,
+  handler: (input: ServiceInput<Catalogue[Id]>) => unknown | Promise<unknown>,
+  options: ServiceRouteOptions = {},
+): void {
+  const def = endpoint(id) as EndpointDef;
+  const pattern = def.basePath + def.path.replace(/\{([a-z_]+)\}/g, ':$1');
+  app.on(def.method, pattern, async (c) =>
+    answer(c, async () => {
+      options.guard?.();
+      const params = parseParams(def, c.req.param() as Record<string, string>, options.badParams);
+      const query = parseInput(def, def.query, queryObject(c));
+      const body = def.body ? parseInput(def, def.body, await readJson(c, def)) : undefined;
+      const data = await handler({ c, params, query, body } as ServiceInput<Catalogue[Id]>);
+      return c.json(data as object, def.successStatus as ContentfulStatusCode);
+    }),
+  );
+}
+
+/** Runs a handler and turns a thrown `ServiceError` into its answer; anything else is a logged 500. */
+export async function answer(c: Context, run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ServiceError || error instanceof ApiError) {
+      if (error instanceof ApiError) for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json(error.body, error.status as ContentfulStatusCode);
+    }
+    process.stderr.write(`reference services: unexpected error on ${c.req.method} ${c.req.path}: ${String(error)}\n`);
+    return c.json({ detail: 'Internal server error' }, 500);
+  }
+}
+
+function parseParams(def: EndpointDef, raw: Record<string, string>, badParams: ErrorRow | undefined): unknown {
+  const decoded: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) decoded[k] = safeDecode(v);
+  const result = def.params.safeParse(decoded);
+  if (result.success) return result.data;
+  throw rowFail(badParams ?? ERRORS.invalidRequest);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function queryObject(c: Context): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, values] of Object.entries(c.req.queries())) {
+    out[key] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return out;
+}
+
+async function readJson(c: Context, def: EndpointDef): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid(def, 'Request body must be valid JSON');
+  }
+}
+
+function parseInput(def: EndpointDef, schema: z.ZodType, value: unknown): unknown {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues;
+  const summary = issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+  if (def.service === 'content') {
+    throw contentFail(
+      'VALIDATION_ERROR',
+      `Invalid input parameters: ${summary}`,
+      issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    );
+  }
+  const own = def.errors.find((row) => row.detail === issues[0]?.message);
+  if (own) throw rowFail(own);
+  throw invalid(def, summary);
+}
+
+function invalid(def: EndpointDef, summary: string): ServiceError {
+  if (def.service === 'content') return contentFail('VALIDATION_ERROR', `Invalid input parameters: ${summary}`);
+  return rowFail(ERRORS.invalidRequest, `Invalid request: ${summary}`);
+}

@@ -1,0 +1,44 @@
+/**
+ * The content-generation, bootstrap and team services (second spec document) and the action workflows of the
+ * public API. `registerServiceRoutes` mounts /api/v1/tasks…, /api/v1/articles…, /api/v1/bootstrap/…,
+ * /api/v2/projects/:id, /api/v2/create_team and /api/v2/teams/… on the root app; `registerWorkflowRoutes` mounts
+ * the workflow extension on the public API app (behind its key authentication). See docs/reference-services.md.
+ */
+import type { Hono } from 'hono';
+import type { ReferenceState } from '../reference-state.js';
+import type { ProjectRecord } from '../state/projects.js';
+import { servicesOf, servicesOptions } from './registry.js';
+import { registerArticleRoutes } from './routes/articles.js';
+import { registerBootstrapRoutes } from './routes/bootstrap.js';
+import { registerTaskRoutes } from './routes/tasks.js';
+import { registerTeamRoutes } from './routes/teams.js';
+import { registerWorkflowEndpoints } from './routes/workflows.js';
+
+export type { ServicesOptions } from './options.js';
+export { configureServices, type Services, servicesOf } from './registry.js';
+export { DELIVERY_ID_HEADER, SIGNATURE_HEADER, sign, verifySignature } from './workflows/signature.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: mounted on the reference server's root app, whatever its env
+export function registerServiceRoutes(app: Hono<any>, state: ReferenceState): void {
+  servicesOptions(state);
+  registerTaskRoutes(app, () => servicesOf(state).content);
+  registerArticleRoutes(app, () => servicesOf(state).content);
+  registerBootstrapRoutes(app, () => servicesOf(state).bootstrap);
+  registerTeamRoutes(app, () => servicesOf(state).teams);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the public API app (its auth middleware sets `key` and `team`)
+export function registerWorkflowRoutes(api: Hono<any>, state: ReferenceState): void {
+  registerWorkflowEndpoints(api, state, () => servicesOf(state).workflows);
+}
+
+/**
+ * The public POST /account/projects pipeline as phases of the bootstrap state machine: every phase back to back.
+ * src/reference/bootstrap.ts calls it in place of its own generation (see docs/reference-services.md).
+ */
+export function runAutoBootstrap(
+  state: ReferenceState,
+  project: ProjectRecord,
+): { status: 'completed' | 'error'; error: string | null } {
+  return servicesOf(state).bootstrap.runAuto(project);
+}

@@ -1,0 +1,37 @@
+/**
+ * Team service: create a team, the caller's team, members list/add/remove (rules in teams/rules.ts), and the
+ * extension POST /api/v2/teams/{team_id}/invitations/accept `{user_id, code}` → 200 the member, now active.
+ */
+import type { Hono } from 'hono';
+import * as z from 'zod';
+import { ERRORS, Uuid } from '../../../api/index.js';
+import { rowFail } from '../http/service-error.js';
+import { answer, serviceRoute } from '../http/service-route.js';
+import type { TeamRules } from '../teams/rules.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: mounted on the reference server's root app
+export function registerTeamRoutes(app: Hono<any>, rules: () => TeamRules): void {
+  const opts = { badParams: ERRORS.teamNotFound };
+  serviceRoute(app, 'createTeam', ({ body }) => rules().create(body.user_id));
+  serviceRoute(app, 'getMyTeam', ({ query }) => rules().mine(query.user_id));
+  serviceRoute(app, 'listMembers', ({ params, query }) => rules().list(params.team_id, query.user_id), opts);
+  serviceRoute(app, 'addMember', ({ params, body }) => rules().add(params.team_id, body.user_id, body.email), opts);
+  serviceRoute(
+    app,
+    'removeMember',
+    ({ params, query }) => rules().remove(params.team_id, query.user_id, params.email),
+    opts,
+  );
+
+  app.post('/api/v2/teams/:team_id/invitations/accept', (c) =>
+    answer(c, async () => {
+      const teamId = Uuid.safeParse(c.req.param('team_id'));
+      if (!teamId.success) throw rowFail(ERRORS.teamNotFound);
+      const body = AcceptBody.safeParse(await c.req.json().catch(() => null));
+      if (!body.success) throw rowFail(ERRORS.invalidRequest, 'Invalid request: user_id (UUID) and code are required');
+      return c.json(rules().accept(teamId.data, body.data.user_id, body.data.code));
+    }),
+  );
+}
+
+const AcceptBody = z.strictObject({ user_id: Uuid, code: z.string().min(1) });
