@@ -1,12 +1,208 @@
-import type { Command } from 'commander';
-import { VwhError } from '../../core/errors.js';
+/**
+ * `vwh sync`: copies every readable resource of the API into raw.* of the warehouse, within the key's rate budget,
+ * resumably (each unit of work commits with its state) and idempotently (partitions are replaced, never appended).
+ * `--plan` prints the request plan and stops. Exit codes: 0 ok, 1 failed units, 2 rejected rows or unreachable
+ * projects, 3 key refused, 4 warehouse locked.
+ */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { ExitCode, VwhError } from '../../core/errors.js';
+import { createLogger, type LogFormat } from '../../core/log.js';
+import { configJsonSchema, loadConfig, readKey } from '../../extract/config.js';
+import { formatPlan, LogProgress, type ProgressSink, TerminalProgress } from '../../extract/progress.js';
+import { syncAll, type TeamJob } from '../../extract/run-sync.js';
+import { STREAM_NAMES } from '../../extract/streams/index.js';
+import type { summary } from '../../extract/team-sync.js';
+import type { SyncSettings } from '../../extract/types.js';
+import { DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
+import { Warehouse } from '../../warehouse/warehouse.js';
 
-// Placeholder until this command lands; it refuses clearly instead of pretending.
+export interface SyncFlags {
+  db?: string;
+  config?: string;
+  plan?: boolean;
+  since?: string;
+  until?: string;
+  fullRefresh?: boolean;
+  streams?: string[];
+  projects?: string[];
+  lookbackDays?: number;
+  windowDays?: number;
+  topDomains?: number;
+  logFormat?: LogFormat;
+  team?: string;
+  keyFile?: string;
+  baseUrl?: string;
+  today?: string;
+  rateWindowMs?: number;
+  concurrency?: number;
+  configSchema?: boolean;
+}
+
+const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+
+function day(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    throw new InvalidArgumentError('must be a date YYYY-MM-DD.');
+  }
+  return value;
+}
+
+function int(min: number) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}.`);
+    return n;
+  };
+}
+
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function streamList(value: string): string[] {
+  const names = list(value);
+  const unknown = names.filter((n) => !STREAM_NAMES.includes(n));
+  if (unknown.length > 0)
+    throw new InvalidArgumentError(`unknown stream ${unknown.join(', ')}; streams: ${STREAM_NAMES.join(', ')}`);
+  return names;
+}
+
+/** The API's `{base_url}`: scheme, host and port (a trailing /api/public/v1 is tolerated and removed). */
+export function normalizeBaseUrl(url: string): string {
+  return url.replace(/\/+$/, '').replace(/\/api\/public\/v1$/, '');
+}
+
 export function register(program: Command): void {
   program
     .command('sync')
-    .description('(sync: not available in this build yet)')
-    .action(() => {
-      throw new VwhError('USAGE', 'vwh sync is not available in this build yet.');
+    .description('Copy the API into the warehouse (raw.*), resumably and within the key rate budget.')
+    .option('--db <path>', `DuckDB file (default ${DEFAULT_DB_PATH}, or "db" in the config)`)
+    .option('--config <path>', 'config file (default ./vwh.config.json when present)')
+    .option('--plan', 'print the request plan (requests per stream, floor time, what is complete) and stop')
+    .option('--since <day>', 'first day of day-partitioned streams (default: each prompt creation day)', day)
+    .option('--until <day>', 'last day (default: today, the API current day)', day)
+    .option('--full-refresh', 'forget the sync state of the selected streams and fetch everything again')
+    .option('--streams <list>', `comma-separated streams (default all): ${STREAM_NAMES.join(', ')}`, streamList)
+    .option('--projects <list>', 'comma-separated project ids or names (default all)', list)
+    .option('--lookback-days <n>', 'recent days re-fetched every sync to catch late answers (default 3)', int(0))
+    .option('--window-days <n>', 'window of window-grain streams, ending on the last day (default 30)', int(1))
+    .option('--top-domains <n>', 'domains per project for source_details and source_chats (default 3)', int(0))
+    .addOption(
+      new Option('--log-format <format>', 'pretty or json (default: pretty on a terminal)').choices(['pretty', 'json']),
+    )
+    .option('--team <name>', 'team name stored in every row (single-key runs; default VWH_TEAM or "default")')
+    .option('--key-file <path>', 'read the API key from this file instead of VWH_API_KEY')
+    .option('--base-url <url>', 'API base URL (default VWH_BASE_URL)')
+    .option('--today <day>', "the API's current UTC day (default: today; a reference server may simulate another)", day)
+    .addOption(new Option('--rate-window-ms <ms>', 'rate window length (scaled in tests)').argParser(int(1)).hideHelp())
+    .option('--concurrency <n>', 'requests in flight per key (default 4)', int(1))
+    .option('--config-schema', 'print the JSON Schema of vwh.config.json and stop')
+    .action(async (flags: SyncFlags) => {
+      process.exitCode = await runSyncCommand(flags);
     });
+}
+
+/** The command body, callable from tests. Returns the exit code; throws VwhError for usage, auth and lock errors. */
+export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  if (flags.configSchema) {
+    out.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+    return ExitCode.ok;
+  }
+  const config = loadConfig(flags.config);
+  const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+  const baseUrl = normalizeBaseUrl(flags.baseUrl ?? process.env.VWH_BASE_URL ?? config.baseUrl ?? DEFAULT_BASE_URL);
+  const jobs: TeamJob[] = config.teams
+    ? config.teams.map((t) => ({
+        teamId: t.team,
+        baseUrl: normalizeBaseUrl(t.baseUrl ?? baseUrl),
+        apiKey: readKey(
+          { ...(t.apiKeyEnv ? { env: t.apiKeyEnv } : {}), ...(t.apiKeyFile ? { file: t.apiKeyFile } : {}) },
+          `team ${t.team}`,
+        ),
+        ...(t.projects ? { projects: t.projects } : {}),
+        ...(t.rateShare ? { rateShare: t.rateShare } : {}),
+      }))
+    : [
+        {
+          teamId: flags.team ?? process.env.VWH_TEAM ?? 'default',
+          baseUrl,
+          apiKey: readKey(flags.keyFile ? { file: flags.keyFile } : {}, 'the sync'),
+        },
+      ];
+  if (flags.projects) for (const job of jobs) job.projects = flags.projects;
+  const since = flags.since ?? config.since;
+  const settings: SyncSettings = {
+    today: flags.today ?? new Date().toISOString().slice(0, 10),
+    lookbackDays: flags.lookbackDays ?? config.lookbackDays ?? 3,
+    chunkDays: config.chunkDays ?? 31,
+    windowDays: flags.windowDays ?? config.windowDays ?? 30,
+    topDomains: flags.topDomains ?? config.topDomains ?? 3,
+    maxSourcePages: config.maxSourcePages ?? 5,
+    ...(since ? { since } : {}),
+    ...(flags.until ? { until: flags.until } : {}),
+  };
+  if (settings.since && settings.until && settings.since > settings.until) {
+    throw new VwhError('USAGE', `--since ${settings.since} is after --until ${settings.until}.`);
+  }
+  const onTerminal = Boolean(process.stderr.isTTY) && logger.format !== 'json';
+  const progress: ProgressSink = flags.plan
+    ? { plan: (p) => out.write(`${formatPlan(p)}\n`), unit() {}, wait() {}, done() {} }
+    : onTerminal
+      ? new TerminalProgress()
+      : new LogProgress(logger);
+  const warehouse = await Warehouse.open(flags.db ?? config.db ?? DEFAULT_DB_PATH);
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const rateWindowMs = flags.rateWindowMs ?? config.rateWindowMs;
+    const result = await syncAll(
+      warehouse,
+      jobs,
+      {
+        settings,
+        ...(flags.streams || config.streams ? { streams: flags.streams ?? config.streams } : {}),
+        fullRefresh: Boolean(flags.fullRefresh),
+        planOnly: Boolean(flags.plan),
+        concurrency: flags.concurrency ?? config.concurrency ?? 4,
+        rate: {
+          ...(rateWindowMs ? { windowMs: rateWindowMs } : {}),
+          ...(config.rateLimit ? { limit: config.rateLimit } : {}),
+        },
+        signal: controller.signal,
+        logger,
+        progress,
+      },
+      logger,
+      progress,
+    );
+    if (jobs.length === 1 && result.teams[0]?.error) throw result.teams[0].error;
+    for (const team of result.teams) {
+      if (team.error) process.stderr.write(`vwh: team ${team.teamId}: ${team.error.message} [${team.error.code}]\n`);
+      else if (team.result && !flags.plan) reportRejections(team.teamId, team.result);
+    }
+    return result.exitCode;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    warehouse.close();
+  }
+}
+
+function reportRejections(teamId: string, result: Parameters<typeof summary>[0]): void {
+  const rejected = Object.entries(result.rejectedByStream);
+  if (rejected.length > 0) {
+    const what = rejected.map(([stream, n]) => `${stream} ${n}`).join(', ');
+    process.stderr.write(
+      `vwh: team ${teamId}: rejected rows (schema drift): ${what}; see ops.rejected_rows where run_id = '${result.runId}'\n`,
+    );
+  }
+  for (const u of result.unreachable)
+    process.stderr.write(`vwh: team ${teamId}: project ${u.project} skipped: ${u.reason}\n`);
+  for (const f of result.failedUnits.slice(0, 5))
+    process.stderr.write(`vwh: team ${teamId}: unit ${f.unit} failed: ${f.error}\n`);
 }

@@ -1,0 +1,129 @@
+/**
+ * (c) Peak memory of a large backfill: the same team synced with a short and a long history. The sync streams unit
+ * by unit (each unit's rows are landed and dropped), so the peak heap must grow far less than the data landed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '../src/core/log.js';
+import { silentProgress } from '../src/extract/progress.js';
+import { syncTeam } from '../src/extract/team-sync.js';
+import { startReferenceServer } from '../src/reference/index.js';
+import { Warehouse } from '../src/warehouse/warehouse.js';
+import { type BenchResult, timed, writeResult } from './lib.js';
+
+const TODAY = '2026-03-15';
+const PROMPTS = Number(process.env.VWH_BENCH_SYNC_PROMPTS ?? 10);
+
+interface Backfill {
+  historyDays: number;
+  ms: number;
+  requests: number;
+  rows: number;
+  landedMb: number;
+  peakHeapMb: number;
+  peakRssMb: number;
+}
+
+async function backfill(historyDays: number): Promise<Backfill> {
+  const server = await startReferenceServer({
+    port: 0,
+    seed: 11,
+    today: TODAY,
+    demo: true,
+    projects: 1,
+    prompts: PROMPTS,
+    historyDays,
+    rateWindowMs: 50,
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'vwh-bench-'));
+  const wh = await Warehouse.open(join(dir, 'w.duckdb'));
+  globalThis.gc?.();
+  const base = process.memoryUsage();
+  let peakHeap = base.heapUsed;
+  let peakRss = base.rss;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peakHeap = Math.max(peakHeap, m.heapUsed);
+    peakRss = Math.max(peakRss, m.rss);
+  }, 10);
+  try {
+    const run = await timed(() =>
+      syncTeam({
+        warehouse: wh,
+        teamId: 'bench',
+        baseUrl: server.url,
+        apiKey: server.demoApiKey ?? '',
+        settings: {
+          today: TODAY,
+          lookbackDays: 3,
+          chunkDays: 7,
+          windowDays: 30,
+          topDomains: 0,
+          maxSourcePages: 1,
+          since: undefined,
+        },
+        streams: ['prompts', 'chats', 'prompt_metrics_daily', 'visibility_daily'],
+        concurrency: 4,
+        rate: { windowMs: 50 },
+        logger: silentLogger,
+        progress: silentProgress,
+      }),
+    );
+    clearInterval(sampler);
+    const ws = await wh.session();
+    const [size] = await ws.session.all<{ rows: number; bytes: number }>(
+      'SELECT (SELECT count(*) FROM raw.chats) + (SELECT count(*) FROM raw.chat_mentions) + (SELECT count(*) FROM raw.chat_references) AS rows, ' +
+        '(SELECT sum(strlen(full_content) + strlen(chat_preview)) FROM raw.chats) AS bytes',
+    );
+    ws.close();
+    return {
+      historyDays,
+      ms: Math.round(run.ms),
+      requests: run.value.counters.requests,
+      rows: size?.rows ?? 0,
+      landedMb: round((size?.bytes ?? 0) / 1e6),
+      peakHeapMb: round((peakHeap - base.heapUsed) / 1e6),
+      peakRssMb: round(peakRss / 1e6),
+    };
+  } finally {
+    clearInterval(sampler);
+    wh.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+export async function main(): Promise<BenchResult> {
+  const small = await backfill(30);
+  const large = await backfill(180);
+  const dataGrowth = large.rows / Math.max(1, small.rows);
+  const heapGrowth = Math.max(0.1, large.peakHeapMb) / Math.max(0.1, small.peakHeapMb);
+  const result: BenchResult = {
+    name: 'sync',
+    description:
+      `Backfill of 1 project × ${PROMPTS} prompts (chats with mentions and references, metrics, visibility) from an ` +
+      'in-process reference server, 30 vs 180 days of history, 7-day units; peak heap above the starting heap, ' +
+      `sampled every 10 ms (server included). ${cpus().length} cores.`,
+    ratios: {
+      data_growth: round(dataGrowth),
+      peak_heap_growth: round(heapGrowth),
+      heap_growth_per_data_growth: Math.round((heapGrowth / dataGrowth) * 100) / 100,
+    },
+    figures: Object.fromEntries(
+      [small, large].flatMap((b) => Object.entries(b).map(([k, v]) => [`d${b.historyDays}_${k}`, v])),
+    ),
+    targets: {
+      bounded_memory: {
+        target: 'peak heap grows < half as fast as the data landed',
+        met: heapGrowth / dataGrowth < 0.5,
+      },
+    },
+  };
+  writeResult(result);
+  return result;
+}

@@ -1,0 +1,85 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as z from 'zod';
+import { VwhError } from '../core/errors.js';
+import { STREAM_NAMES } from './streams/index.js';
+
+const Day = z.iso.date();
+
+/** One key (one team) to sync. The key itself never sits in the config: an environment variable or a file names it. */
+export const TeamConfig = z.strictObject({
+  team: z.string().min(1).describe('team name stored in every row (team_id)'),
+  apiKeyEnv: z.string().min(1).optional().describe('environment variable holding the API key'),
+  apiKeyFile: z.string().min(1).optional().describe('file holding the API key (first line)'),
+  baseUrl: z.url().optional().describe('API base URL for this key (default: the top-level baseUrl)'),
+  projects: z.array(z.string()).optional().describe('project ids or names to sync (default: all)'),
+  rateShare: z.number().gt(0).lte(1).optional().describe('part of the key rate window this sync may use'),
+});
+export type TeamConfig = z.infer<typeof TeamConfig>;
+
+/** vwh.config.json. Every field optional; command-line flags win over it, it wins over the defaults. */
+export const SyncConfig = z.strictObject({
+  $schema: z.string().optional(),
+  db: z.string().min(1).optional().describe('DuckDB file (default data/warehouse.duckdb)'),
+  baseUrl: z.url().optional().describe('API base URL, scheme://host[:port] (VWH_BASE_URL)'),
+  teams: z.array(TeamConfig).min(1).optional().describe('several keys synced in parallel, each on its own budget'),
+  streams: z.array(z.enum(STREAM_NAMES as [string, ...string[]])).optional(),
+  lookbackDays: z.int().min(0).max(60).optional().describe('recent days re-fetched every sync (default 3)'),
+  chunkDays: z.int().min(1).max(366).optional().describe('largest day range of one request (default 31)'),
+  windowDays: z.int().min(1).max(366).optional().describe('window of window-grain streams (default 30)'),
+  topDomains: z
+    .int()
+    .min(0)
+    .max(100)
+    .optional()
+    .describe('domains per project for source_details/source_chats (default 3)'),
+  maxSourcePages: z.int().min(1).max(1000).optional().describe('page cap per domain for those streams (default 5)'),
+  concurrency: z.int().min(1).max(32).optional().describe('requests in flight per key (default 4)'),
+  rateWindowMs: z.int().min(1).optional().describe('rate window length (default 60000)'),
+  rateLimit: z.int().min(1).optional().describe('requests per window (default 70, learnt from X-RateLimit-Limit)'),
+  since: Day.optional(),
+});
+export type SyncConfig = z.infer<typeof SyncConfig>;
+
+/** The JSON Schema for editors (`vwh sync --config-schema > vwh.config.schema.json`). */
+export function configJsonSchema(): unknown {
+  return z.toJSONSchema(SyncConfig, { io: 'input' });
+}
+
+/** Reads and validates a config file; a missing default file is an empty config, a missing named file an error. */
+export function loadConfig(path: string | undefined): SyncConfig {
+  const file = path ?? 'vwh.config.json';
+  if (!existsSync(file)) {
+    if (path) throw new VwhError('CONFIG_INVALID', `Config file ${file} does not exist.`);
+    return {};
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new VwhError('CONFIG_INVALID', `Config file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = SyncConfig.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new VwhError('CONFIG_INVALID', `Config file ${file} is invalid: ${issues}`);
+  }
+  return parsed.data;
+}
+
+/** The key of a team: its env variable, its file, or (single-team runs) VWH_API_KEY / --key-file. */
+export function readKey(source: { env?: string; file?: string }, what: string): string {
+  if (source.file) {
+    if (!existsSync(source.file))
+      throw new VwhError('AUTH_MISSING_KEY', `Key file ${source.file} for ${what} does not exist.`);
+    const key = readFileSync(source.file, 'utf8').split(/\r?\n/)[0]?.trim() ?? '';
+    if (key) return key;
+    throw new VwhError('AUTH_MISSING_KEY', `Key file ${source.file} for ${what} is empty.`);
+  }
+  const name = source.env ?? 'VWH_API_KEY';
+  const key = process.env[name]?.trim();
+  if (key) return key;
+  throw new VwhError(
+    'AUTH_MISSING_KEY',
+    `No API key for ${what}: set ${name} (or give --key-file / apiKeyFile in vwh.config.json).`,
+  );
+}

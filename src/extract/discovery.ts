@@ -1,0 +1,101 @@
+import { catalogue, type Project, type Prompt, Prompt as PromptSchema } from '../api/index.js';
+import type { ApiClient } from '../client/api-client.js';
+import { isVwhError, VwhError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import { salvage } from './rows.js';
+import type { Rejection } from './types.js';
+
+export interface ProjectPrompts {
+  project: Project;
+  prompts: Prompt[];
+  /** The list response as parsed (for the prompts stream, which lands it without another request). */
+  total: number;
+  rejected: Rejection[];
+}
+
+/** The team's projects and their prompts: what every stream's parents come from. */
+export interface Discovery {
+  projects: ProjectPrompts[];
+  /** Projects named by `--projects` (or listed) that the key cannot read, with the API's reason. */
+  unreachable: Array<{ project: string; reason: string }>;
+  requests: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The API's own reason for a selected project the list does not hold (403 foreign team, 404 unknown). */
+async function whyUnreachable(client: ApiClient, name: string, sig: { signal?: AbortSignal }): Promise<string> {
+  if (!UUID.test(name)) return 'no project of this team has this id or name';
+  try {
+    await client.call(catalogue.getProject, { path: { project_id: name }, ...sig });
+    return 'not in the projects this key can list';
+  } catch (error) {
+    if (isVwhError(error) && error.code === 'HTTP_CLIENT_ERROR') return error.message;
+    throw error;
+  }
+}
+
+/**
+ * GET /projects, then GET prompts of each selected project. A 401 throws (exit 3); a project the key cannot see
+ * (403/404) is reported and left out, the others go on.
+ */
+export async function discover(
+  client: ApiClient,
+  selection: readonly string[] | undefined,
+  logger: Logger,
+  signal?: AbortSignal,
+): Promise<Discovery> {
+  const sig = signal ? { signal } : {};
+  const listed = await client.call(catalogue.listProjects, sig);
+  if (!listed.ok) {
+    throw new VwhError(
+      'SCHEMA_DRIFT',
+      'GET /projects answered a body that does not fit the contract; nothing to sync',
+      {
+        details: { issues: listed.issues },
+      },
+    );
+  }
+  let requests = 1;
+  const unreachable: Discovery['unreachable'] = [];
+  let projects: Project[] = listed.data;
+  if (selection && selection.length > 0) {
+    const wanted = new Set(selection);
+    projects = listed.data.filter((p) => wanted.has(p.id) || wanted.has(p.name));
+    for (const name of selection) {
+      if (listed.data.some((p) => p.id === name || p.name === name)) continue;
+      unreachable.push({ project: name, reason: await whyUnreachable(client, name, sig) });
+      requests += UUID.test(name) ? 1 : 0;
+    }
+  }
+  const out: ProjectPrompts[] = [];
+  for (const project of projects) {
+    try {
+      requests++;
+      const res = await client.call(catalogue.listPrompts, { path: { project_id: project.id }, ...sig });
+      if (res.ok) {
+        out.push({ project, prompts: res.data.prompts, total: res.data.total, rejected: [] });
+        continue;
+      }
+      const raw = res.raw as { prompts?: unknown; total?: unknown } | undefined;
+      const split = salvage(raw?.prompts, PromptSchema);
+      const rejected = split?.bad.length
+        ? split.bad.map((b) => ({ endpoint: 'listPrompts', payload: b.payload, issues: b.issues }))
+        : [{ endpoint: 'listPrompts', payload: res.raw ?? res.body, issues: res.issues }];
+      out.push({
+        project,
+        prompts: split?.good ?? [],
+        total: typeof raw?.total === 'number' ? raw.total : 0,
+        rejected,
+      });
+    } catch (error) {
+      if (isVwhError(error) && error.code === 'HTTP_CLIENT_ERROR') {
+        unreachable.push({ project: project.id, reason: error.message });
+        logger.warn('project not readable with this key; skipped', { project: project.id, reason: error.message });
+        continue;
+      }
+      throw error;
+    }
+  }
+  return { projects: out, unreachable, requests };
+}

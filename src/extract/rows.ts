@@ -1,0 +1,34 @@
+import type * as z from 'zod';
+
+/** The UTC day of an ISO timestamp or a bare `YYYY-MM-DD`. */
+export function dayOf(value: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value.slice(0, 10) : new Date(ms).toISOString().slice(0, 10);
+}
+
+type Shaped = { shape: Record<string, unknown> };
+
+/** Fields of a parsed item that its schema does not name (kept by the loose schemas): the row's `_extra`. */
+export function extraOf(item: object, schema: Shaped | readonly string[]): Record<string, unknown> | null {
+  const known = Array.isArray(schema) ? new Set(schema) : new Set(Object.keys((schema as Shaped).shape));
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item)) if (!known.has(key)) extra[key] = value;
+  return Object.keys(extra).length > 0 ? extra : null;
+}
+
+/** Splits a drifted list into the items that still fit `item` and those that do not (with their issues). */
+export function salvage<T extends z.ZodType>(
+  raw: unknown,
+  item: T,
+): { good: z.output<T>[]; bad: Array<{ payload: unknown; issues: unknown }> } | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const good: z.output<T>[] = [];
+  const bad: Array<{ payload: unknown; issues: unknown }> = [];
+  for (const entry of raw) {
+    const parsed = item.safeParse(entry);
+    if (parsed.success) good.push(parsed.data);
+    else bad.push({ payload: entry, issues: parsed.error.issues });
+  }
+  return { good, bad };
+}

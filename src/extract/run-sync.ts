@@ -1,0 +1,64 @@
+import { ExitCode, type ExitCodeValue, isVwhError, VwhError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+import type { ProgressSink } from './progress.js';
+import { syncTeam, type TeamResult, type TeamSyncOptions } from './team-sync.js';
+
+export interface TeamJob {
+  teamId: string;
+  baseUrl: string;
+  apiKey: string;
+  projects?: readonly string[];
+  rateShare?: number;
+}
+
+export interface MultiSyncResult {
+  exitCode: ExitCodeValue;
+  teams: Array<{ teamId: string; result?: TeamResult; error?: VwhError }>;
+}
+
+/**
+ * Every key of the config at once, each on its own budget and its own DuckDB connection, into one warehouse.
+ * Exit code: 3 if a key was refused, else 1 if a team failed, else 2 if rows were rejected or projects skipped.
+ */
+export async function syncAll(
+  warehouse: Warehouse,
+  jobs: readonly TeamJob[],
+  common: Omit<TeamSyncOptions, 'warehouse' | 'teamId' | 'baseUrl' | 'apiKey' | 'projects'>,
+  logger: Logger,
+  progress: ProgressSink,
+): Promise<MultiSyncResult> {
+  const settled = await Promise.allSettled(
+    jobs.map((job) =>
+      syncTeam({
+        ...common,
+        warehouse,
+        teamId: job.teamId,
+        baseUrl: job.baseUrl,
+        apiKey: job.apiKey,
+        ...(job.projects ? { projects: job.projects } : {}),
+        rate: { ...common.rate, ...(job.rateShare ? { share: job.rateShare } : {}) },
+        logger: logger.child({ team: job.teamId }),
+        progress,
+      }),
+    ),
+  );
+  const teams: MultiSyncResult['teams'] = settled.map((s, i) => {
+    const teamId = jobs[i]?.teamId ?? '?';
+    if (s.status === 'fulfilled') return { teamId, result: s.value };
+    const error = isVwhError(s.reason)
+      ? s.reason
+      : new VwhError('INTERNAL', s.reason instanceof Error ? s.reason.message : String(s.reason), { cause: s.reason });
+    return { teamId, error };
+  });
+  return { exitCode: exitCodeOf(teams), teams };
+}
+
+function exitCodeOf(teams: MultiSyncResult['teams']): ExitCodeValue {
+  if (teams.some((t) => t.error?.exitCode === ExitCode.auth)) return ExitCode.auth;
+  if (teams.some((t) => t.error?.exitCode === ExitCode.dbLocked)) return ExitCode.dbLocked;
+  if (teams.some((t) => t.error || t.result?.status === 'failed')) return ExitCode.failure;
+  if (teams.some((t) => t.result?.status === 'interrupted')) return ExitCode.failure;
+  if (teams.some((t) => t.result?.status === 'partial')) return ExitCode.partial;
+  return ExitCode.ok;
+}

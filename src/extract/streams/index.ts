@@ -1,0 +1,39 @@
+import type { StreamDef } from '../types.js';
+import { chatsStream } from './chats.js';
+import { competitorsStream } from './competitors.js';
+import { overviewStream } from './overview.js';
+import { actionsStream, recordedUrlsStream, webhooksStream } from './project-lists.js';
+import { projectAliasesStream, projectsStream } from './projects.js';
+import { promptDomainsStream, promptUrlsStream } from './prompt-citations.js';
+import { promptMetricsStream } from './prompt-metrics.js';
+import { promptsStream } from './prompts.js';
+import { sourceChatsStream, sourceDetailsStream } from './source-domains.js';
+import { sourceAnalyticsStream, sourcesStream } from './sources.js';
+import { visibilityStream } from './visibility.js';
+
+/** Every stream, in the order a sync runs them (source_analytics before the per-domain streams that read it). */
+export const STREAMS: readonly StreamDef[] = [
+  projectsStream,
+  projectAliasesStream,
+  promptsStream,
+  promptMetricsStream,
+  chatsStream,
+  promptDomainsStream,
+  promptUrlsStream,
+  competitorsStream,
+  visibilityStream,
+  overviewStream,
+  sourcesStream,
+  sourceAnalyticsStream,
+  sourceDetailsStream,
+  sourceChatsStream,
+  actionsStream,
+  recordedUrlsStream,
+  webhooksStream,
+];
+
+export const STREAM_NAMES = STREAMS.map((s) => s.name);
+
+export function streamByName(name: string): StreamDef | undefined {
+  return STREAMS.find((s) => s.name === name);
+}

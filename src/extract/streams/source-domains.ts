@@ -1,0 +1,124 @@
+import { catalogue } from '../../api/index.js';
+import { fetchOne } from '../fetch.js';
+import type { Rejection, StreamDef, UnitContext } from '../types.js';
+import { projectParents } from './parents.js';
+
+const DETAIL_PAGE_SIZE = 100;
+const CHATS_PAGE_SIZE = 50;
+
+/**
+ * The domains the expensive per-domain streams cover: the top `topDomains` of the project's analytics landed for
+ * this window (source_analytics runs first), else the first page of GET sources.
+ */
+async function topDomains(ctx: UnitContext, projectId: string): Promise<string[]> {
+  const n = ctx.settings.topDomains;
+  if (n <= 0) return [];
+  const landed = await ctx.ws.session.all<{ domain: string }>(
+    `SELECT domain FROM raw.source_top_domains
+     WHERE team_id = $1 AND project_id = $2 AND window_from = CAST($3 AS DATE) AND window_to = CAST($4 AS DATE)
+     ORDER BY rank LIMIT ${Math.floor(n)}`,
+    [ctx.teamId, projectId, ctx.window.from, ctx.window.to],
+  );
+  if (landed.length > 0) return landed.map((r) => r.domain);
+  const { data } = await fetchOne(ctx, catalogue.listSources, {
+    path: { project_id: projectId },
+    query: { date_from: ctx.window.from, date_to: ctx.window.to, page: 1, page_size: Math.min(100, n) },
+  });
+  return (data ?? []).slice(0, n).map((s) => s.domain);
+}
+
+/**
+ * GET sources/{domain}/detail for the top domains, every page of urls and prompts (item fields are not shown by the
+ * spec: kept as JSON) → raw.source_details.
+ */
+export const sourceDetailsStream: StreamDef = {
+  name: 'source_details',
+  tables: ['raw.source_details'],
+  grain: 'snapshot',
+  parents: projectParents,
+  estimate: (_p, _r, s) => s.topDomains,
+  async fetch(ctx, parent) {
+    const projectId = parent.id;
+    const w = { window_from: ctx.window.from, window_to: ctx.window.to };
+    const rows: Record<string, unknown>[] = [];
+    const rejected: Rejection[] = [];
+    for (const domain of await topDomains(ctx, projectId)) {
+      for (let page = 1; page <= ctx.settings.maxSourcePages; page++) {
+        const res = await fetchOne(ctx, catalogue.getSourceDetail, {
+          path: { project_id: projectId, domain },
+          query: { date_from: w.window_from, date_to: w.window_to, page, page_size: DETAIL_PAGE_SIZE },
+        });
+        rejected.push(...res.rejected);
+        if (!res.data) break;
+        const { stats, urls, prompts } = res.data;
+        for (const [section, paged] of [
+          ['urls', urls],
+          ['prompts', prompts],
+        ] as const) {
+          paged.items.forEach((item, i) => {
+            rows.push({
+              project_id: projectId,
+              ...w,
+              domain,
+              section,
+              page,
+              item_index: (page - 1) * paged.page_size + i,
+              section_total: paged.total,
+              item,
+              stats,
+              _extra: null,
+            });
+          });
+        }
+        const more = [urls, prompts].some((p) => p.page * p.page_size < p.total && p.items.length > 0);
+        if (!more) break;
+      }
+    }
+    return {
+      loads: [{ table: 'raw.source_details', partition: { equals: { project_id: projectId, ...w } }, rows }],
+      rejected,
+    };
+  },
+};
+
+/** GET sources/{domain}/chats for the top domains, every page (items kept as JSON) → raw.source_chats. */
+export const sourceChatsStream: StreamDef = {
+  name: 'source_chats',
+  tables: ['raw.source_chats'],
+  grain: 'snapshot',
+  parents: projectParents,
+  estimate: (_p, _r, s) => s.topDomains,
+  async fetch(ctx, parent) {
+    const projectId = parent.id;
+    const w = { window_from: ctx.window.from, window_to: ctx.window.to };
+    const rows: Record<string, unknown>[] = [];
+    const rejected: Rejection[] = [];
+    for (const domain of await topDomains(ctx, projectId)) {
+      for (let page = 1; page <= ctx.settings.maxSourcePages; page++) {
+        const res = await fetchOne(ctx, catalogue.getSourceChats, {
+          path: { project_id: projectId, domain },
+          query: { date_from: w.window_from, date_to: w.window_to, page, page_size: CHATS_PAGE_SIZE },
+        });
+        rejected.push(...res.rejected);
+        if (!res.data) break;
+        const paged = res.data;
+        paged.items.forEach((item, i) => {
+          rows.push({
+            project_id: projectId,
+            ...w,
+            domain,
+            page,
+            item_index: (page - 1) * paged.page_size + i,
+            item,
+            _extra: null,
+          });
+        });
+        if (paged.items.length === 0 || paged.page * paged.page_size >= paged.total) break;
+      }
+    }
+    return {
+      loads: [{ table: 'raw.source_chats', partition: { equals: { project_id: projectId, ...w } }, rows }],
+      rejected,
+    };
+  },
+};

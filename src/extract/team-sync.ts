@@ -1,0 +1,349 @@
+import { randomUUID } from 'node:crypto';
+import PQueue from 'p-queue';
+import { ApiClient, type BackoffOptions } from '../client/api-client.js';
+import { keyIdFor } from '../client/budget-store.js';
+import { RateBudget } from '../client/rate-budget.js';
+import { type Clock, systemClock } from '../core/clock.js';
+import { isVwhError, VwhError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { RunCounters } from '../warehouse/run-store.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+import { discover } from './discovery.js';
+import { analysisWindow, planStream, type StreamPlan } from './planner.js';
+import type { ProgressSink, SyncPlan } from './progress.js';
+import { STREAMS } from './streams/index.js';
+import type { SyncSettings, Unit, UnitContext } from './types.js';
+
+export interface RateOptions {
+  /** Sliding window (60 000 ms in the spec; scaled down in tests). */
+  windowMs?: number;
+  /** Requests per window; default the standard tier (70), corrected by X-RateLimit-Limit. */
+  limit?: number;
+  /** Part of the window this sync may use (default 1). */
+  share?: number;
+}
+
+/** Test hooks that simulate a crash (a throw of `SimulatedCrash` ends the run like a kill -9: nothing more is written). */
+export interface SyncHooks {
+  /** Inside the unit's transaction, after its rows and before its state: a throw rolls the unit back. */
+  inTransaction?(unitNumber: number, unit: Unit): void;
+  /** After a unit committed. */
+  afterUnit?(unitNumber: number, unit: Unit): void;
+}
+
+export class SimulatedCrash extends Error {
+  constructor(message = 'simulated crash') {
+    super(message);
+    this.name = 'SimulatedCrash';
+  }
+}
+
+export interface TeamSyncOptions {
+  warehouse: Warehouse;
+  teamId: string;
+  baseUrl: string;
+  apiKey: string;
+  settings: SyncSettings;
+  /** Stream names; default all. */
+  streams?: readonly string[];
+  projects?: readonly string[];
+  fullRefresh?: boolean;
+  planOnly?: boolean;
+  /** Units in flight at once (default 4). */
+  concurrency?: number;
+  rate?: RateOptions;
+  retries?: number;
+  backoff?: BackoffOptions;
+  timeoutMs?: number;
+  /** The client's clock (rate window, backoff). Default real time. */
+  clock?: Clock;
+  logger: Logger;
+  progress: ProgressSink;
+  signal?: AbortSignal;
+  hooks?: SyncHooks;
+}
+
+export type TeamStatus = 'planned' | 'succeeded' | 'partial' | 'failed' | 'interrupted';
+
+export interface TeamResult {
+  teamId: string;
+  runId: string | undefined;
+  status: TeamStatus;
+  plan: SyncPlan | undefined;
+  counters: RunCounters;
+  rejectedByStream: Record<string, number>;
+  unreachable: Array<{ project: string; reason: string }>;
+  failedUnits: Array<{ unit: string; error: string }>;
+  error?: VwhError;
+}
+
+/** One team (one key): discover, plan, then run every unit, each committed with its state in one transaction. */
+export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
+  const { warehouse, teamId, settings, logger, progress } = options;
+  const ws = await warehouse.session();
+  const clock = options.clock ?? systemClock;
+  const keyId = keyIdFor(options.apiKey);
+  const budget = await RateBudget.load({
+    store: ws.budget,
+    keyId,
+    clock,
+    ...(options.rate?.windowMs ? { windowMs: options.rate.windowMs } : {}),
+    ...(options.rate?.limit ? { limit: options.rate.limit } : {}),
+    ...(options.rate?.share ? { share: options.rate.share } : {}),
+  });
+  const client = new ApiClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    budget,
+    clock,
+    concurrency: options.concurrency ?? 4,
+    logger: logger.child({ team: teamId }),
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
+  let waits = 0;
+  const offWait = client.onWait((event) => {
+    waits++;
+    progress.wait(teamId, event);
+  });
+  const counters: RunCounters = {
+    unitsPlanned: 0,
+    unitsDone: 0,
+    requests: 0,
+    throttled429: 0,
+    retries: 0,
+    rowsPerStream: {},
+    rejectedRows: 0,
+  };
+  const result: TeamResult = {
+    teamId,
+    runId: undefined,
+    status: 'planned',
+    plan: undefined,
+    counters,
+    rejectedByStream: {},
+    unreachable: [],
+    failedUnits: [],
+  };
+  const takeStats = () => {
+    const stats = client.stats();
+    counters.requests = stats.requests;
+    counters.throttled429 = stats.rateLimited;
+    counters.retries = stats.retries;
+  };
+  let crashed = false;
+  try {
+    const discovery = await discover(client, options.projects, logger, options.signal);
+    result.unreachable = discovery.unreachable;
+    const window = analysisWindow(settings);
+    const selected = STREAMS.filter((s) => !options.streams || options.streams.includes(s.name));
+    const plans: StreamPlan[] = [];
+    for (const stream of selected) {
+      const finished = options.fullRefresh ? new Map() : await ws.state.finishedByParent(teamId, stream.name);
+      plans.push(planStream(stream, stream.parents(discovery, settings), finished, settings));
+    }
+    const requests = discovery.requests + plans.reduce((sum, p) => sum + p.requests, 0);
+    const plan: SyncPlan = {
+      teamId,
+      today: settings.today,
+      window,
+      streams: plans.map((p) => ({
+        stream: p.stream.name,
+        units: p.units.length,
+        requests: p.requests,
+        parents: p.parents,
+        complete: p.complete,
+      })),
+      requests,
+      usablePerWindow: budget.usable,
+      windowMs: budget.windowMs,
+      floorMs: Math.round((requests / budget.usable) * budget.windowMs),
+      unreachable: discovery.unreachable,
+    };
+    result.plan = plan;
+    progress.plan(plan);
+    if (options.planOnly) return result;
+
+    const runId = randomUUID();
+    result.runId = runId;
+    await ws.runs.markAbandoned(teamId);
+    await ws.runs.start(runId, teamId, options.baseUrl, {
+      today: settings.today,
+      streams: selected.map((s) => s.name),
+      projects: options.projects ?? null,
+      fullRefresh: Boolean(options.fullRefresh),
+      lookbackDays: settings.lookbackDays,
+      since: settings.since ?? null,
+      until: settings.until ?? null,
+    });
+    if (options.fullRefresh)
+      await ws.state.forget(
+        teamId,
+        selected.map((s) => s.name),
+      );
+
+    const total = plans.reduce((sum, p) => sum + p.units.length, 0);
+    counters.unitsPlanned = total;
+    const ctx: UnitContext = {
+      client,
+      teamId,
+      settings,
+      window,
+      ws,
+      discovery,
+      logger,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    const run = { team_id: teamId, _sync_run_id: runId };
+    const started = Date.now();
+    let fatal: unknown;
+
+    const runUnit = async (unit: Unit): Promise<void> => {
+      if (fatal || options.signal?.aborted) return;
+      let output: Awaited<ReturnType<Unit['stream']['fetch']>>;
+      try {
+        output = await unit.stream.fetch(ctx, unit.parent, unit.range);
+      } catch (error) {
+        if (isFatal(error, options.signal)) {
+          fatal ??= error;
+          return;
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        result.failedUnits.push({ unit: unit.key, error: message });
+        logger.warn('unit failed; it will be retried by the next sync', { unit: unit.key, error: message });
+        return;
+      }
+      if (fatal) return;
+      const number = counters.unitsDone + 1;
+      try {
+        const counts = await ws.loader.loadUnit(output.loads, { ...run, _extracted_at: new Date() }, async () => {
+          for (const r of output.rejected) {
+            await ws.runs.reject({
+              runId,
+              teamId,
+              stream: unit.stream.name,
+              parentId: unit.parent.id,
+              unitKey: unit.key,
+              endpoint: r.endpoint,
+              payload: r.payload,
+              issues: r.issues,
+            });
+          }
+          options.hooks?.inTransaction?.(number, unit);
+          // A unit with rejected rows is not finished: the next sync fetches it again.
+          if (output.rejected.length === 0) {
+            await ws.state.markFinished(
+              { teamId, stream: unit.stream.name, parentId: unit.parent.id },
+              unit.range,
+              runId,
+            );
+          }
+        });
+        counters.unitsDone++;
+        const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+        counters.rowsPerStream[unit.stream.name] = (counters.rowsPerStream[unit.stream.name] ?? 0) + rows;
+        if (output.rejected.length > 0) {
+          counters.rejectedRows += output.rejected.length;
+          result.rejectedByStream[unit.stream.name] =
+            (result.rejectedByStream[unit.stream.name] ?? 0) + output.rejected.length;
+        }
+        takeStats();
+        const elapsed = Date.now() - started;
+        progress.unit({
+          teamId,
+          stream: unit.stream.name,
+          unitKey: unit.key,
+          done: counters.unitsDone,
+          total,
+          requests: counters.requests,
+          budgetAvailable: budget.available(),
+          usablePerWindow: budget.usable,
+          waits,
+          etaMs: counters.unitsDone > 0 ? (elapsed / counters.unitsDone) * (total - counters.unitsDone) : 0,
+          rows,
+        });
+        options.hooks?.afterUnit?.(counters.unitsDone, unit);
+      } catch (error) {
+        fatal ??= error;
+      }
+    };
+
+    for (const streamPlan of plans) {
+      if (fatal || options.signal?.aborted) break;
+      const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 4) });
+      for (const unit of streamPlan.units) void queue.add(() => runUnit(unit));
+      await queue.onIdle();
+    }
+    if (fatal && !(options.signal?.aborted && !(fatal instanceof SimulatedCrash))) throw fatal;
+    takeStats();
+    if (options.signal?.aborted) {
+      result.status = 'interrupted';
+      await ws.runs.finish(runId, teamId, 'interrupted', counters, {
+        code: 'INTERRUPTED',
+        message: 'the sync was stopped',
+      });
+    } else {
+      result.status =
+        result.failedUnits.length > 0
+          ? 'failed'
+          : counters.rejectedRows > 0 || discovery.unreachable.length > 0
+            ? 'partial'
+            : 'succeeded';
+      const error =
+        result.failedUnits.length > 0
+          ? {
+              code: 'UNITS_FAILED',
+              message: `${result.failedUnits.length} units failed: ${result.failedUnits[0]?.error}`,
+            }
+          : undefined;
+      await ws.runs.finish(runId, teamId, result.status, counters, error);
+    }
+    progress.done(teamId, summary(result));
+    return result;
+  } catch (error) {
+    if (error instanceof SimulatedCrash) {
+      crashed = true;
+      throw error;
+    }
+    takeStats();
+    const vwh = isVwhError(error)
+      ? error
+      : new VwhError('INTERNAL', error instanceof Error ? error.message : String(error), { cause: error });
+    result.status = 'failed';
+    result.error = vwh;
+    if (result.runId) {
+      await ws.runs
+        .finish(result.runId, teamId, 'failed', counters, { code: vwh.code, message: vwh.message })
+        .catch(() => {});
+    }
+    throw vwh;
+  } finally {
+    offWait();
+    if (!crashed) await client.close().catch(() => {});
+    ws.close();
+  }
+}
+
+function isFatal(error: unknown, signal: AbortSignal | undefined): boolean {
+  if (signal?.aborted) return true;
+  if (error instanceof SimulatedCrash) return true;
+  return (
+    isVwhError(error) && (error.code.startsWith('AUTH_') || error.code === 'DB_ERROR' || error.code === 'DB_LOCKED')
+  );
+}
+
+export function summary(result: TeamResult): Record<string, unknown> {
+  return {
+    status: result.status,
+    runId: result.runId,
+    units: `${result.counters.unitsDone}/${result.counters.unitsPlanned}`,
+    requests: result.counters.requests,
+    throttled429: result.counters.throttled429,
+    retries: result.counters.retries,
+    rows: result.counters.rowsPerStream,
+    rejected: result.rejectedByStream,
+    unreachable: result.unreachable,
+    failedUnits: result.failedUnits.slice(0, 10),
+  };
+}

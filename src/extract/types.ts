@@ -1,0 +1,85 @@
+import type { ApiClient } from '../client/api-client.js';
+import type { Logger } from '../core/log.js';
+import type { DayRange } from '../warehouse/day-ranges.js';
+import type { TableLoad } from '../warehouse/loader.js';
+import type { WarehouseSession } from '../warehouse/warehouse.js';
+import type { Discovery } from './discovery.js';
+
+/** The parent a unit of work belongs to: the team, a project, or a prompt. */
+export interface Parent {
+  /** The key of the parent in ops.sync_state (`team`, a project id, a prompt id). */
+  id: string;
+  projectId?: string;
+  promptId?: string;
+  /** First day with data, for day-partitioned streams (decides where a first sync starts). */
+  start?: string;
+}
+
+/**
+ * `daily`: rows belong to days; units cover day ranges, state is the days landed, a lookback re-fetches recent days.
+ * `snapshot`: the latest state (or an aggregate over the analysis window), taken once per UTC day of the sync.
+ */
+export type Grain = 'daily' | 'snapshot';
+
+export interface SyncSettings {
+  /** The API's current UTC day: day-partitioned streams go up to it (the lookback catches its late answers later). */
+  today: string;
+  lookbackDays: number;
+  /** Largest day range of one request unit. */
+  chunkDays: number;
+  /** The window of window-grain streams ends on the last day and spans this many days. */
+  windowDays: number;
+  /** source_details / source_chats: this many top domains per project. */
+  topDomains: number;
+  /** Page cap per domain for the expensive source streams. */
+  maxSourcePages: number;
+  since?: string;
+  until?: string;
+}
+
+/** What a stream needs while fetching one unit. */
+export interface UnitContext {
+  client: ApiClient;
+  teamId: string;
+  settings: SyncSettings;
+  /** The window of window-grain streams. */
+  window: DayRange;
+  ws: WarehouseSession;
+  discovery: Discovery;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+export interface Rejection {
+  endpoint: string;
+  payload: unknown;
+  issues: unknown;
+}
+
+export interface UnitOutput {
+  loads: TableLoad[];
+  rejected: Rejection[];
+}
+
+export interface StreamDef {
+  /** Stream name (`--streams`) and its key in ops.sync_state. */
+  name: string;
+  /** raw tables the stream writes. */
+  tables: readonly string[];
+  grain: Grain;
+  parents(discovery: Discovery, settings: SyncSettings): Parent[];
+  /** Requests one unit is expected to make (for the plan; paged streams guess). */
+  estimate(parent: Parent, range: DayRange, settings: SyncSettings): number;
+  fetch(ctx: UnitContext, parent: Parent, range: DayRange): Promise<UnitOutput>;
+}
+
+export interface Unit {
+  stream: StreamDef;
+  parent: Parent;
+  range: DayRange;
+  /** `stream:parent:from..to`. */
+  key: string;
+  estimate: number;
+  /** The unit re-fetches days already landed (lookback) rather than missing ones. */
+  lookback: boolean;
+}

@@ -1,0 +1,70 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** A TIMESTAMP column: read as a Date, written as a Date. */
+type Timestamp = ColumnType<Date, Date, Date>;
+/** A DATE column: read as a Date (UTC midnight), written as `YYYY-MM-DD`. */
+type DateDay = ColumnType<Date, string, string>;
+/** A JSON column: read as text, written as text (callers JSON.stringify). */
+type Json = ColumnType<string, string, string>;
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: Timestamp;
+}
+
+export interface SyncRunsTable {
+  run_id: string;
+  team_id: string;
+  base_url: string | null;
+  started_at: Timestamp;
+  ended_at: Timestamp | null;
+  status: 'running' | 'succeeded' | 'partial' | 'failed' | 'interrupted';
+  units_planned: Generated<number>;
+  units_done: Generated<number>;
+  requests: Generated<number>;
+  throttled_429: Generated<number>;
+  retries: Generated<number>;
+  rows_per_stream: Json | null;
+  rejected_rows: Generated<number>;
+  error_code: string | null;
+  error: string | null;
+  options: Json | null;
+}
+
+export interface SyncStateTable {
+  team_id: string;
+  stream: string;
+  parent_id: string;
+  range_from: DateDay;
+  range_to: DateDay;
+  last_run_id: string;
+  updated_at: Timestamp;
+}
+
+export interface RejectedRowsTable {
+  run_id: string;
+  team_id: string;
+  stream: string;
+  parent_id: string;
+  unit_key: string;
+  endpoint: string;
+  payload: Json | null;
+  issues: Json;
+  rejected_at: Timestamp;
+}
+
+export interface RateBudgetTable {
+  key_id: string;
+  timestamps: Json;
+  updated_at: Timestamp;
+}
+
+/** The `ops` schema as kysely sees it (tables addressed as `ops.<name>`). */
+export interface OpsDatabase {
+  'ops.schema_migrations': SchemaMigrationsTable;
+  'ops.sync_runs': SyncRunsTable;
+  'ops.sync_state': SyncStateTable;
+  'ops.rejected_rows': RejectedRowsTable;
+  'ops.rate_budget': RateBudgetTable;
+}

@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import { DuckDBBudgetStore } from './budget-store.js';
+import { Database, DEFAULT_DB_PATH } from './duckdb.js';
+import { type OpsDatabase, opsDb } from './kysely/index.js';
+import { Loader } from './loader.js';
+import { migrate } from './migrate.js';
+import { RunStore } from './run-store.js';
+import { Session } from './session.js';
+import { StateStore } from './state-store.js';
+
+/** What one writer (one team's sync) needs: its own connection, the loader, and the ops stores over it. */
+export interface WarehouseSession {
+  session: Session;
+  ops: Kysely<OpsDatabase>;
+  loader: Loader;
+  state: StateStore;
+  runs: RunStore;
+  budget: DuckDBBudgetStore;
+  close(): void;
+}
+
+/**
+ * The warehouse file, migrated on open. Each parallel writer takes its own `session()` (a DuckDB connection of
+ * the same instance), so one team's transaction never interleaves with another's.
+ */
+export class Warehouse {
+  private constructor(readonly database: Database) {}
+
+  /** Opens (creating if needed) and migrates. A locked file throws DB_LOCKED (exit 4). */
+  static async open(path: string = DEFAULT_DB_PATH): Promise<Warehouse> {
+    const database = await Database.open(path);
+    const warehouse = new Warehouse(database);
+    const session = await Session.create(database.connection);
+    await migrate(session);
+    return warehouse;
+  }
+
+  get path(): string {
+    return this.database.path;
+  }
+
+  async session(): Promise<WarehouseSession> {
+    const session = await Session.create(await this.database.connect());
+    const ops = opsDb(session);
+    return {
+      session,
+      ops,
+      loader: new Loader(session),
+      state: new StateStore(ops),
+      runs: new RunStore(ops),
+      budget: new DuckDBBudgetStore(ops),
+      close: () => session.close(),
+    };
+  }
+
+  close(): void {
+    this.database.close();
+  }
+}

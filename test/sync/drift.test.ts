@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { ReferenceServer } from '../../src/reference/index.js';
+import { openWarehouse, query, runSync, startWorld, tempDir } from './harness.js';
+import { startRewritingProxy } from './proxy.js';
+
+describe('schema drift', () => {
+  it('rejects the rows that fail their schema into ops.rejected_rows, keeps unknown fields, and goes on', async () => {
+    const server: ReferenceServer = await startWorld();
+    let brokenChat: string | undefined;
+    const proxy = await startRewritingProxy(server.url, (path, body) => {
+      const data = (body as { data?: { items?: Array<Record<string, unknown>> } }).data;
+      if (/\/chats$/.test(path) && data?.items?.length) {
+        for (const item of data.items) item.new_api_field = { added: 'later' };
+        // One chat of the first prompt seen drifts: `mentioned` becomes a string.
+        const first = data.items[0];
+        if (first && (brokenChat === undefined || brokenChat === first.id)) {
+          brokenChat = String(first.id);
+          first.mentioned = 'yes';
+        }
+      }
+      return body;
+    });
+    const tmp = tempDir();
+    const wh = await openWarehouse(tmp.db);
+    try {
+      const result = await runSync({ ...server, url: proxy.url }, wh, { streams: ['chats'] });
+      expect(result.status).toBe('partial');
+      expect(result.rejectedByStream.chats).toBeGreaterThanOrEqual(1);
+      const rejected = await query<{ stream: string; endpoint: string; payload: string; issues: string }>(
+        wh,
+        'SELECT stream, endpoint, payload, issues FROM ops.rejected_rows',
+      );
+      expect(rejected.length).toBe(result.counters.rejectedRows);
+      expect(rejected[0]?.stream).toBe('chats');
+      expect(rejected[0]?.endpoint).toBe('getPromptChats');
+      expect(JSON.parse(rejected[0]?.payload ?? '{}').id).toBe(brokenChat);
+      expect(JSON.parse(rejected[0]?.issues ?? '[]')[0].path).toEqual(['mentioned']);
+      // The drifted chat is not landed; its siblings are, with the unknown field kept in _extra.
+      const broken = await query(wh, `SELECT id FROM raw.chats WHERE id = '${brokenChat}'`);
+      expect(broken).toEqual([]);
+      const extras = await query<{ n: number; e: string }>(
+        wh,
+        "SELECT count(*) AS n, any_value(_extra->>'$.new_api_field.added') AS e FROM raw.chats",
+      );
+      expect(extras[0]?.n).toBeGreaterThan(50);
+      expect(extras[0]?.e).toBe('later');
+      const [run] = await query<{ status: string; rejected_rows: number }>(
+        wh,
+        'SELECT status, rejected_rows FROM ops.sync_runs',
+      );
+      expect(run).toEqual({ status: 'partial', rejected_rows: result.counters.rejectedRows });
+      // The unit with the rejected row is not marked finished: the next sync asks for it again.
+      const again = await runSync({ ...server, url: proxy.url }, wh, { streams: ['chats'] });
+      const plan = again.plan?.streams.find((s) => s.stream === 'chats');
+      expect(plan?.complete).toBeLessThan(plan?.parents ?? 0);
+    } finally {
+      wh.close();
+      await proxy.close();
+      await server.close();
+      tmp.cleanup();
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { catalogue } from '../../src/api/index.js';
+import { ApiClient } from '../../src/client/api-client.js';
+import { RateBudget } from '../../src/client/rate-budget.js';
+import { silentLogger } from '../../src/core/log.js';
+import { silentProgress } from '../../src/extract/progress.js';
+import { syncTeam, type TeamSyncOptions } from '../../src/extract/team-sync.js';
+import type { SyncSettings } from '../../src/extract/types.js';
+import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
+import { Warehouse } from '../../src/warehouse/warehouse.js';
+
+export const TODAY = '2026-03-15';
+export const WINDOW_MS = 400;
+
+/** A small demo world: 2 projects × 6 prompts × 10 days, a rate window of 400 ms. */
+export async function startWorld(extra: Record<string, unknown> = {}): Promise<ReferenceServer> {
+  const server = await startReferenceServer({
+    port: 0,
+    seed: 7,
+    today: TODAY,
+    demo: true,
+    projects: 2,
+    prompts: 6,
+    historyDays: 10,
+    rateWindowMs: WINDOW_MS,
+    lateFraction: 0.2,
+    ...extra,
+  });
+  await settleDetection(server);
+  return server;
+}
+
+/**
+ * The reference records detected competitors when GET competitors/pending is first called, and that changes the
+ * brands of today's answers (reported to the reference's owner). Calling it once per project first keeps what the
+ * API serves stable for the rest of the test.
+ */
+export async function settleDetection(server: ReferenceServer): Promise<void> {
+  const client = truthClient(server);
+  const projects = await client.call(catalogue.listProjects);
+  for (const project of projects.data ?? []) {
+    await client.call(catalogue.listPendingCompetitors, { path: { project_id: project.id } });
+  }
+  await client.close();
+}
+
+export function tempDir(): { dir: string; db: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'vwh-sync-'));
+  return { dir, db: join(dir, 'w.duckdb'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function settings(today = TODAY, extra: Partial<SyncSettings> = {}): SyncSettings {
+  return { today, lookbackDays: 3, chunkDays: 31, windowDays: 7, topDomains: 2, maxSourcePages: 5, ...extra };
+}
+
+export async function runSync(
+  server: ReferenceServer,
+  warehouse: Warehouse,
+  options: Partial<TeamSyncOptions> = {},
+): ReturnType<typeof syncTeam> {
+  return syncTeam({
+    warehouse,
+    teamId: 'team-demo',
+    baseUrl: server.url,
+    apiKey: server.demoApiKey ?? '',
+    settings: settings(),
+    concurrency: 4,
+    rate: { windowMs: WINDOW_MS },
+    backoff: { minMs: 5, maxMs: 50 },
+    logger: silentLogger,
+    progress: silentProgress,
+    ...options,
+  });
+}
+
+export async function openWarehouse(path: string): Promise<Warehouse> {
+  return Warehouse.open(path);
+}
+
+/** Rows of every raw table without the run columns, sorted: what "the same warehouse" means. */
+export async function contentOf(warehouse: Warehouse): Promise<Record<string, string[]>> {
+  const ws = await warehouse.session();
+  try {
+    const tables = await ws.session.all<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'raw' ORDER BY 1",
+    );
+    const out: Record<string, string[]> = {};
+    for (const { table_name } of tables) {
+      const rows = await ws.session.all<{ r: string }>(
+        `SELECT CAST(to_json(t) AS VARCHAR) AS r FROM (SELECT * EXCLUDE (_sync_run_id, _extracted_at) FROM raw.${table_name}) t ORDER BY 1`,
+      );
+      out[table_name] = rows.map((x) => x.r);
+    }
+    return out;
+  } finally {
+    ws.close();
+  }
+}
+
+export async function counts(warehouse: Warehouse): Promise<Record<string, number>> {
+  const content = await contentOf(warehouse);
+  return Object.fromEntries(Object.entries(content).map(([k, v]) => [k, v.length]));
+}
+
+/** A client of the test's own, for reading what the API serves (the truth the warehouse is compared with). */
+export function truthClient(server: ReferenceServer, apiKey = server.demoApiKey ?? ''): ApiClient {
+  return new ApiClient({
+    baseUrl: server.url,
+    apiKey,
+    budget: new RateBudget({ windowMs: WINDOW_MS }),
+    backoff: { minMs: 5, maxMs: 50 },
+  });
+}
+
+export async function query<T extends Record<string, unknown>>(warehouse: Warehouse, sql: string): Promise<T[]> {
+  const ws = await warehouse.session();
+  try {
+    return await ws.session.all<T>(sql);
+  } finally {
+    ws.close();
+  }
+}

@@ -1,0 +1,137 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Warehouse, type WarehouseSession } from '../../src/warehouse/warehouse.js';
+
+let wh: Warehouse;
+let ws: WarehouseSession;
+const run = { team_id: 'team-a', _sync_run_id: 'run-1', _extracted_at: new Date('2026-01-10T00:00:00Z') };
+
+beforeEach(async () => {
+  wh = await Warehouse.open(':memory:');
+  ws = await wh.session();
+});
+afterEach(() => {
+  ws.close();
+  wh.close();
+});
+
+function chat(id: string, day: string, extra: Record<string, unknown> = {}) {
+  return {
+    project_id: 'p1',
+    prompt_id: 'q1',
+    id,
+    date: `${day}T10:00:00+02:00`,
+    chat_date: day,
+    mentioned: true,
+    position: 2,
+    chat_preview: 'Hello.',
+    platform: 'chatgpt',
+    model: 'gpt',
+    full_content: 'Hello. World',
+    prompt_content: 'q',
+    sentiment: null,
+    brands_mentioned_is_null: false,
+    sentiment_by_brands_is_null: true,
+    _extra: Object.keys(extra).length ? extra : null,
+  };
+}
+
+const partition = (from: string, to: string) => ({
+  equals: { project_id: 'p1', prompt_id: 'q1' },
+  between: { column: 'chat_date', from, to },
+});
+
+describe('Loader', () => {
+  it('lands typed rows with the run columns, converting timestamps to UTC', async () => {
+    await ws.loader.loadUnit(
+      [
+        {
+          table: 'raw.chats',
+          partition: partition('2026-01-01', '2026-01-02'),
+          rows: [chat('c1', '2026-01-01', { x: 1 })],
+        },
+      ],
+      run,
+    );
+    const rows = await ws.session.all(
+      "SELECT team_id, id, strftime(date, '%Y-%m-%dT%H:%M:%S') AS ts, position, _extra, _sync_run_id FROM raw.chats",
+    );
+    expect(rows).toEqual([
+      { team_id: 'team-a', id: 'c1', ts: '2026-01-01T08:00:00', position: 2, _extra: '{"x":1}', _sync_run_id: 'run-1' },
+    ]);
+  });
+
+  it('replaces the partition: re-loading the same days never doubles, other days stay', async () => {
+    const load = (rows: ReturnType<typeof chat>[], from: string, to: string) =>
+      ws.loader.loadUnit([{ table: 'raw.chats', partition: partition(from, to), rows }], run);
+    await load(
+      [chat('c1', '2026-01-01'), chat('c2', '2026-01-02'), chat('c3', '2026-01-03')],
+      '2026-01-01',
+      '2026-01-03',
+    );
+    await load(
+      [chat('c2', '2026-01-02'), chat('c3', '2026-01-03'), chat('c4', '2026-01-03')],
+      '2026-01-02',
+      '2026-01-03',
+    );
+    await load([chat('c3', '2026-01-03'), chat('c4', '2026-01-03')], '2026-01-03', '2026-01-03');
+    const ids = await ws.session.all<{ id: string }>('SELECT id FROM raw.chats ORDER BY id');
+    expect(ids.map((r) => r.id)).toEqual(['c1', 'c2', 'c3', 'c4']);
+  });
+
+  it('keeps other teams untouched when replacing a partition', async () => {
+    await ws.loader.loadUnit(
+      [{ table: 'raw.chats', partition: partition('2026-01-01', '2026-01-01'), rows: [chat('a', '2026-01-01')] }],
+      run,
+    );
+    await ws.loader.loadUnit(
+      [{ table: 'raw.chats', partition: partition('2026-01-01', '2026-01-01'), rows: [chat('b', '2026-01-01')] }],
+      { ...run, team_id: 'team-b' },
+    );
+    expect(await ws.session.all('SELECT team_id, id FROM raw.chats ORDER BY 1')).toEqual([
+      { team_id: 'team-a', id: 'a' },
+      { team_id: 'team-b', id: 'b' },
+    ]);
+  });
+
+  it('commits rows and state together, or neither', async () => {
+    const key = { teamId: 'team-a', stream: 'chats', parentId: 'q1' };
+    await expect(
+      ws.loader.loadUnit(
+        [{ table: 'raw.chats', partition: partition('2026-01-01', '2026-01-01'), rows: [chat('c1', '2026-01-01')] }],
+        run,
+        async () => {
+          await ws.state.markFinished(key, { from: '2026-01-01', to: '2026-01-01' }, 'run-1');
+          throw new Error('killed between rows and state');
+        },
+      ),
+    ).rejects.toThrow(/killed/);
+    expect(await ws.session.all('SELECT * FROM raw.chats')).toEqual([]);
+    expect(await ws.state.finished(key)).toEqual([]);
+    await ws.loader.loadUnit(
+      [{ table: 'raw.chats', partition: partition('2026-01-01', '2026-01-01'), rows: [chat('c1', '2026-01-01')] }],
+      run,
+      () => ws.state.markFinished(key, { from: '2026-01-01', to: '2026-01-01' }, 'run-1'),
+    );
+    expect(await ws.state.finished(key)).toEqual([{ from: '2026-01-01', to: '2026-01-01' }]);
+  });
+
+  it('lands lists, JSON and more rows than one data chunk', async () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      project_id: 'p1',
+      id: `a${i}`,
+      priority: 'high',
+      title: 't',
+      category: 'new_content',
+      status: 'suggested',
+      targets: [{ type: 'url', value: `https://x/${i}` }],
+      depends_on: ['x', 'y'],
+      group: i % 2 ? 'g' : null,
+      created_at: '2026-01-01T00:00:00Z',
+    }));
+    await ws.loader.loadUnit([{ table: 'raw.actions', partition: { equals: { project_id: 'p1' } }, rows }], run);
+    const summary = await ws.session.all(
+      'SELECT count(*) AS n, count("group") AS g, max(len(depends_on)) AS deps, max(targets->>\'$[0].type\') AS t FROM raw.actions',
+    );
+    expect(summary).toEqual([{ n: 5000, g: 2500, deps: 2, t: 'url' }]);
+  });
+});
