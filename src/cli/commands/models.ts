@@ -1,12 +1,252 @@
-import type { Command } from 'commander';
-import { VwhError } from '../../core/errors.js';
+import { resolve } from 'node:path';
+import { type Command, Option } from 'commander';
+import { systemClock } from '../../core/clock.js';
+import { ExitCode, VwhError } from '../../core/errors.js';
+import { createLogger } from '../../core/log.js';
+import { buildCatalog } from '../../models/artifacts/catalog.js';
+import { docsHtml } from '../../models/artifacts/docs-html.js';
+import { dataDictionary } from '../../models/artifacts/docs-markdown.js';
+import { buildManifest } from '../../models/artifacts/manifest.js';
+import { runResultsJson } from '../../models/artifacts/run-results.js';
+import { DEFAULT_TARGET_DIR, writeArtifact } from '../../models/artifacts/write.js';
+import { Executor } from '../../models/executor.js';
+import { formatRanges, isDay } from '../../models/intervals.js';
+import { planProject } from '../../models/plan.js';
+import { DEFAULT_MODELS_DIR, loadProject } from '../../models/project.js';
+import { exitCodeFor, type RunResults, runProject } from '../../models/runner.js';
+import { selectModels } from '../../models/selection.js';
+import { readModelStates } from '../../models/state.js';
+import type { Project } from '../../models/types.js';
+import { runUnitTests } from '../../models/unit-tests.js';
+import { Database, DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
 
-// Placeholder until this command lands; it refuses clearly instead of pretending.
+interface CommonOptions {
+  db: string;
+  modelsDir: string;
+  targetDir: string;
+  select?: string[];
+  exclude?: string[];
+  json?: boolean;
+}
+interface RunCliOptions extends CommonOptions {
+  start?: string;
+  end?: string;
+  fullRefresh?: boolean;
+  threads: string;
+  storeFailures?: boolean;
+  unit?: boolean;
+}
+
+const SELECT_HELP = `
+Selection (--select/--exclude, space-separated or repeated; a union):
+  name, schema.name   one model                 +name   it and its ancestors
+  name+               it and its descendants    tag:daily  path:marts/  kind:scd2
+  state:modified      SQL or config changed since the last build (state:new: never built)`;
+
+const EXIT_HELP = `
+Exit codes:
+  0   every model built and no audit of severity error failed (warn audits allowed)
+  2   partial: a model failed or an audit of severity error failed; its downstream models were skipped
+      (details in run_results.json and ops.model_runs)
+  1   unexpected failure or a broken model graph (cycle, unknown table)
+  64  bad arguments`;
+
+const HELP = SELECT_HELP + EXIT_HELP;
+
+/** `vwh models build|run|test|plan|ls|docs`: the dbt-like runner over dbt-like-models/. */
 export function register(program: Command): void {
-  program
+  const models = program
     .command('models')
-    .description('(models: not available in this build yet)')
-    .action(() => {
-      throw new VwhError('USAGE', 'vwh models is not available in this build yet.');
+    .description('Build, test and document the SQL models in dbt-like-models/ (DAG read from the SQL itself).')
+    .addHelpText('after', HELP);
+
+  const common = (cmd: Command, select = true) => {
+    cmd
+      .option('--db <file>', 'the warehouse file', DEFAULT_DB_PATH)
+      .option('--models-dir <dir>', 'the models folder', DEFAULT_MODELS_DIR)
+      .option('--target-dir <dir>', 'where manifest.json, run_results.json and docs go', DEFAULT_TARGET_DIR);
+    if (select) {
+      cmd
+        .option('-s, --select <selector...>', 'models to include (see vwh models --help)')
+        .option('--exclude <selector...>', 'models to leave out');
+    }
+    return cmd;
+  };
+  const runOptions = (cmd: Command) =>
+    cmd
+      .option('--start <day>', 'time-range models: reprocess from this day (YYYY-MM-DD), even if done')
+      .option('--end <day>', 'time-range models: last day to process (default: yesterday, UTC)')
+      .option('--full-refresh', 'rebuild incremental models from scratch (scd2 history is never dropped)')
+      .addOption(new Option('--threads <n>', 'models built at the same time').default('4'))
+      .option('--store-failures', 'keep every failing audit row in audit_failures.*');
+
+  runOptions(common(models.command('build').description('Build models in DAG order, then audit each one.')))
+    .addHelpText('after', HELP)
+    .action((o: RunCliOptions) => execute('build', o));
+  runOptions(common(models.command('run').description('Build models in DAG order without audits.')))
+    .addHelpText('after', HELP)
+    .action((o: RunCliOptions) => execute('run', o));
+  common(models.command('test').description('Run audits and singular tests on the tables as they are.'))
+    .option('--unit', 'run the unit tests in tests/unit/ instead (in-memory DuckDB, no warehouse needed)')
+    .addHelpText('after', HELP)
+    .option('--store-failures', 'keep every failing audit row in audit_failures.*')
+    .action((o: RunCliOptions) => (o.unit ? unit(o) : execute('test', { ...o, threads: '1' })));
+  common(models.command('plan').description('Show what changed since the last build and which days are missing.'))
+    .option('--end <day>', 'last day to consider (default: yesterday, UTC)')
+    .option('--json', 'print JSON')
+    .action((o: RunCliOptions) => plan(o));
+  common(models.command('ls').description('List models with kind, inputs and tags.'))
+    .option('--json', 'print JSON')
+    .action((o: RunCliOptions) => ls(o));
+  common(
+    models.command('docs').description('Write manifest.json, catalog.json, data_dictionary.md and index.html.'),
+    false,
+  ).action((o: CommonOptions) => docs(o));
+}
+
+function checkDay(name: string, value: string | undefined): void {
+  if (value !== undefined && !isDay(value))
+    throw new VwhError('USAGE', `--${name} must be a day as YYYY-MM-DD, not "${value}".`);
+}
+
+async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Promise<void> {
+  checkDay('start', o.start);
+  checkDay('end', o.end);
+  const threads = Number(o.threads);
+  if (!Number.isInteger(threads) || threads < 1) throw new VwhError('USAGE', '--threads must be a whole number ≥ 1.');
+  const project = await loadProject(o.modelsDir);
+  const db = await Database.open(o.db);
+  let results: RunResults;
+  try {
+    results = await runProject(db, project, {
+      command,
+      ...(o.select ? { select: o.select } : {}),
+      ...(o.exclude ? { exclude: o.exclude } : {}),
+      ...(o.start ? { start: o.start } : {}),
+      ...(o.end ? { end: o.end } : {}),
+      fullRefresh: o.fullRefresh ?? false,
+      threads,
+      storeFailures: o.storeFailures ?? false,
+      clock: systemClock,
+      logger: createLogger(),
     });
+  } finally {
+    db.close();
+  }
+  writeArtifact(o.targetDir, 'manifest.json', buildManifest(project, new Date()));
+  writeArtifact(o.targetDir, 'run_results.json', runResultsJson(results));
+  const counts = new Map<string, number>();
+  for (const r of results.results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+  const summary = [...counts.entries()].map(([s, n]) => `${n} ${s}`).join(', ') || 'nothing selected';
+  process.stdout.write(`${command}: ${summary} (${resolve(o.targetDir, 'run_results.json')})\n`);
+  if (exitCodeFor(results) === ExitCode.partial) {
+    const bad = results.results.filter((r) => r.status === 'error' || r.status === 'fail');
+    const failedModel = bad.some((r) => r.status === 'error');
+    throw new VwhError(
+      failedModel ? 'MODEL_ERROR' : 'AUDIT_FAILED',
+      `${bad.length} node(s) failed: ${bad.map((r) => `${r.id} (${r.status})`).join(', ')}. ` +
+        `Their downstream models were skipped; details in ${resolve(o.targetDir, 'run_results.json')}.`,
+      { exitCode: ExitCode.partial, details: { failed: bad.map((r) => r.id) } },
+    );
+  }
+}
+
+async function unit(o: RunCliOptions): Promise<void> {
+  const project = await loadProject(o.modelsDir);
+  const selected =
+    o.select || o.exclude ? selectModels(project, o.select ?? [], o.exclude ?? [], new Map()) : undefined;
+  const results = await runUnitTests(project, selected ? (m) => selected.has(m) : undefined);
+  for (const r of results) {
+    process.stdout.write(
+      `${r.status.toUpperCase().padEnd(5)} ${r.name} (${r.model})${r.message ? `\n${r.message}` : ''}\n`,
+    );
+  }
+  const bad = results.filter((r) => r.status !== 'pass');
+  process.stdout.write(`unit tests: ${results.length - bad.length} passed, ${bad.length} failed\n`);
+  if (bad.length) {
+    throw new VwhError('AUDIT_FAILED', `${bad.length} unit test(s) failed: ${bad.map((r) => r.name).join(', ')}.`, {
+      exitCode: ExitCode.partial,
+    });
+  }
+}
+
+async function plan(o: RunCliOptions): Promise<void> {
+  checkDay('end', o.end);
+  const project = await loadProject(o.modelsDir);
+  const db = await Database.open(o.db);
+  try {
+    const entries = await planProject(db, project, {
+      ...(o.select ? { select: o.select } : {}),
+      ...(o.exclude ? { exclude: o.exclude } : {}),
+      ...(o.end ? { end: o.end } : {}),
+      clock: systemClock,
+    });
+    if (o.json) {
+      process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+      return;
+    }
+    for (const e of entries) {
+      const missing = e.missing ? `  missing: ${e.missing.length ? formatRanges(e.missing) : 'none'}` : '';
+      process.stdout.write(`${e.change.padEnd(10)} ${e.id}  [${e.kind}]${missing}${e.note ? `  (${e.note})` : ''}\n`);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+async function ls(o: RunCliOptions): Promise<void> {
+  const project = await loadProject(o.modelsDir);
+  const selected = selectModels(project, o.select ?? [], o.exclude ?? [], await statesIfAny(o, project));
+  const rows = project.graph.order
+    .filter((id) => selected.has(id))
+    .map((id) => project.models.get(id))
+    .filter((m) => m !== undefined)
+    .map((m) => ({
+      id: m.id,
+      kind: m.config.kind,
+      path: m.path,
+      parents: m.parents,
+      sources: m.sources,
+      tags: m.config.tags,
+    }));
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  for (const r of rows) {
+    const tags = r.tags.length ? `  tags: ${r.tags.join(',')}` : '';
+    process.stdout.write(
+      `${r.id}  [${r.kind}]  ${r.path}  <- ${[...r.parents, ...r.sources].join(', ') || '-'}${tags}\n`,
+    );
+  }
+}
+
+/** state:modified needs the warehouse; other selectors do not, so ls works without one. */
+async function statesIfAny(o: CommonOptions, _project: Project) {
+  const wantsState = [...(o.select ?? []), ...(o.exclude ?? [])].some((s) => s.includes('state:'));
+  if (!wantsState) return new Map();
+  const db = await Database.open(o.db);
+  try {
+    return await readModelStates(new Executor(db.connection));
+  } finally {
+    db.close();
+  }
+}
+
+async function docs(o: CommonOptions): Promise<void> {
+  const project = await loadProject(o.modelsDir);
+  const db = await Database.open(o.db);
+  try {
+    const manifest = buildManifest(project, new Date());
+    const catalog = await buildCatalog(new Executor(db.connection), project);
+    const files = [
+      writeArtifact(o.targetDir, 'manifest.json', manifest),
+      writeArtifact(o.targetDir, 'catalog.json', catalog),
+      writeArtifact(o.targetDir, 'data_dictionary.md', dataDictionary(manifest, catalog)),
+      writeArtifact(o.targetDir, 'index.html', docsHtml(manifest, catalog)),
+    ];
+    process.stdout.write(`docs: ${files.join(', ')}\n`);
+  } finally {
+    db.close();
+  }
 }

@@ -1,0 +1,44 @@
+import { parseQualifiedName } from '../dependencies.js';
+import { ident, literal, qualified } from '../sql-text.js';
+import type { AuditSpec } from './spec.js';
+
+/**
+ * The query returning an audit's failing rows over `relation` (restricted by `scope`, the interval just written
+ * for incremental models). `number_of_rows` returns one row when the count is out of bounds.
+ */
+export function auditQuery(audit: AuditSpec, relation: string, scope?: string): string {
+  const where = scope ? `WHERE ${scope}` : '';
+  const from = `(SELECT * FROM ${relation} ${where}) AS m`;
+  const cols = audit.columns.map(ident);
+  switch (audit.type) {
+    case 'not_null':
+      return `SELECT * FROM ${from} WHERE ${cols.map((c) => `${c} IS NULL`).join(' OR ')}`;
+    case 'unique':
+      return `SELECT ${cols.join(', ')}, count(*) AS n_rows FROM ${from} GROUP BY ALL HAVING count(*) > 1`;
+    case 'accepted_values': {
+      const values = (audit.values ?? []).map(sqlValue).join(', ');
+      return `SELECT * FROM ${from} WHERE ${cols[0]} IS NOT NULL AND ${cols[0]} NOT IN (${values})`;
+    }
+    case 'relationships': {
+      const target = parseQualifiedName(audit.to as string);
+      const toRel = target.schema ? qualified(target.schema, target.name) : ident(target.name);
+      return `SELECT m.* FROM ${from} WHERE m.${cols[0]} IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM ${toRel} AS p WHERE p.${ident(audit.field as string)} = m.${cols[0]})`;
+    }
+    case 'number_of_rows': {
+      const bounds = [
+        audit.min !== undefined ? `n_rows < ${Number(audit.min)}` : undefined,
+        audit.max !== undefined ? `n_rows > ${Number(audit.max)}` : undefined,
+      ].filter(Boolean);
+      return `SELECT n_rows FROM (SELECT count(*) AS n_rows FROM ${from}) WHERE ${bounds.join(' OR ') || 'false'}`;
+    }
+    case 'expression':
+      return `SELECT * FROM ${from} WHERE NOT coalesce((${audit.sql}), false)`;
+  }
+}
+
+function sqlValue(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return literal(String(value));
+}

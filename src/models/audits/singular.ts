@@ -1,0 +1,42 @@
+import { compileModel } from '../compile.js';
+import type { Executor } from '../executor.js';
+import { auditStatus, blocks, describeError, type NodeResult, type NodeStatus } from '../results.js';
+import type { Project, SingularTest } from '../types.js';
+import { runFailingRowsQuery } from './run.js';
+
+/** A singular test (tests/*.sql): its rows are the failures; skipped when a model it reads failed. */
+export async function runSingularTest(
+  exec: Executor,
+  project: Project,
+  test: SingularTest,
+  results: Map<string, NodeResult>,
+  storeFailures: boolean,
+): Promise<NodeResult> {
+  const blocker = test.parents.find((p) => blocks(results.get(p)?.status));
+  const base = { id: test.id, type: 'test' as const, path: test.path, rowsAffected: null, audits: [] };
+  if (blocker) {
+    return {
+      ...base,
+      status: 'skipped',
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+      message: `skipped: upstream ${blocker} failed`,
+    };
+  }
+  const t0 = performance.now();
+  const startedAt = new Date().toISOString();
+  const compiled = compileModel(project, test);
+  const outcome = await runFailingRowsQuery(exec, test.id.replace(/^test\./, 'test__'), compiled.sql, {
+    name: test.id,
+    type: 'singular',
+    severity: test.severity,
+    threshold: test.threshold,
+    store: storeFailures,
+  });
+  const status: NodeStatus = auditStatus([outcome]);
+  const message =
+    outcome.status === 'error'
+      ? describeError(test.path, new Error(outcome.message), test.sqlLine, compiled.lineOffset)
+      : `${outcome.failures} failing row(s)`;
+  return { ...base, status, startedAt, durationMs: performance.now() - t0, message, audits: [outcome] };
+}

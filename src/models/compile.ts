@@ -1,0 +1,55 @@
+import { replaceRelation, stripTrailingSemicolon } from './sql-text.js';
+import type { Model, Project } from './types.js';
+
+/** The CTE name an ephemeral model takes when inlined. */
+export function cteName(model: Model): string {
+  return `__eph_${model.schema}__${model.name}`;
+}
+
+/**
+ * A model's SELECT ready to run: ephemeral parents (and theirs) inlined as CTEs, references to them rewritten.
+ * Macros (`@start_date`) are left for the materialization, which knows the interval.
+ */
+export function compileModel(project: Project, model: Pick<Model, 'sql' | 'parents'>): CompiledSql {
+  const ephemerals = ephemeralAncestors(project, model);
+  const body = rewrite(stripTrailingSemicolon(model.sql), ephemerals);
+  if (ephemerals.length === 0) return { sql: body, lineOffset: 0 };
+  const ctes = ephemerals.map((e) => {
+    const inner = rewrite(
+      stripTrailingSemicolon(e.sql),
+      ephemerals.filter((o) => o !== e),
+    );
+    return `${cteName(e)} AS (\n${inner}\n)`;
+  });
+  const prefix = `WITH ${ctes.join(',\n')}\nSELECT * FROM (\n`;
+  return { sql: `${prefix}${body}\n) AS __vwh_model`, lineOffset: prefix.split('\n').length - 1 };
+}
+
+export interface CompiledSql {
+  sql: string;
+  /** Lines added above the model's own SQL, to map DuckDB's LINE n back to the file. */
+  lineOffset: number;
+}
+
+function rewrite(sql: string, ephemerals: Model[]): string {
+  let out = sql;
+  for (const e of ephemerals) out = replaceRelation(out, e.schema, e.name, cteName(e));
+  return out;
+}
+
+/** Ephemeral models reachable through ephemeral parents only, parents before children. */
+export function ephemeralAncestors(project: Project, model: Pick<Model, 'parents'>): Model[] {
+  const out: Model[] = [];
+  const seen = new Set<string>();
+  const visit = (m: Pick<Model, 'parents'>) => {
+    for (const parentId of m.parents) {
+      const parent = project.models.get(parentId);
+      if (parent?.config.kind !== 'ephemeral' || seen.has(parentId)) continue;
+      seen.add(parentId);
+      visit(parent);
+      out.push(parent);
+    }
+  };
+  visit(model);
+  return out;
+}

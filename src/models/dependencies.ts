@@ -1,0 +1,110 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { PARSE_MACROS, substituteMacros } from './sql-text.js';
+
+export interface TableRef {
+  schema: string | undefined;
+  name: string;
+}
+
+/**
+ * Reads the tables a SELECT reads, with DuckDB's own parser on an empty in-memory instance (so no view is expanded
+ * and nothing needs to exist). Also checks the text is exactly one SELECT.
+ */
+export class DependencyReader {
+  private constructor(private readonly instance: DuckDBInstance) {}
+
+  static async create(): Promise<DependencyReader> {
+    return new DependencyReader(await DuckDBInstance.create(':memory:'));
+  }
+
+  /** Throws an Error with DuckDB's message (which carries `LINE n`) when the SQL is not a single SELECT. */
+  async read(sql: string): Promise<TableRef[]> {
+    const text = substituteMacros(sql, PARSE_MACROS);
+    const connection = await this.instance.connect();
+    try {
+      // The parser proper first: its errors carry `LINE n`, json_serialize_sql's do not.
+      const extracted = await connection.extractStatements(text).catch((error: unknown) => {
+        throw new Error(String((error as Error).message).replace(/^Failed to extract statements: /, ''));
+      });
+      if (extracted.count !== 1) {
+        throw new Error(`a model file holds exactly one SELECT; found ${extracted.count} statements`);
+      }
+      const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR) AS ast', [text]);
+      const ast = JSON.parse(String(reader.getRowObjectsJS()[0]?.ast)) as {
+        error: boolean;
+        error_message?: string;
+        statements?: unknown[];
+      };
+      if (ast.error) throw new Error(ast.error_message ?? 'not a SELECT statement');
+      if ((ast.statements?.length ?? 0) !== 1) {
+        throw new Error(`a model file holds exactly one SELECT; found ${ast.statements?.length ?? 0} statements`);
+      }
+      const refs = new Map<string, TableRef>();
+      const add = (ref: TableRef) => refs.set(`${ref.schema ?? ''}.${ref.name}`.toLowerCase(), ref);
+      for (const entry of await connection.getTableNames(text, true)) add(parseQualifiedName(entry));
+      // getTableNames (DuckDB 1.5) returns nothing at all for a query with a JOIN ... USING on an empty catalog, so
+      // the serialized AST is walked as well and both are merged.
+      for (const ref of walkAst(ast.statements?.[0])) add(ref);
+      return [...refs.values()];
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  close(): void {
+    this.instance.closeSync();
+  }
+}
+
+/** `raw."my tbl" AS q` → {schema: 'raw', name: 'my tbl'}; a catalog prefix (`main.raw.x`) is dropped. */
+export function parseQualifiedName(text: string): TableRef {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] === '"') {
+      let j = i + 1;
+      let part = '';
+      while (j < text.length) {
+        if (text[j] === '"' && text[j + 1] === '"') {
+          part += '"';
+          j += 2;
+        } else if (text[j] === '"') break;
+        else part += text[j++];
+      }
+      parts.push(part);
+      i = j + 1;
+    } else {
+      const m = /^[^."\s]+/.exec(text.slice(i));
+      if (!m) break;
+      parts.push(m[0]);
+      i += m[0].length;
+    }
+    if (text[i] !== '.') break;
+    i++;
+  }
+  const name = parts[parts.length - 1] ?? text;
+  const schema = parts.length >= 2 ? parts[parts.length - 2] : undefined;
+  return { schema, name };
+}
+
+function walkAst(root: unknown): TableRef[] {
+  const ctes = new Set<string>();
+  const tables: TableRef[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const obj = node as Record<string, unknown>;
+    if (obj.type === 'BASE_TABLE' && typeof obj.table_name === 'string') {
+      const schema = typeof obj.schema_name === 'string' && obj.schema_name !== '' ? obj.schema_name : undefined;
+      tables.push({ schema, name: obj.table_name });
+    }
+    const cteMap = obj.cte_map as { map?: { key?: string }[] } | undefined;
+    for (const entry of cteMap?.map ?? []) if (entry.key) ctes.add(entry.key.toLowerCase());
+    for (const value of Object.values(obj)) visit(value);
+  };
+  visit(root);
+  return tables.filter((t) => t.schema !== undefined || !ctes.has(t.name.toLowerCase()));
+}

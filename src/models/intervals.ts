@@ -1,0 +1,86 @@
+/** Daily intervals as `YYYY-MM-DD` strings (UTC), and the arithmetic on them the incremental kinds need. */
+
+export type DayRange = readonly [start: string, end: string];
+
+const DAY_MS = 86_400_000;
+
+export function toDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function addDays(day: string, n: number): string {
+  return toDay(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS);
+}
+
+export function isDay(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`));
+}
+
+/** Every day from start to end, both included. */
+export function daysBetween(start: string, end: string): string[] {
+  const out: string[] = [];
+  for (let d = start; d <= end; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+/** Sorted days → contiguous ranges. */
+export function toRanges(days: Iterable<string>): DayRange[] {
+  const sorted = [...new Set(days)].sort();
+  const ranges: [string, string][] = [];
+  for (const day of sorted) {
+    const last = ranges[ranges.length - 1];
+    if (last && addDays(last[1], 1) === day) last[1] = day;
+    else ranges.push([day, day]);
+  }
+  return ranges;
+}
+
+/**
+ * The days to process: those of [start, end] not in `done`, each missing stretch extended `lookback` days back
+ * (not before `start`), split into batches of at most `batchDays` days (0: no split).
+ */
+export function plannedRanges(
+  start: string,
+  end: string,
+  done: ReadonlySet<string>,
+  lookback: number,
+  batchDays: number,
+): DayRange[] {
+  if (start > end) return [];
+  const missing = daysBetween(start, end).filter((d) => !done.has(d));
+  const extended = new Set<string>();
+  for (const [s, e] of toRanges(missing)) {
+    const from = maxDay(start, addDays(s, -lookback));
+    for (const d of daysBetween(from, e)) extended.add(d);
+  }
+  return splitRanges(toRanges(extended), batchDays);
+}
+
+export function splitRanges(ranges: DayRange[], batchDays: number): DayRange[] {
+  if (batchDays <= 0) return ranges;
+  const out: DayRange[] = [];
+  for (const [s, e] of ranges) {
+    for (let from = s; from <= e; from = addDays(from, batchDays)) {
+      const to = addDays(from, batchDays - 1);
+      out.push([from, minDay(to, e)]);
+    }
+  }
+  return out;
+}
+
+export function maxDay(a: string, b: string): string {
+  return a > b ? a : b;
+}
+
+export function minDay(a: string, b: string): string {
+  return a < b ? a : b;
+}
+
+export function formatRanges(ranges: readonly DayRange[]): string {
+  return ranges.map(([s, e]) => (s === e ? s : `${s}..${e}`)).join(', ');
+}
+
+/** A timestamp DuckDB reads as TIMESTAMP (UTC wall time, no zone suffix). */
+export function sqlTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+}

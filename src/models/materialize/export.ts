@@ -1,0 +1,30 @@
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { literal, substituteMacros } from '../sql-text.js';
+import { replaceWithView } from '../swap.js';
+import type { Materializer } from './types.js';
+
+/**
+ * `export`: COPY the SELECT to a Parquet (zstd by default) or CSV file, relative paths from the warehouse file's folder, written beside the target and renamed over
+ * it so readers never see half a file, then a view over the file under the model's name.
+ */
+export const materializeExport: Materializer = async ({ model, exec, sql, end, runId, baseDir }) => {
+  const { exportPath, exportFormat, compression } = model.config;
+  const target = resolve(baseDir, exportPath as string);
+  mkdirSync(dirname(target), { recursive: true });
+  const partial = `${target}.${runId}.partial`;
+  const select = substituteMacros(sql, { start_date: model.config.start ?? '1970-01-01', end_date: end });
+  const options =
+    exportFormat === 'parquet' ? `FORMAT parquet, COMPRESSION ${literal(compression)}` : 'FORMAT csv, HEADER true';
+  let rows: number;
+  try {
+    rows = await exec.run(`COPY (${select}) TO ${literal(partial)} (${options})`);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
+  renameSync(partial, target);
+  const reader = exportFormat === 'parquet' ? 'read_parquet' : 'read_csv_auto';
+  await replaceWithView(exec, model.schema, model.name, `SELECT * FROM ${reader}(${literal(target)})`);
+  return { rowsAffected: rows, message: target };
+};

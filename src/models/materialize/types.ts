@@ -1,0 +1,40 @@
+import type { Clock } from '../../core/clock.js';
+import type { AuditOutcome } from '../audits/run.js';
+import type { Executor } from '../executor.js';
+import type { DayRange } from '../intervals.js';
+import type { Model } from '../types.js';
+
+export interface MaterializeContext {
+  model: Model;
+  exec: Executor;
+  /** The model's SELECT with ephemeral parents inlined; macros still in place. */
+  sql: string;
+  runId: string;
+  clock: Clock;
+  /** Last day (inclusive) incremental models process: `--end`, or yesterday by the clock. */
+  end: string;
+  /** `--start`: with it, time-range models reprocess [start, end] even where already done. */
+  start?: string;
+  fullRefresh: boolean;
+  /** Relative export paths resolve from here: the warehouse file's folder. */
+  baseDir: string;
+  /** When auditing: checks a new version before it goes live (kinds that build one under a temporary name). */
+  auditNew?: (relation: string) => Promise<AuditOutcome[]>;
+}
+
+export interface MaterializeResult {
+  /** Rows written; null when nothing is stored (views, ephemeral models). */
+  rowsAffected: number | null;
+  /** Days processed by a time-range model (empty when nothing was missing). */
+  intervals?: DayRange[];
+  /** A WHERE condition restricting audits to what was just written (time-range models). */
+  auditScope?: string;
+  /** First day of a time-range model, to remember in ops.model_state. */
+  startDate?: string;
+  /** Audits already run on the new version (then the runner does not run them again). */
+  audits?: AuditOutcome[];
+  message?: string;
+}
+
+/** One materialization: turns a model's SELECT into the relation its kind calls for. */
+export type Materializer = (ctx: MaterializeContext) => Promise<MaterializeResult>;

@@ -1,0 +1,59 @@
+import type { Clock } from '../core/clock.js';
+import type { Database } from '../warehouse/duckdb.js';
+import { compileModel } from './compile.js';
+import { Executor, relationKind } from './executor.js';
+import { addDays, type DayRange, plannedRanges, toDay } from './intervals.js';
+import { modelStart } from './materialize/incremental-by-time-range.js';
+import { selectModels } from './selection.js';
+import { processedDays, readModelStates } from './state.js';
+import type { ModelKind, Project } from './types.js';
+
+export interface PlanEntry {
+  id: string;
+  kind: ModelKind;
+  /** new: never built; modified: SQL or config changed since the last build; unchanged. */
+  change: 'new' | 'modified' | 'unchanged';
+  /** incremental_by_time_range: the days a build would process. */
+  missing?: DayRange[];
+  note?: string;
+}
+
+/** What a build would do, without building: fingerprints against ops.model_state, and missing intervals. */
+export async function planProject(
+  db: Database,
+  project: Project,
+  options: { select?: string[]; exclude?: string[]; end?: string; clock: Clock },
+): Promise<PlanEntry[]> {
+  const exec = new Executor(db.connection);
+  const states = await readModelStates(exec);
+  const selected = selectModels(project, options.select ?? [], options.exclude ?? [], states);
+  const end = options.end ?? addDays(toDay(options.clock.now()), -1);
+  const entries: PlanEntry[] = [];
+  for (const id of project.graph.order.filter((m) => selected.has(m))) {
+    const model = project.models.get(id);
+    if (!model) continue;
+    const state = states.get(id);
+    const change = !state ? 'new' : state.fingerprint === model.fingerprint ? 'unchanged' : 'modified';
+    const entry: PlanEntry = { id, kind: model.config.kind, change };
+    if (model.config.kind === 'incremental_by_time_range') {
+      let start: string | undefined;
+      try {
+        start = await modelStart(exec, model, compileModel(project, model).sql, end);
+      } catch {
+        entry.note = 'first day unknown until its sources exist';
+      }
+      const exists = await relationKind(exec, model.schema, model.name);
+      const done = exists ? await processedDays(exec, id) : new Set<string>();
+      if (start) {
+        entry.missing = plannedRanges(start, end, done, model.config.lookback, 0);
+      }
+      if (change === 'modified') {
+        entry.note = 'forward-only: new intervals use the new SQL; --full-refresh rebuilds all of them';
+      }
+    } else if (model.config.kind === 'scd2' && change === 'modified') {
+      entry.note = 'history kept: the next snapshot uses the new SQL';
+    }
+    entries.push(entry);
+  }
+  return entries;
+}

@@ -1,0 +1,174 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { VwhError } from '../core/errors.js';
+import { DependencyReader, type TableRef } from './dependencies.js';
+import { fingerprint } from './fingerprint.js';
+import { buildGraph } from './graph.js';
+import { parseModelHeader, parseTestHeader, splitFile } from './header.js';
+import { MODEL_SCHEMAS, type Model, type Project, type SingularTest } from './types.js';
+
+export const DEFAULT_MODELS_DIR = 'dbt-like-models';
+
+export interface LoadOptions {
+  /** Schemas whose tables are sources, readable without declaration. Default `raw`. */
+  sourceSchemas?: string[];
+}
+
+/**
+ * Reads every model file under the models directory (`staging/`, `intermediate/`, `marts/`, `snapshots/`) and every
+ * singular test (`tests/*.sql`), and resolves each one's inputs into model edges and sources.
+ */
+export async function loadProject(dir: string, options: LoadOptions = {}): Promise<Project> {
+  const root = resolve(dir);
+  if (!existsSync(root)) {
+    throw new VwhError('USAGE', `The models directory ${dir} does not exist (set it with --models-dir).`);
+  }
+  const sourceSchemas = (options.sourceSchemas ?? ['raw']).map((s) => s.toLowerCase());
+  const models = new Map<string, Model>();
+  const pending: { model: Model; refs: TableRef[] }[] = [];
+  const reader = await DependencyReader.create();
+  try {
+    for (const schema of MODEL_SCHEMAS) {
+      for (const absPath of listSql(join(root, schema))) {
+        const path = relative(root, absPath).split(sep).join('/');
+        const name = absPath.slice(absPath.lastIndexOf(sep) + 1).replace(/\.sql$/, '');
+        const id = `${schema}.${name}`;
+        const text = readFileSync(absPath, 'utf8');
+        const fail = (message: string, cause?: unknown) =>
+          new VwhError('MODEL_GRAPH', `${path}: ${message}`, { cause, details: { model: id, path } });
+        let split: ReturnType<typeof splitFile>;
+        let config: ReturnType<typeof parseModelHeader>;
+        try {
+          split = splitFile(text, 'model');
+          config = parseModelHeader(split.header);
+        } catch (error) {
+          throw fail((error as Error).message, error);
+        }
+        if (config.name !== undefined && config.name.toLowerCase() !== id.toLowerCase() && config.name !== name) {
+          throw fail(`the header says name ${config.name} but the file's place makes it ${id}; rename the file.`);
+        }
+        if (models.has(id)) throw fail(`a second model named ${id} (also ${models.get(id)?.path})`);
+        let refs: TableRef[];
+        try {
+          refs = await reader.read(split.sql);
+        } catch (error) {
+          throw fail(`not a valid single SELECT: ${shiftLine((error as Error).message, split.sqlLine)}`, error);
+        }
+        const { name: _n, ...modelConfig } = config;
+        const model: Model = {
+          id,
+          schema,
+          name,
+          path,
+          absPath,
+          sql: split.sql,
+          sqlLine: split.sqlLine,
+          config: modelConfig,
+          parents: [],
+          sources: [],
+          fingerprint: fingerprint(split.sql, modelConfig),
+        };
+        models.set(id, model);
+        pending.push({ model, refs });
+      }
+    }
+    const byLower = new Map([...models.keys()].map((id) => [id.toLowerCase(), id]));
+    for (const { model, refs } of pending) {
+      const resolved = resolveRefs(refs, model.config.dependsOn, model.id, model.path, byLower, sourceSchemas);
+      // A relationships audit reads its `to` model, so that model must be built first.
+      const auditParents = model.config.audits
+        .filter((a) => a.type === 'relationships' && a.to)
+        .map((a) => byLower.get((a.to as string).toLowerCase()))
+        .filter((id): id is string => id !== undefined && id !== model.id);
+      model.parents = [...new Set([...resolved.parents, ...auditParents])].sort();
+      model.sources = resolved.sources;
+    }
+    const tests: SingularTest[] = [];
+    for (const absPath of listSql(join(root, 'tests'), false)) {
+      const path = relative(root, absPath).split(sep).join('/');
+      const text = readFileSync(absPath, 'utf8');
+      try {
+        const split = splitFile(text, 'test');
+        const header = parseTestHeader(split.header);
+        const refs = await reader.read(split.sql);
+        const resolved = resolveRefs(refs, header.depends_on, '', path, byLower, sourceSchemas);
+        tests.push({
+          id: `test.${header.name ?? path.replace(/^tests\//, '').replace(/\.sql$/, '')}`,
+          path,
+          absPath,
+          sql: split.sql,
+          sqlLine: split.sqlLine,
+          severity: header.severity,
+          threshold: header.threshold,
+          parents: resolved.parents,
+        });
+      } catch (error) {
+        if (error instanceof VwhError) throw error;
+        throw new VwhError('MODEL_GRAPH', `${path}: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    return { dir: root, models, tests, sourceSchemas, graph: buildGraph(models) };
+  } finally {
+    reader.close();
+  }
+}
+
+function resolveRefs(
+  refs: TableRef[],
+  dependsOn: string[],
+  selfId: string,
+  path: string,
+  models: Map<string, string>,
+  sourceSchemas: string[],
+): { parents: string[]; sources: string[] } {
+  const parents = new Set<string>();
+  const sources = new Set<string>();
+  const declared = new Set(dependsOn.map((d) => d.toLowerCase()));
+  for (const dep of dependsOn) {
+    const id = models.get(dep.toLowerCase());
+    if (id) parents.add(id);
+  }
+  for (const ref of refs) {
+    const full = ref.schema ? `${ref.schema}.${ref.name}` : ref.name;
+    const key = full.toLowerCase();
+    const modelId = models.get(key);
+    if (modelId) {
+      if (modelId !== selfId) parents.add(modelId);
+      continue;
+    }
+    if ((ref.schema && sourceSchemas.includes(ref.schema.toLowerCase())) || declared.has(key)) {
+      sources.add(full);
+      continue;
+    }
+    const hint = ref.schema ? '' : suggest(ref.name, models);
+    throw new VwhError(
+      'MODEL_GRAPH',
+      `${path}: reads table ${full}, which is neither a model nor a source (${sourceSchemas.map((s) => `${s}.*`).join(', ')}). ` +
+        `Reference models as schema.name${hint}, or declare it in the header's depends_on.`,
+      { details: { path, table: full } },
+    );
+  }
+  return { parents: [...parents].sort(), sources: [...sources].sort() };
+}
+
+function suggest(name: string, models: Map<string, string>): string {
+  const match = [...models.values()].find((id) => id.toLowerCase().endsWith(`.${name.toLowerCase()}`));
+  return match ? ` (did you mean ${match}?)` : '';
+}
+
+/** DuckDB numbers lines from the SELECT; the file has the header above it. */
+export function shiftLine(message: string, sqlLine: number): string {
+  return message.replace(/LINE (\d+):/, (_m, n: string) => `LINE ${Number(n) + sqlLine - 1} of the file:`);
+}
+
+function listSql(dir: string, recursive = true): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) {
+      if (recursive) out.push(...listSql(full));
+    } else if (entry.endsWith('.sql')) out.push(full);
+  }
+  return out;
+}

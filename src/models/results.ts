@@ -1,0 +1,82 @@
+import type { Logger } from '../core/log.js';
+import type { AuditOutcome } from './audits/run.js';
+import { shiftLine } from './project.js';
+import type { Model, ModelKind } from './types.js';
+
+export type NodeStatus = 'success' | 'warn' | 'fail' | 'error' | 'skipped';
+
+export interface NodeResult {
+  id: string;
+  type: 'model' | 'test';
+  kind?: ModelKind;
+  path: string;
+  /** success; warn (a warn audit failed); fail (an error audit failed); error (the SQL failed); skipped (upstream). */
+  status: NodeStatus;
+  startedAt: string;
+  durationMs: number;
+  rowsAffected: number | null;
+  intervals?: string;
+  message?: string;
+  audits: AuditOutcome[];
+}
+
+export interface RunResults {
+  runId: string;
+  command: string;
+  startedAt: string;
+  elapsedMs: number;
+  results: NodeResult[];
+}
+
+export function auditStatus(audits: AuditOutcome[]): NodeStatus {
+  if (audits.some((a) => a.status === 'fail' || (a.status === 'error' && a.severity === 'error'))) return 'fail';
+  if (audits.some((a) => a.status === 'warn' || a.status === 'error')) return 'warn';
+  return 'success';
+}
+
+export function blocks(status: NodeStatus | undefined): boolean {
+  return status === 'error' || status === 'fail' || status === 'skipped';
+}
+
+export function skippedResult(model: Model, message: string): NodeResult {
+  return {
+    id: model.id,
+    type: 'model',
+    kind: model.config.kind,
+    path: model.path,
+    status: 'skipped',
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    rowsAffected: null,
+    message,
+    audits: [],
+  };
+}
+
+/** A model's error as a person needs it: the file, the line in the file when DuckDB gives one, DuckDB's words. */
+export function describeError(path: string, error: unknown, sqlLine: number, lineOffset: number): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const shifted = message.replace(/LINE (\d+):/, (_m, n: string) => `LINE ${Math.max(1, Number(n) - lineOffset)}:`);
+  return `${path}: ${shiftLine(shifted, sqlLine)}`;
+}
+
+export function report(logger: Logger, result: NodeResult): void {
+  // On a terminal the line itself says node and status; JSON lines carry them as fields.
+  const fields: Record<string, unknown> = logger.format === 'json' ? { node: result.id, status: result.status } : {};
+  if (result.kind) fields.kind = result.kind;
+  if (result.rowsAffected !== null) fields.rows = result.rowsAffected;
+  if (result.intervals) fields.intervals = result.intervals;
+  fields.ms = Math.round(result.durationMs);
+  const failing = result.audits.filter((a) => a.status !== 'pass');
+  if (failing.length) fields.audits = failing.map((a) => `${a.name}:${a.status}(${a.failures})`).join(' ');
+  if (result.message) fields.message = result.message;
+  const line = `${result.status.toUpperCase().padEnd(7)} ${result.id}`;
+  if (result.status === 'error' || result.status === 'fail') logger.error(line, fields);
+  else if (result.status === 'warn' || result.status === 'skipped') logger.warn(line, fields);
+  else logger.info(line, fields);
+}
+
+/** 2 (partial) when a model failed or an audit of severity error failed; 0 otherwise. */
+export function exitCodeFor(results: RunResults): 0 | 2 {
+  return results.results.some((r) => r.status === 'error' || r.status === 'fail') ? 2 : 0;
+}

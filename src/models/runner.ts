@@ -1,0 +1,186 @@
+import { dirname, resolve } from 'node:path';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import type { Database } from '../warehouse/duckdb.js';
+import { AuditBlocked } from './audits/blocked.js';
+import { runAudits } from './audits/run.js';
+import { runSingularTest } from './audits/singular.js';
+import { compileModel } from './compile.js';
+import { Executor } from './executor.js';
+import { addDays, formatRanges, sqlTimestamp, toDay } from './intervals.js';
+import { materializers } from './materialize/index.js';
+import { auditStatus, describeError, type NodeResult, type RunResults, report } from './results.js';
+import { schedule } from './schedule.js';
+import { selectModels } from './selection.js';
+import { ident, qualified } from './sql-text.js';
+import { ensureState, readModelStates, recordRuns, writeModelState } from './state.js';
+import type { Model, Project } from './types.js';
+
+export type { NodeResult, NodeStatus, RunResults } from './results.js';
+export { exitCodeFor } from './results.js';
+
+export interface RunOptions {
+  command: 'build' | 'run' | 'test';
+  select?: string[];
+  exclude?: string[];
+  /** Last day incremental models process (inclusive); default yesterday by the clock. */
+  end?: string;
+  start?: string;
+  fullRefresh?: boolean;
+  /** Models built at the same time, each on its own connection. */
+  threads?: number;
+  storeFailures?: boolean;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** `build` = models then their audits; `run` = models only; `test` = audits and singular tests on what exists. */
+export async function runProject(db: Database, project: Project, options: RunOptions): Promise<RunResults> {
+  const started = options.clock.now();
+  const runId = `${new Date(started).toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}`;
+  const main = new Executor(db.connection);
+  await ensureState(main);
+  const states = await readModelStates(main);
+  const selected = selectModels(project, options.select ?? [], options.exclude ?? [], states);
+  const order = project.graph.order.filter((id) => selected.has(id));
+  const materialize = options.command !== 'test';
+  const audit = options.command !== 'run';
+  const end = options.end ?? addDays(toDay(options.clock.now()), -1);
+  const results = new Map<string, NodeResult>();
+
+  // Schemas are created up front: two connections creating the same schema at once conflict.
+  for (const schema of new Set(order.map((id) => project.models.get(id)?.schema))) {
+    if (schema && materialize) await main.run(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
+  }
+  const threads = Math.max(1, options.threads ?? 1);
+  const executors = [main];
+  for (let i = 1; i < threads; i++) executors.push(new Executor(await db.connect()));
+
+  const runNode = async (model: Model, exec: Executor): Promise<NodeResult> => {
+    const t0 = options.clock.now();
+    const t0hr = performance.now();
+    const result: NodeResult = {
+      id: model.id,
+      type: 'model',
+      kind: model.config.kind,
+      path: model.path,
+      status: 'success',
+      startedAt: new Date(t0).toISOString(),
+      durationMs: 0,
+      rowsAffected: null,
+      audits: [],
+    };
+    let scope: string | undefined;
+    const auditing = audit && model.config.kind !== 'ephemeral' && model.config.audits.length > 0;
+    const auditOptions = { storeFailures: options.storeFailures ?? false };
+    if (materialize) {
+      const compiled = compileModel(project, model);
+      try {
+        const out = await withConflictRetry(() =>
+          materializers[model.config.kind]({
+            model,
+            exec,
+            sql: compiled.sql,
+            runId,
+            clock: options.clock,
+            end,
+            ...(options.start ? { start: options.start } : {}),
+            fullRefresh: options.fullRefresh ?? false,
+            baseDir: db.path.startsWith(':memory:') ? process.cwd() : dirname(resolve(db.path)),
+            ...(auditing
+              ? {
+                  auditNew: (relation: string) =>
+                    runAudits(exec, model.id, relation, model.config.audits, auditOptions),
+                }
+              : {}),
+          }),
+        );
+        result.rowsAffected = out.rowsAffected;
+        if (out.intervals) result.intervals = formatRanges(out.intervals);
+        if (out.message) result.message = out.message;
+        scope = out.auditScope;
+        if (out.audits) {
+          result.audits = out.audits;
+          result.status = auditStatus(out.audits);
+        }
+        await writeModelState(
+          exec,
+          {
+            model: model.id,
+            kind: model.config.kind,
+            fingerprint: model.fingerprint,
+            start_date: out.startDate ?? null,
+          },
+          runId,
+          sqlTimestamp(options.clock.now()),
+        );
+      } catch (error) {
+        if (error instanceof AuditBlocked) {
+          result.status = 'fail';
+          result.audits = error.audits;
+          result.message = error.message;
+        } else {
+          result.status = 'error';
+          result.message = describeError(model.path, error, model.sqlLine, compiled.lineOffset);
+        }
+      }
+    }
+    if (auditing && result.status === 'success' && result.audits.length === 0) {
+      result.audits = await runAudits(exec, model.id, qualified(model.schema, model.name), model.config.audits, {
+        ...auditOptions,
+        ...(scope ? { scope } : {}),
+      });
+      result.status = auditStatus(result.audits);
+    }
+    result.durationMs = performance.now() - t0hr;
+    return result;
+  };
+
+  await schedule(order, project, executors, results, runNode, options.logger);
+
+  if (audit) {
+    for (const test of project.tests) {
+      if (!test.parents.some((p) => selected.has(p)) && selected.size !== project.models.size) continue;
+      const result = await runSingularTest(main, project, test, results, options.storeFailures ?? false);
+      results.set(test.id, result);
+      report(options.logger, result);
+    }
+  }
+  await recordRuns(
+    main,
+    [...results.values()].map((result) => ({
+      run_id: runId,
+      node: result.id,
+      node_type: result.type,
+      status: result.status,
+      started_at: sqlTimestamp(Date.parse(result.startedAt)),
+      finished_at: sqlTimestamp(Date.parse(result.startedAt) + result.durationMs),
+      duration_ms: result.durationMs,
+      rows_affected: result.rowsAffected,
+      intervals: result.intervals ?? null,
+      message: result.message ?? null,
+    })),
+  );
+  for (const exec of executors.slice(1)) exec.connection.closeSync();
+  return {
+    runId,
+    command: options.command,
+    startedAt: new Date(started).toISOString(),
+    elapsedMs: options.clock.now() - started,
+    results: [...results.values()],
+  };
+}
+
+/**
+ * DuckDB's optimistic concurrency can refuse a transaction whose catalog changes race another connection's
+ * ("write-write conflict"); the materializations are safe to repeat, so such a model is tried again.
+ */
+async function withConflictRetry<T>(fn: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (i >= attempts || !/conflict/i.test((error as Error).message)) throw error;
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import type { Executor } from './executor.js';
+import type { DayRange } from './intervals.js';
+
+/**
+ * The runner's own bookkeeping, in the warehouse next to what it builds so that state and data commit together:
+ * `ops.model_state` (fingerprint per model), `ops.model_intervals` (one row per processed day of a time-range
+ * model), `ops.model_runs` (one row per node per run).
+ */
+export const STATE_DDL = `
+CREATE SCHEMA IF NOT EXISTS ops;
+CREATE TABLE IF NOT EXISTS ops.model_state (
+  model VARCHAR NOT NULL,
+  kind VARCHAR NOT NULL,
+  fingerprint VARCHAR NOT NULL,
+  start_date DATE,
+  built_at TIMESTAMP NOT NULL,
+  run_id VARCHAR NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ops.model_intervals (
+  model VARCHAR NOT NULL,
+  day DATE NOT NULL,
+  processed_at TIMESTAMP NOT NULL,
+  run_id VARCHAR NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ops.model_runs (
+  run_id VARCHAR NOT NULL,
+  node VARCHAR NOT NULL,
+  node_type VARCHAR NOT NULL,
+  status VARCHAR NOT NULL,
+  started_at TIMESTAMP NOT NULL,
+  finished_at TIMESTAMP NOT NULL,
+  duration_ms DOUBLE NOT NULL,
+  rows_affected BIGINT,
+  intervals VARCHAR,
+  message VARCHAR
+);`;
+
+export interface ModelStateRow {
+  model: string;
+  kind: string;
+  fingerprint: string;
+  start_date: string | null;
+}
+
+export async function ensureState(exec: Executor): Promise<void> {
+  const present = await exec.scalar<number>(
+    "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name IN ('model_state', 'model_intervals', 'model_runs')",
+  );
+  if (present === 3) return;
+  await exec.transaction(async () => {
+    for (const statement of STATE_DDL.split(';').filter((s) => s.trim())) await exec.run(statement);
+  });
+}
+
+export async function readModelStates(exec: Executor): Promise<Map<string, ModelStateRow>> {
+  const exists = await exec.scalar<number>(
+    "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name = 'model_state'",
+  );
+  if (!exists) return new Map();
+  const rows = await exec.all<ModelStateRow>(
+    "SELECT model, kind, fingerprint, strftime(start_date, '%Y-%m-%d') AS start_date FROM ops.model_state",
+  );
+  return new Map(rows.map((r) => [r.model, r]));
+}
+
+export async function writeModelState(exec: Executor, row: ModelStateRow, runId: string, now: string): Promise<void> {
+  await exec.transaction(async () => {
+    await exec.run('DELETE FROM ops.model_state WHERE model = $1', [row.model]);
+    await exec.run('INSERT INTO ops.model_state VALUES ($1, $2, $3, CAST($4 AS DATE), CAST($5 AS TIMESTAMP), $6)', [
+      row.model,
+      row.kind,
+      row.fingerprint,
+      row.start_date,
+      now,
+      runId,
+    ]);
+  });
+}
+
+export async function processedDays(exec: Executor, model: string): Promise<Set<string>> {
+  const exists = await exec.scalar<number>(
+    "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name = 'model_intervals'",
+  );
+  if (!exists) return new Set();
+  const rows = await exec.all<{ day: string }>(
+    "SELECT strftime(day, '%Y-%m-%d') AS day FROM ops.model_intervals WHERE model = $1",
+    [model],
+  );
+  return new Set(rows.map((r) => r.day));
+}
+
+/** Marks the days of `range` processed (call inside the transaction that wrote them). */
+export async function markProcessed(exec: Executor, model: string, range: DayRange, runId: string, now: string) {
+  await exec.run(
+    'DELETE FROM ops.model_intervals WHERE model = $1 AND day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE)',
+    [model, range[0], range[1]],
+  );
+  await exec.run(
+    `INSERT INTO ops.model_intervals
+     SELECT $1, CAST(g AS DATE), CAST($4 AS TIMESTAMP), $5
+     FROM generate_series(CAST($2 AS DATE), CAST($3 AS DATE), INTERVAL 1 DAY) AS t(g)`,
+    [model, range[0], range[1], now, runId],
+  );
+}
+
+export async function clearIntervals(exec: Executor, model: string): Promise<void> {
+  await exec.run('DELETE FROM ops.model_intervals WHERE model = $1', [model]);
+}
+
+export interface RunRow {
+  run_id: string;
+  node: string;
+  node_type: string;
+  status: string;
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  rows_affected: number | null;
+  intervals: string | null;
+  message: string | null;
+}
+
+/** Appends one row per node of a run, in one transaction. */
+export async function recordRuns(exec: Executor, rows: RunRow[]): Promise<void> {
+  await exec.transaction(async () => {
+    for (const row of rows) {
+      await exec.run(
+        'INSERT INTO ops.model_runs VALUES ($1, $2, $3, $4, CAST($5 AS TIMESTAMP), CAST($6 AS TIMESTAMP), $7, $8, $9, $10)',
+        [
+          row.run_id,
+          row.node,
+          row.node_type,
+          row.status,
+          row.started_at,
+          row.finished_at,
+          row.duration_ms,
+          row.rows_affected,
+          row.intervals,
+          row.message,
+        ],
+      );
+    }
+  });
+}

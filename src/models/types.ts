@@ -1,0 +1,91 @@
+import type { AuditSpec } from './audits/spec.js';
+import type { ModelGraph } from './graph.js';
+
+export const MODEL_KINDS = [
+  'view',
+  'table',
+  'ephemeral',
+  'incremental_by_time_range',
+  'incremental_by_unique_key',
+  'scd2',
+  'export',
+] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
+
+/** The schemas a model file may live in: its folder under the models directory. */
+export const MODEL_SCHEMAS = ['staging', 'intermediate', 'marts', 'snapshots'] as const;
+
+/** What the header of a model file says, validated and with defaults applied. */
+export interface ModelConfig {
+  kind: ModelKind;
+  description?: string;
+  grain?: string;
+  tags: string[];
+  columns: Record<string, string>;
+  audits: AuditSpec[];
+  dependsOn: string[];
+  /** incremental_by_time_range: the DATE/TIMESTAMP column the intervals cut. */
+  timeColumn?: string;
+  /** incremental_by_time_range: first day (YYYY-MM-DD); default the earliest day the query returns. */
+  start?: string;
+  /** incremental_by_time_range: how many days before the first missing one are re-processed. */
+  lookback: number;
+  /** incremental_by_time_range: at most this many days per transaction (0 = all missing days of a range at once). */
+  batchDays: number;
+  /** incremental_by_unique_key and scd2. */
+  uniqueKey: string[];
+  /** incremental_by_unique_key: how new rows replace old ones. */
+  strategy: 'delete+insert' | 'merge';
+  /** scd2: detect changes by comparing columns (`check`) or by an updated-at column (`timestamp`). */
+  scd2Strategy: 'check' | 'timestamp';
+  /** scd2 with the check strategy: the columns compared (default every column but the key). */
+  checkColumns: string[];
+  /** scd2 with the timestamp strategy. */
+  updatedAt?: string;
+  /** scd2: close the current row of keys that disappeared from the source. */
+  invalidateHardDeletes: boolean;
+  /** export: where the file goes (relative paths from the working directory). */
+  exportPath?: string;
+  exportFormat: 'parquet' | 'csv';
+  compression: string;
+}
+
+/** One model file, parsed. `id` is `schema.name`, also the relation it builds. */
+export interface Model {
+  id: string;
+  schema: string;
+  name: string;
+  /** Path relative to the models directory, with forward slashes. */
+  path: string;
+  absPath: string;
+  /** The file's text after the header, which is the model's SELECT. */
+  sql: string;
+  /** Line in the file where `sql` starts (1-based), to translate DuckDB's LINE n. */
+  sqlLine: number;
+  config: ModelConfig;
+  /** Models this one reads (ids), from the SQL and `depends_on`. */
+  parents: string[];
+  /** Tables it reads that are not models: sources (`raw.*`) and declared `depends_on`. */
+  sources: string[];
+  fingerprint: string;
+}
+
+/** A singular test: `tests/*.sql`, a query returning failing rows. */
+export interface SingularTest {
+  id: string;
+  path: string;
+  absPath: string;
+  sql: string;
+  sqlLine: number;
+  severity: 'error' | 'warn';
+  threshold: number;
+  parents: string[];
+}
+
+export interface Project {
+  dir: string;
+  models: Map<string, Model>;
+  tests: SingularTest[];
+  sourceSchemas: string[];
+  graph: ModelGraph;
+}

@@ -1,0 +1,136 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { Database } from '../../src/warehouse/duckdb.js';
+import { type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
+
+let s: Sandbox;
+afterEach(() => {
+  vi.restoreAllMocks();
+  s?.cleanup();
+});
+
+/** Runs `vwh models ...` in-process; returns the exit code and what went to stdout. */
+async function vwh(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    err += String(chunk);
+    return true;
+  });
+  const code = await main(['node', 'vwh', 'models', ...args]);
+  vi.restoreAllMocks();
+  return { code, out, err };
+}
+
+/** The CLI opens the warehouse itself, so the sandbox's connection is closed first. */
+async function prepared(fixture?: string): Promise<Sandbox> {
+  const box = await sandbox(fixture);
+  await seedRaw(box.db);
+  box.db.close();
+  return box;
+}
+
+describe('vwh models', () => {
+  it('build writes manifest and run results, logs JSON lines per model off a terminal, exits 0', async () => {
+    s = await prepared('shop');
+    const target = join(s.dir, 'target');
+    const r = await vwh(
+      'build',
+      '--db',
+      s.dbPath,
+      '--models-dir',
+      s.modelsDir,
+      '--target-dir',
+      target,
+      '--end',
+      '2026-01-05',
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/build: 8 success/);
+    const lines = r.err
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { node: string; status: string });
+    expect(lines.map((l) => l.node)).toContain('marts.daily_visibility');
+    const manifest = JSON.parse(readFileSync(join(target, 'manifest.json'), 'utf8'));
+    expect(manifest.parent_map['marts.brand_totals']).toEqual(['marts.daily_visibility']);
+    expect(manifest.child_map['staging.stg_chats']).toEqual(['intermediate.int_mentions', 'marts.daily_visibility']);
+    const results = JSON.parse(readFileSync(join(target, 'run_results.json'), 'utf8'));
+    expect(results.results.find((x: { unique_id: string }) => x.unique_id === 'marts.daily_visibility')).toMatchObject({
+      status: 'success',
+      rows_affected: 10,
+      intervals: '2026-01-01..2026-01-05',
+    });
+  });
+
+  it('exits 2 when an error audit fails, naming the model', async () => {
+    s = await prepared();
+    writeModels(s.modelsDir, {
+      'staging/c.sql':
+        '/* @model\nkind: table\naudits:\n  - accepted_values: {column: brand, values: [acme]}\n*/\nselect brand from raw.chats',
+    });
+    const r = await vwh('build', '--db', s.dbPath, '--models-dir', s.modelsDir, '--target-dir', join(s.dir, 't'));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/staging\.c \(fail\).*\[AUDIT_FAILED\]/);
+  });
+
+  it('exits 1 with MODEL_GRAPH on a cycle, 64 on a bad --end', async () => {
+    s = await prepared();
+    writeModels(s.modelsDir, {
+      'staging/a.sql': 'select * from staging.b',
+      'staging/b.sql': 'select * from staging.a',
+    });
+    const cycle = await vwh('ls', '--models-dir', s.modelsDir);
+    expect(cycle.code).toBe(1);
+    expect(cycle.err).toMatch(/cycle.*\[MODEL_GRAPH\]/);
+    const bad = await vwh('build', '--models-dir', s.modelsDir, '--end', 'yesterday');
+    expect(bad.code).toBe(64);
+  });
+
+  it('ls, plan, docs and test --unit', async () => {
+    s = await prepared('shop');
+    const base = ['--db', s.dbPath, '--models-dir', s.modelsDir];
+    const ls = await vwh('ls', '--models-dir', s.modelsDir, '--select', 'tag:daily+');
+    expect(
+      ls.out
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ')[0]),
+    ).toEqual(['marts.daily_visibility', 'marts.brand_totals', 'marts.visibility_export']);
+    const plan = await vwh('plan', ...base, '--json', '--select', 'snapshots.projects_history');
+    expect(JSON.parse(plan.out)).toEqual([{ id: 'snapshots.projects_history', kind: 'scd2', change: 'new' }]);
+    const target = join(s.dir, 'docs');
+    const built = await vwh('build', ...base, '--target-dir', target, '--end', '2026-01-05');
+    expect(built.err).not.toContain('"error"');
+    expect(built.code).toBe(0);
+    const docs = await vwh('docs', ...base, '--target-dir', target);
+    expect(docs.code).toBe(0);
+    const dictionary = readFileSync(join(target, 'data_dictionary.md'), 'utf8');
+    expect(dictionary).toContain('### marts.daily_visibility');
+    expect(dictionary).toContain('| mentions | BIGINT | Answers that mention the brand. |');
+    const html = readFileSync(join(target, 'index.html'), 'utf8');
+    expect(html).toContain('<svg');
+    expect(html).toContain('raw.chats');
+    const catalog = JSON.parse(readFileSync(join(target, 'catalog.json'), 'utf8'));
+    expect(catalog['marts.daily_visibility'].rows).toBe(10);
+    const unit = await vwh('test', '--unit', '--models-dir', s.modelsDir);
+    expect(unit.code).toBe(0);
+    expect(unit.out).toContain('unit tests: 1 passed, 0 failed');
+    // the run results landed in the warehouse too
+    const db = await Database.open(s.dbPath);
+    try {
+      expect(Number(await db.scalar("SELECT count(*) FROM ops.model_runs WHERE status = 'success'"))).toBeGreaterThan(
+        0,
+      );
+    } finally {
+      db.close();
+    }
+    expect(existsSync(join(target, 'run_results.json'))).toBe(true);
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { parseAudit } from '../../src/models/audits/spec.js';
+import { parseModelHeader, splitFile } from '../../src/models/header.js';
+import { plannedRanges, toRanges } from '../../src/models/intervals.js';
+import { replaceRelation, substituteMacros } from '../../src/models/sql-text.js';
+
+describe('model header', () => {
+  it('reads the YAML block comment and says where the SQL starts', () => {
+    const text = `/* @model
+kind: incremental_by_time_range
+time_column: day
+start: 2026-01-01
+tags: daily
+audits:
+  - not_null: [day]
+*/
+select 1 as day`;
+    const split = splitFile(text, 'model');
+    expect(split.sqlLine).toBe(8);
+    expect(split.sql.trim()).toBe('select 1 as day');
+    const config = parseModelHeader(split.header);
+    expect(config).toMatchObject({ kind: 'incremental_by_time_range', timeColumn: 'day', start: '2026-01-01' });
+    expect(config.tags).toEqual(['daily']);
+    expect(config.audits[0]).toMatchObject({ type: 'not_null', columns: ['day'], severity: 'error' });
+  });
+
+  it('a file without a header is a view', () => {
+    expect(parseModelHeader(splitFile('select 1', 'model').header).kind).toBe('view');
+  });
+
+  it('names the key that is wrong', () => {
+    expect(() => parseModelHeader({ kind: 'table', colums: {} })).toThrow(/colums/);
+    expect(() => parseModelHeader({ kind: 'incremental_by_time_range' })).toThrow(/needs time_column/);
+    expect(() => parseModelHeader({ kind: 'scd2', unique_key: 'id', strategy: 'timestamp' })).toThrow(/updated_at/);
+    expect(() => parseModelHeader({ kind: 'export' })).toThrow(/needs path/);
+  });
+
+  it('parses each audit form', () => {
+    expect(parseAudit({ unique: ['a', 'b'] }, 0)).toMatchObject({
+      type: 'unique',
+      columns: ['a', 'b'],
+      name: 'unique__a__b',
+    });
+    expect(parseAudit({ expression: 'x > 0' }, 1)).toMatchObject({ sql: 'x > 0', name: 'expression_2' });
+    expect(
+      parseAudit({ accepted_values: { column: 's', values: ['a'], severity: 'warn', threshold: 2 } }, 0),
+    ).toMatchObject({ columns: ['s'], values: ['a'], severity: 'warn', threshold: 2 });
+    expect(() => parseAudit({ uniq: ['a'] }, 0)).toThrow(/unknown audit type "uniq"/);
+    expect(() => parseAudit({ relationships: { column: 'a' } }, 0)).toThrow(/relationships/);
+  });
+});
+
+describe('SQL text', () => {
+  it('substitutes macros outside string literals and comments', () => {
+    const sql = "select '@start_date' as s, d from t where d between @start_date and @END_DATE -- @start_date";
+    expect(substituteMacros(sql, { start_date: '2026-01-01', end_date: '2026-01-02' })).toBe(
+      "select '@start_date' as s, d from t where d between DATE '2026-01-01' and DATE '2026-01-02' -- @start_date",
+    );
+  });
+
+  it('rewrites a relation reference, quoted or not, but not a longer name', () => {
+    const sql = 'select * from staging.x join "staging"."x" on true join staging.x2 on true join a.staging.x on true';
+    expect(replaceRelation(sql, 'staging', 'x', 'cte')).toBe(
+      'select * from cte join cte on true join staging.x2 on true join a.staging.x on true',
+    );
+  });
+});
+
+describe('intervals', () => {
+  it('plans only missing days, with lookback and batches', () => {
+    const done = new Set(['2026-01-01', '2026-01-02', '2026-01-04']);
+    expect(plannedRanges('2026-01-01', '2026-01-05', done, 0, 0)).toEqual([
+      ['2026-01-03', '2026-01-03'],
+      ['2026-01-05', '2026-01-05'],
+    ]);
+    expect(plannedRanges('2026-01-01', '2026-01-05', done, 1, 0)).toEqual([['2026-01-02', '2026-01-05']]);
+    expect(plannedRanges('2026-01-01', '2026-01-05', new Set(), 0, 2)).toEqual([
+      ['2026-01-01', '2026-01-02'],
+      ['2026-01-03', '2026-01-04'],
+      ['2026-01-05', '2026-01-05'],
+    ]);
+    expect(plannedRanges('2026-01-01', '2026-01-05', new Set(toRanges([]).flat()), 3, 0)).toEqual([
+      ['2026-01-01', '2026-01-05'],
+    ]);
+  });
+});

@@ -1,0 +1,188 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
+
+let s: Sandbox;
+afterEach(() => s?.cleanup());
+
+const DAY = 86_400_000;
+const daily = (extra = '') => `/* @model
+kind: incremental_by_time_range
+time_column: day
+${extra}
+*/
+select day, brand, count(*) as chats
+from raw.chats
+where day between @start_date and @end_date
+group by all`;
+
+async function intervals(): Promise<number> {
+  return Number(await s.db.scalar("SELECT count(*) FROM ops.model_intervals WHERE model = 'marts.daily'"));
+}
+
+describe('incremental_by_time_range', () => {
+  it('processes every day up to yesterday, then nothing, then exactly the new day', async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 5); // 2026-01-01..05, clock on 2026-01-06
+    writeModels(s.modelsDir, { 'marts/daily.sql': daily() });
+    const first = await build(s);
+    expect(first.byId('marts.daily')).toMatchObject({
+      status: 'success',
+      intervals: '2026-01-01..2026-01-05',
+      rowsAffected: 10,
+    });
+    expect(await intervals()).toBe(5);
+
+    const second = await build(s);
+    expect(second.byId('marts.daily')).toMatchObject({ status: 'success', intervals: '', rowsAffected: 0 });
+
+    await addDay(s.db, '2026-01-06');
+    await s.clock.advance(DAY);
+    const third = await build(s);
+    expect(third.byId('marts.daily')).toMatchObject({ intervals: '2026-01-06', rowsAffected: 2 });
+    expect(await intervals()).toBe(6);
+    expect(await s.db.scalar('SELECT count(*) FROM marts.daily')).toBe(12);
+  });
+
+  it('starts at the header start and reprocesses lookback days before a missing one', async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 5);
+    writeModels(s.modelsDir, { 'marts/daily.sql': daily('start: 2026-01-03\nlookback: 2') });
+    expect((await build(s)).byId('marts.daily').intervals).toBe('2026-01-03..2026-01-05');
+    await addDay(s.db, '2026-01-06');
+    await s.clock.advance(DAY);
+    expect((await build(s)).byId('marts.daily').intervals).toBe('2026-01-04..2026-01-06');
+    // re-processing replaced the days rather than doubling them
+    expect(await s.db.scalar('SELECT count(*) FROM marts.daily')).toBe(8);
+  });
+
+  it('--start/--end reprocess a range that is already done, and batch_days splits transactions', async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 5);
+    writeModels(s.modelsDir, { 'marts/daily.sql': daily('batch_days: 2') });
+    expect((await build(s)).byId('marts.daily').intervals).toBe(
+      '2026-01-01..2026-01-02, 2026-01-03..2026-01-04, 2026-01-05',
+    );
+    await s.db.run("UPDATE raw.chats SET brand = 'initech' WHERE day = DATE '2026-01-02'");
+    const r = await build(s, { start: '2026-01-02', end: '2026-01-02' });
+    expect(r.byId('marts.daily').intervals).toBe('2026-01-02');
+    expect(await s.db.all("SELECT brand, chats FROM marts.daily WHERE day = DATE '2026-01-02'")).toEqual([
+      { brand: 'initech', chats: 4 },
+    ]);
+    expect(await s.db.scalar('SELECT count(*) FROM marts.daily')).toBe(9);
+  });
+
+  it('a failing interval leaves no rows and no bookkeeping for it', async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 3);
+    writeModels(s.modelsDir, {
+      'marts/daily.sql': daily()
+        .replace(
+          'count(*) as chats',
+          "count(*) as chats, cast(case when day = DATE '2026-01-03' then 'x' else '1' end as integer) as boom",
+        )
+        .replace('group by all', 'group by day, brand'),
+    });
+    // one transaction per batch (no batch_days: all three days together) so nothing is written at all
+    const r = await build(s);
+    expect(r.byId('marts.daily').status).toBe('error');
+    expect(await intervals()).toBe(0);
+    expect(await s.db.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'daily'")).toBe(0);
+  });
+
+  it('--full-refresh rebuilds every interval', async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 3);
+    writeModels(s.modelsDir, { 'marts/daily.sql': daily() });
+    await build(s);
+    const r = await build(s, { fullRefresh: true });
+    expect(r.byId('marts.daily')).toMatchObject({ intervals: '2026-01-01..2026-01-05', rowsAffected: 6 });
+    expect(await s.db.scalar('SELECT count(*) FROM marts.daily')).toBe(6);
+  });
+});
+
+describe('incremental_by_unique_key', () => {
+  for (const strategy of ['delete+insert', 'merge']) {
+    it(`replaces rows by key (${strategy})`, async () => {
+      s = await sandbox();
+      await seedRaw(s.db);
+      writeModels(s.modelsDir, {
+        'marts/projects.sql': `/* @model\nkind: incremental_by_unique_key\nunique_key: id\nstrategy: ${strategy}\n*/
+select id, name, status from raw.projects where status <> 'gone'`,
+      });
+      await build(s);
+      await s.db.run("UPDATE raw.projects SET name = 'Alpha 2' WHERE id = 1");
+      await s.db.run("UPDATE raw.projects SET status = 'gone' WHERE id = 2");
+      await s.db.run("INSERT INTO raw.projects VALUES (3, 'Gamma', 'active', TIMESTAMP '2026-01-02 00:00:00')");
+      const r = await build(s);
+      expect(r.byId('marts.projects').status).toBe('success');
+      // id 2 is no longer returned, so it keeps its last version (upsert, not a rebuild)
+      expect(await s.db.all('SELECT id, name, status FROM marts.projects ORDER BY id')).toEqual([
+        { id: 1, name: 'Alpha 2', status: 'active' },
+        { id: 2, name: 'Beta', status: 'active' },
+        { id: 3, name: 'Gamma', status: 'active' },
+      ]);
+    });
+  }
+});
+
+describe('scd2', () => {
+  const history = async () =>
+    s.db.all(
+      "SELECT id, name, strftime(valid_from, '%Y-%m-%d') AS valid_from, strftime(valid_to, '%Y-%m-%d') AS valid_to FROM snapshots.projects ORDER BY id, valid_from",
+    );
+
+  it('by changed columns: closes changed and deleted rows, opens new versions, never rebuilds', async () => {
+    s = await sandbox();
+    await seedRaw(s.db);
+    writeModels(s.modelsDir, {
+      'snapshots/projects.sql':
+        '/* @model\nkind: scd2\nunique_key: id\ncheck_columns: [name]\n*/\nselect id, name, status from raw.projects',
+    });
+    await build(s);
+    await s.clock.advance(DAY); // 2026-01-07
+    await s.db.run("UPDATE raw.projects SET name = 'Alpha 2' WHERE id = 1");
+    await s.db.run('DELETE FROM raw.projects WHERE id = 2');
+    await s.db.run("INSERT INTO raw.projects VALUES (3, 'Gamma', 'active', TIMESTAMP '2026-01-02 00:00:00')");
+    await build(s);
+    const expected = [
+      { id: 1, name: 'Alpha', valid_from: '2026-01-06', valid_to: '2026-01-07' },
+      { id: 1, name: 'Alpha 2', valid_from: '2026-01-07', valid_to: null },
+      { id: 2, name: 'Beta', valid_from: '2026-01-06', valid_to: '2026-01-07' },
+      { id: 3, name: 'Gamma', valid_from: '2026-01-07', valid_to: null },
+    ];
+    expect(await history()).toEqual(expected);
+    // nothing changed: nothing written; a status change is not a tracked column
+    await s.clock.advance(DAY);
+    await s.db.run("UPDATE raw.projects SET status = 'paused' WHERE id = 3");
+    expect((await build(s)).byId('snapshots.projects').rowsAffected).toBe(0);
+    // --full-refresh and a changed SQL keep the history
+    writeModels(s.modelsDir, {
+      'snapshots/projects.sql':
+        '/* @model\nkind: scd2\nunique_key: id\ncheck_columns: [name]\n*/\nselect id, name, status, 1 as v from raw.projects',
+    });
+    await s.db.run('ALTER TABLE snapshots.projects ADD COLUMN v INTEGER');
+    await build(s, { fullRefresh: true });
+    expect((await history()).slice(0, 3)).toEqual(expected.slice(0, 3));
+  });
+
+  it('by an updated-at column: versions are dated by it', async () => {
+    s = await sandbox();
+    await seedRaw(s.db);
+    writeModels(s.modelsDir, {
+      'snapshots/projects.sql':
+        '/* @model\nkind: scd2\nunique_key: id\nupdated_at: updated_at\n*/\nselect * from raw.projects',
+    });
+    await build(s);
+    await s.db.run(
+      "UPDATE raw.projects SET name = 'Alpha 2', updated_at = TIMESTAMP '2026-01-03 12:00:00' WHERE id = 1",
+    );
+    // a changed column without a newer updated_at is not a new version under this strategy
+    await s.db.run("UPDATE raw.projects SET name = 'Beta 2' WHERE id = 2");
+    await build(s);
+    expect(await history()).toEqual([
+      { id: 1, name: 'Alpha', valid_from: '2026-01-01', valid_to: '2026-01-03' },
+      { id: 1, name: 'Alpha 2', valid_from: '2026-01-03', valid_to: null },
+      { id: 2, name: 'Beta', valid_from: '2026-01-01', valid_to: null },
+    ]);
+  });
+});
