@@ -22,13 +22,14 @@ Exit codes:
   4   the warehouse file is locked by another process
   64  bad arguments or configuration`,
     );
+  // Before the subcommands exist, so that they inherit it: commander then throws instead of calling process.exit.
+  program.exitOverride();
   registerCommands(program);
   return program;
 }
 
 export async function main(argv: string[] = process.argv): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;

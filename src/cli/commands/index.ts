@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { register as registerDemo } from './demo.js';
 import { register as registerModels } from './models.js';
 import { register as registerOpenapi } from './openapi.js';
 import { register as registerServe } from './serve.js';
@@ -6,6 +7,7 @@ import { register as registerSync } from './sync.js';
 
 /** Every `vwh` subcommand; each file under this folder owns one command and its --help. */
 export function registerCommands(program: Command): void {
+  registerDemo(program);
   registerServe(program);
   registerOpenapi(program);
   registerSync(program);
