@@ -1,7 +1,7 @@
 /**
  * Content-generation service (second document): article-generation tasks and the articles they produce.
  * No envelope; snake_case. The fields beyond those the spec names are this contract's decisions
- * (docs/decisions-fragments/contract.md).
+ * (docs/reference-decisions.md).
  */
 import * as z from 'zod';
 import { pageQueryShape, queryInt, resource, Timestamp, Uuid } from './common.js';

@@ -20,7 +20,7 @@ export function rowError(row: ErrorRow, detail?: string, headers: Record<string,
   return new ApiError(row.status, errorBody(row, detail) as Record<string, unknown>, headers);
 }
 
-/** An error the contract has no row for (decided by the server; listed in docs/decisions-fragments/server.md). */
+/** An error the contract has no row for (decided by the server; listed in docs/reference-decisions.md). */
 export function fail(status: number, detail: string): ApiError {
   return new ApiError(status, { detail });
 }

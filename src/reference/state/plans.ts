@@ -1,6 +1,6 @@
 /**
  * Plan limits. The spec gives the monthly research credits; the other limits are "not shown" and decided here
- * (docs/decisions-fragments/server.md).
+ * (docs/reference-decisions.md).
  */
 export type Plan = 'skip_trial' | 'basic' | 'pro' | 'enterprise';
 export const PLANS: readonly Plan[] = ['skip_trial', 'basic', 'pro', 'enterprise'];

@@ -19,7 +19,7 @@ export function rowFail(row: ErrorRow, detail?: string): ServiceError {
   return new ServiceError(row.status, errorBody(row, detail) as Record<string, unknown>);
 }
 
-/** A `{detail}` error the contract has no row for (decided here; docs/decisions-fragments/services.md). */
+/** A `{detail}` error the contract has no row for (decided here; docs/reference-decisions.md). */
 export function detailFail(status: number, detail: string): ServiceError {
   return new ServiceError(status, { detail });
 }
