@@ -160,6 +160,7 @@ export const ERRORS = {
   // Bootstrap service (second document; `{detail}`).
   bootstrapNotInitialized: row(409, 'Project must be initialized', 'bootstrap prompt: project not initialized', false),
   bootstrapNotAnalyzed: row(409, 'Project must be analyzed', 'bootstrap complete: project not analyzed', false),
+  bootstrapRunning: row(409, 'Project bootstrap is already running', 'bootstrap initialize: a phase is running', false),
   bootstrapProjectNotFound: row(404, 'Project not found', 'unknown project', false),
   // Team service (second document; `{detail}`).
   seatLimit: row(429, 'Seat limit reached for your plan', 'member add: plan seat limit', true),
@@ -176,6 +177,12 @@ export const ERRORS = {
   articleNotFound: contentRow('ARTICLE_NOT_FOUND', 'Article not found', 'article missing or not accessible'),
   contentRateLimit: contentRow('RATE_LIMIT_ERROR', 'Too many concurrent requests', 'too many concurrent requests'),
   contentDatabase: contentRow('DATABASE_ERROR', 'Storage error', 'storage error'),
+  contentLlm: contentRow('LLM_ERROR', 'Model error during generation', 'articles of a task that failed: model error'),
+  contentWorkflow: contentRow(
+    'WORKFLOW_ERROR',
+    'Pipeline step failed',
+    'articles of a task that failed: pipeline step',
+  ),
 } as const satisfies Record<string, ErrorRow>;
 export type ErrorName = keyof typeof ERRORS;
 

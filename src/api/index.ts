@@ -20,4 +20,5 @@ export * from './schemas/recording.js';
 export * from './schemas/sources.js';
 export * from './schemas/teams.js';
 export * from './schemas/webhooks.js';
+export * from './schemas/workflows.js';
 export * from './status.js';

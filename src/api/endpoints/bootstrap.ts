@@ -21,7 +21,7 @@ export const bootstrapEndpoints = {
     body: BootstrapInitializeBody,
     successStatus: 202,
     data: BootstrapStepResult,
-    errors: [ERRORS.invalidRequest, ERRORS.bootstrapProjectNotFound],
+    errors: [ERRORS.invalidRequest, ERRORS.bootstrapProjectNotFound, ERRORS.bootstrapRunning],
   }),
   bootstrapPrompt: defineEndpoint({
     ...base,

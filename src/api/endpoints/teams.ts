@@ -76,6 +76,12 @@ export const teamEndpoints = {
     params: TeamMemberParams,
     query: UserQuery,
     data: MemberRemoved,
-    errors: [ERRORS.invalidRequest, ERRORS.teamAccessDenied, ERRORS.memberNotFound, ERRORS.lastMember],
+    errors: [
+      ERRORS.invalidRequest,
+      ERRORS.teamAccessDenied,
+      ERRORS.teamNotFound,
+      ERRORS.memberNotFound,
+      ERRORS.lastMember,
+    ],
   }),
 } as const;

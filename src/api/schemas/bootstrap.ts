@@ -45,5 +45,12 @@ export const BootstrapProject = resource({
   error: z.string().nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
+  generated: resource({ topics: z.int(), prompts: z.int(), competitors: z.int() })
+    .optional()
+    .describe('reference: what the last initialize and prompt phases produced'),
+  history: z
+    .array(resource({ status: BootstrapStatus, failed_phase: z.enum(BOOTSTRAP_PHASES).nullable(), at: Timestamp }))
+    .optional()
+    .describe('reference: every status the project moved through, oldest first, from either entry point'),
 });
 export type BootstrapProject = z.infer<typeof BootstrapProject>;

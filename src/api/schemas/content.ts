@@ -30,14 +30,38 @@ export const UploadedFile = resource({
 });
 export type UploadedFile = z.infer<typeof UploadedFile>;
 
+/** Bounds the spec does not show on file metadata (decided, docs/reference-decisions.md). */
+export const MAX_UPLOADED_FILES = 10;
+export const MAX_FILE_NAME_LENGTH = 255;
+export const MAX_FILE_SIZE_BYTES = 50 * 1024 * 1024;
+export const MAX_KEYWORD_LENGTH = 100;
+export const MAX_LINK_LENGTH = 2048;
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(MAX_LINK_LENGTH);
+
+/** File metadata as a task create accepts it: the spec's types, in lower or upper case (the task keeps lower case). */
+export const UploadedFileInput = z.strictObject({
+  file_name: z.string().trim().min(1).max(MAX_FILE_NAME_LENGTH),
+  file_type: z.enum([
+    ...FILE_TYPES,
+    ...FILE_TYPES.map((t) => t.toUpperCase() as Uppercase<(typeof FILE_TYPES)[number]>),
+  ]),
+  size_bytes: z.int().min(0).max(MAX_FILE_SIZE_BYTES).optional(),
+  url: httpUrl.optional().describe('where the service can fetch the file'),
+});
+
 const wordCount = z.int().min(100).max(10_000);
 
 export const TaskCreateBody = z
   .strictObject({
-    user_prompt: z.string().min(1).max(1000),
-    keywords: z.array(z.string()).max(10).optional(),
-    reference_links: z.array(z.string()).max(5).optional(),
-    uploaded_files: z.array(UploadedFile).optional(),
+    user_prompt: z
+      .string()
+      .min(1)
+      .max(1000)
+      .refine((text) => text.trim() !== '', 'user_prompt must not be blank'),
+    keywords: z.array(z.string().trim().min(1).max(MAX_KEYWORD_LENGTH)).max(10).optional(),
+    reference_links: z.array(httpUrl).max(5).optional(),
+    uploaded_files: z.array(UploadedFileInput).max(MAX_UPLOADED_FILES).optional(),
     min_words: wordCount.optional(),
     max_words: wordCount.optional(),
   })

@@ -1,8 +1,9 @@
 /**
  * The content-generation, bootstrap and team services (second spec document) and the action workflows of the
  * public API. `registerServiceRoutes` mounts /api/v1/tasks…, /api/v1/articles…, /api/v1/bootstrap/…,
- * /api/v2/projects/:id, /api/v2/create_team and /api/v2/teams/… on the root app; `registerWorkflowRoutes` mounts
- * the workflow extension on the public API app (behind its key authentication). See docs/reference-services.md.
+ * /api/v2/projects/:id, /api/v2/create_team, /api/v2/teams/… and the services' failure switches
+ * (/_reference/services/faults) on the root app; `registerWorkflowRoutes` mounts the workflow extension on the
+ * public API app (behind its key authentication). See docs/reference-services.md.
  */
 import type { Hono } from 'hono';
 import type { ReferenceState } from '../reference-state.js';
@@ -10,6 +11,7 @@ import type { ProjectRecord } from '../state/projects.js';
 import { servicesOf, servicesOptions } from './registry.js';
 import { registerArticleRoutes } from './routes/articles.js';
 import { registerBootstrapRoutes } from './routes/bootstrap.js';
+import { registerServiceControl } from './routes/control.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerTeamRoutes } from './routes/teams.js';
 import { registerWorkflowEndpoints } from './routes/workflows.js';
@@ -25,6 +27,8 @@ export function registerServiceRoutes(app: Hono<any>, state: ReferenceState): vo
   registerArticleRoutes(app, () => servicesOf(state).content);
   registerBootstrapRoutes(app, () => servicesOf(state).bootstrap);
   registerTeamRoutes(app, () => servicesOf(state).teams);
+  // The services' failure switches, beside the server's control plane (/_reference/services/faults).
+  registerServiceControl(app, () => servicesOf(state));
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the public API app (its auth middleware sets `key` and `team`)

@@ -51,7 +51,16 @@ describe('bootstrap service', () => {
     expect((await status()).status).toBe('analyzed');
     const done = expectServed('bootstrapComplete', await step('complete', { project_id: projectId }));
     expect(done).toEqual({ project_id: projectId, status: 'completed' });
-    expect((await status()).status).toBe('completed');
+    const completed = await status();
+    expect(completed.status).toBe('completed');
+    expect(completed.history.map((m: { status: string }) => m.status)).toEqual([
+      'completed',
+      'initializing',
+      'initialized',
+      'processing',
+      'analyzed',
+      'completed',
+    ]);
     expectDetail(await step('complete', { project_id: projectId }), 409, 'Project must be analyzed');
   });
 
@@ -127,6 +136,15 @@ describe('bootstrap service', () => {
     await h.advance(60);
     const done = await status(first);
     expect(done).toMatchObject({ status: 'completed', team_id: account.team_id, failed_phase: null });
+    // One machine: the public pipeline went through every phase of the v1 service, and says so.
+    expect(done.history.map((m: { status: string }) => m.status)).toEqual([
+      'initializing',
+      'initialized',
+      'processing',
+      'analyzed',
+      'completed',
+    ]);
+    expect(done.history.at(-1).at).toBe(done.updated_at);
     expect(h.state.projects.get(first)?.bootstrap?.status).toBe('completed');
     expect(callbacks.hits.map((hit) => JSON.parse(hit.raw).status)).toEqual(['completed']);
     expect((await h.api('GET', `/projects/${first}/prompts`, undefined, key)).body.data.prompts.length).toBe(
@@ -136,11 +154,19 @@ describe('bootstrap service', () => {
     // skip_trial has 10 research credits: the first bootstrap spent them, the second fails in its prompt phase.
     const second = (await create('secondbrand')).body.data.project_id;
     await h.advance(60);
-    expect(await status(second)).toMatchObject({
+    const broke = await status(second);
+    expect(broke).toMatchObject({
       status: 'error',
       failed_phase: 'prompt',
       error: 'Insufficient research credits for the bootstrap',
     });
+    expect(broke.history.map((m: { status: string }) => m.status)).toEqual([
+      'initializing',
+      'initialized',
+      'processing',
+      'error',
+    ]);
+    expect(broke.history.at(-1).failed_phase).toBe('prompt');
     expect(callbacks.hits.map((hit) => JSON.parse(hit.raw))).toEqual([
       expect.objectContaining({ project_id: first, status: 'completed', error: null }),
       expect.objectContaining({
@@ -153,6 +179,12 @@ describe('bootstrap service', () => {
     await h.advance(31 * 86_400);
     expect((await step('prompt', { project_id: second })).status).toBe(202);
     await h.advance(60);
-    expect((await status(second)).status).toBe('analyzed');
+    const retried = await status(second);
+    expect(retried.status).toBe('analyzed');
+    expect(retried.history.slice(-3).map((m: { status: string }) => m.status)).toEqual([
+      'error',
+      'processing',
+      'analyzed',
+    ]);
   });
 });

@@ -72,6 +72,22 @@ describe('content articles', () => {
     expect(draft.published_at).toBeNull();
   });
 
+  it('patches content and seo_description, and keeps slugs unique', async () => {
+    const [a, b] = [ids[1], ids[0]];
+    const content = '# Rewritten\n\nShorter text written by an editor.\n';
+    const edited = expectServed(
+      'updateArticle',
+      await h.call('PATCH', `/api/v1/articles/${a}`, { content, seo_description: 'An edited description' }),
+    );
+    expect(edited).toMatchObject({ content, seo_description: 'An edited description', publication_status: 'draft' });
+    expect((await h.call('GET', `/api/v1/articles/${a}`)).body.content).toBe(content);
+    // A slug another article holds gets a suffix; the article's own slug is kept as it is.
+    const taken = (await h.call('GET', `/api/v1/articles/${b}`)).body.slug;
+    const renamed = (await h.call('PATCH', `/api/v1/articles/${a}`, { slug: taken })).body;
+    expect(renamed.slug).toBe(`${taken}-2`);
+    expect((await h.call('PATCH', `/api/v1/articles/${a}`, { slug: renamed.slug })).body.slug).toBe(renamed.slug);
+  });
+
   it('rejects an empty or unknown patch, and unknown articles', async () => {
     const id = ids[1];
     expectContentError(await h.call('PATCH', `/api/v1/articles/${id}`, {}), 400, 'VALIDATION_ERROR');

@@ -81,6 +81,29 @@ describe('content tasks', () => {
       { user_prompt: 'ok', max_words: 10_001 },
       { user_prompt: 'ok', min_words: 900, max_words: 800 },
       { user_prompt: 'ok', surprise: true },
+      { user_prompt: '   ' },
+      { user_prompt: 'ok', keywords: [''] },
+      { user_prompt: 'ok', keywords: ['k'.repeat(101)] },
+      { user_prompt: 'ok', reference_links: ['not a url'] },
+      { user_prompt: 'ok', reference_links: ['ftp://files.example.com/a'] },
+      { user_prompt: 'ok', reference_links: ['javascript:alert(1)'] },
+      { user_prompt: 'ok', reference_links: [`https://e.com/${'p'.repeat(2048)}`] },
+      {
+        user_prompt: 'ok',
+        uploaded_files: Array.from({ length: 11 }, (_, i) => ({ file_name: `${i}.txt`, file_type: 'txt' })),
+      },
+      { user_prompt: 'ok', uploaded_files: [{ file_name: 'a.pdf' }] },
+      { user_prompt: 'ok', uploaded_files: [{ file_name: '', file_type: 'pdf' }] },
+      { user_prompt: 'ok', uploaded_files: [{ file_name: `${'n'.repeat(252)}.pdf`, file_type: 'pdf' }] },
+      {
+        user_prompt: 'ok',
+        uploaded_files: [{ file_name: 'a.pdf', file_type: 'pdf', size_bytes: 50 * 1024 * 1024 + 1 }],
+      },
+      { user_prompt: 'ok', uploaded_files: [{ file_name: 'a.pdf', file_type: 'pdf', size_bytes: -1 }] },
+      { user_prompt: 'ok', uploaded_files: [{ file_name: 'a.pdf', file_type: 'pdf', url: 'nowhere' }] },
+      { user_prompt: 'ok', uploaded_files: [{ file_name: 'a.pdf', file_type: 'Pdf' }] },
+      { user_prompt: 'ok', min_words: 100.5 },
+      { user_prompt: 'ok', keywords: 'one' },
     ];
     for (const body of bad) expectContentError(await create(body), 400, 'VALIDATION_ERROR');
     expectContentError(await h.call('POST', '/api/v1/tasks', '{not json'), 400, 'VALIDATION_ERROR');
@@ -93,6 +116,29 @@ describe('content tasks', () => {
       max_words: 10_000,
     });
     expect(ok.status).toBe(202);
+
+    // Upper-case file types are the spec's names: accepted, kept in lower case.
+    const upper = await create({
+      user_prompt: 'Files',
+      uploaded_files: [
+        { file_name: 'Q1.XLSX', file_type: 'XLSX', size_bytes: 1024, url: 'https://files.example.com/q1' },
+      ],
+    });
+    expect(upper.status, JSON.stringify(upper.body)).toBe(202);
+    expect((await task(upper.body.task_id)).inputs.uploaded_files).toEqual([
+      { file_name: 'Q1.XLSX', file_type: 'xlsx', size_bytes: 1024, url: 'https://files.example.com/q1' },
+    ]);
+
+    // A brief whose required text (every keyword, link and file) cannot fit max_words is refused, saying why.
+    const crowded = await create({
+      user_prompt: 'Crowded',
+      keywords: Array.from({ length: 10 }, (_, i) => `a rather long keyword phrase number ${i}`),
+      reference_links: Array.from({ length: 5 }, (_, i) => `https://e.com/${i}`),
+      max_words: 100,
+    });
+    expectContentError(crowded, 400, 'VALIDATION_ERROR');
+    expect(crowded.body.error.message).toMatch(/needs at least \d+ words.*max_words is 100/);
+    expect((await create({ user_prompt: 'Crowded', keywords: ['one'], max_words: 100 })).status).toBe(202);
   });
 
   it('lists newest first with status, limit and offset', async () => {
@@ -164,8 +210,19 @@ describe('content tasks', () => {
   });
 
   it('answers 429 RATE_LIMIT_ERROR beyond five concurrent tasks and 503 DATABASE_ERROR on a storage outage', async () => {
-    for (let i = 0; i < 5; i++) expect((await create({ user_prompt: `T${i}` })).status).toBe(202);
-    expectContentError(await create({ user_prompt: 'one too many' }), 429, 'RATE_LIMIT_ERROR');
+    const busy: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const reply = await create({ user_prompt: `T${i}` });
+      expect(reply.status).toBe(202);
+      busy.push(reply.body.task_id);
+    }
+    const refused = await create({ user_prompt: 'one too many' });
+    expectContentError(refused, 429, 'RATE_LIMIT_ERROR');
+    expect(refused.body.error.message).toMatch(/5 tasks are pending or processing \(limit 5\)/);
+    // A cancelled task frees its slot.
+    await h.call('DELETE', `/api/v1/tasks/${busy[0]}`);
+    expect((await create({ user_prompt: 'in the freed slot' })).status).toBe(202);
+    expectContentError(await create({ user_prompt: 'full again' }), 429, 'RATE_LIMIT_ERROR');
     await h.advance(STEP_S * 7);
     expect((await create({ user_prompt: 'room again' })).status).toBe(202);
 

@@ -1,4 +1,5 @@
 /** A local webhook receiver (node:http on port 0) that records every delivery and answers as it is told. */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../../src/core/clock.js';
@@ -48,4 +49,15 @@ export async function startReceiver(clock: Clock, plan: Plan = () => 200): Promi
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The receiver's own check of `X-Webhook-Signature`, written the way a receiver would (not the server's helper):
+ * hex HMAC-SHA256 of the raw body, compared in constant time with `crypto.timingSafeEqual`.
+ */
+export function receiverVerifies(secret: string, raw: string, header: string | string[] | undefined): boolean {
+  if (typeof header !== 'string') return false;
+  const expected = createHmac('sha256', secret).update(raw, 'utf8').digest();
+  const given = Buffer.from(header, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

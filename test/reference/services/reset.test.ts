@@ -15,10 +15,19 @@ describe('reset', () => {
     await h.call('POST', `/api/v2/teams/${owner.team_id}/members`, { user_id: owner.user_id, email: 'x@example.com' });
     const before = h.services();
     expect((await h.call('GET', '/api/v1/tasks')).body.total).toBe(1);
+    await h.call('PUT', '/_reference/services/faults', {
+      content: { storage_outage: true, next_failure: { phase: 'outline', code: 'LLM_ERROR' } },
+    });
+    expect((await h.call('GET', '/api/v1/tasks')).status).toBe(503);
 
     expect((await h.call('POST', '/_reference/reset')).status).toBe(200);
     expect(h.services()).not.toBe(before);
     expect((await h.call('GET', '/api/v1/tasks')).body.total).toBe(0);
+    // The failure switches went with the rest.
+    expect((await h.call('GET', '/_reference/services/faults')).body.content).toEqual({
+      next_failure: null,
+      storage_outage: false,
+    });
     expect((await h.call('GET', `/api/v1/tasks/${task}`)).status).toBe(404);
     expect(h.services().membership.outbox).toEqual([]);
     expect((await h.call('GET', `/api/v2/teams/me?user_id=${owner.user_id}`)).status).toBe(404);

@@ -2,6 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sign, verifySignature } from '../../../src/reference/services/index.js';
+import { defaultServicesOptions } from '../../../src/reference/services/options.js';
 import { targetUrl } from '../../../src/reference/services/workflows/delivery.js';
 
 describe('X-Webhook-Signature', () => {
@@ -34,5 +35,18 @@ describe('delivery URL', () => {
     expect(targetUrl('https://127.0.0.1:9/x', true)).toEqual({ url: 'http://127.0.0.1:9/x' });
     expect(targetUrl('http://hooks.example.com/x', true)).toHaveProperty('refused');
     expect(targetUrl('not a url', true)).toHaveProperty('refused');
+  });
+});
+
+describe('delivery defaults', () => {
+  it('waits 10 s for an answer, retries 3 times after 2, 4 and 8 s, and allows plain HTTP only when asked', () => {
+    expect(defaultServicesOptions({})).toEqual({
+      allowHttpLoopback: false,
+      deliveryTimeoutMs: 10_000,
+      retryBackoffMs: [2_000, 4_000, 8_000],
+      maxConcurrentTasks: 5,
+    });
+    expect(defaultServicesOptions({ VWH_REFERENCE_ALLOW_HTTP_WEBHOOKS: '1' }).allowHttpLoopback).toBe(true);
+    expect(defaultServicesOptions({ VWH_REFERENCE_ALLOW_HTTP_WEBHOOKS: 'yes' }).allowHttpLoopback).toBe(false);
   });
 });

@@ -105,6 +105,39 @@ describe('team service', () => {
     expectDetail(await h.call('POST', path, { user_id: owner.user_id, email: 'no-at-sign' }), 400);
   });
 
+  it("follows the team's plan: 5 seats on basic, unlimited on enterprise", async () => {
+    const owner = await createAccount(h, 'owner5@example.com');
+    const path = `/api/v2/teams/${owner.team_id}/members`;
+    const add = (email: string) => h.call('POST', path, { user_id: owner.user_id, email });
+    expect((await h.call('POST', `/_reference/teams/${owner.team_id}/plan`, { plan: 'basic' })).status).toBe(200);
+    const team = expectServed('getMyTeam', await h.call('GET', `/api/v2/teams/me?user_id=${owner.user_id}`));
+    expect(team).toMatchObject({ plan: 'basic', seat_limit: 5 });
+    for (let i = 1; i <= 4; i++) expect((await add(`seat${i}@example.com`)).status).toBe(201);
+    expectDetail(await add('seat5@example.com'), 429, 'Seat limit reached for your plan');
+    // Removing an invitation frees its seat.
+    expect((await h.call('DELETE', `${path}/seat4%40example.com?user_id=${owner.user_id}`)).status).toBe(200);
+    expect((await add('seat5@example.com')).status).toBe(201);
+
+    await h.call('POST', `/_reference/teams/${owner.team_id}/plan`, { plan: 'enterprise' });
+    expect((await h.call('GET', `/api/v2/teams/me?user_id=${owner.user_id}`)).body).toMatchObject({
+      seat_limit: null,
+      member_count: 5,
+    });
+    for (let i = 6; i <= 8; i++) expect((await add(`seat${i}@example.com`)).status).toBe(201);
+    expect((await h.call('GET', `${path}?user_id=${owner.user_id}`)).body).toHaveLength(8);
+  });
+
+  it('needs user_id on every member call', async () => {
+    const owner = await createAccount(h, 'owner6@example.com');
+    const path = `/api/v2/teams/${owner.team_id}/members`;
+    expectDetail(await h.call('GET', path), 400, /^Invalid request/);
+    expectDetail(await h.call('GET', `${path}?user_id=nope`), 400, /^Invalid request/);
+    expectDetail(await h.call('POST', path, { email: 'x@example.com' }), 400, /^Invalid request/);
+    expectDetail(await h.call('POST', path, { user_id: owner.user_id }), 400, /^Invalid request/);
+    expectDetail(await h.call('DELETE', `${path}/owner6%40example.com`), 400, /^Invalid request/);
+    expect((await h.call('GET', `${path}?user_id=${owner.user_id}`)).body).toHaveLength(1);
+  });
+
   it('verifies access by user_id: 403 for a non-member, 404 for an unknown team', async () => {
     const owner = await createAccount(h, 'owner3@example.com');
     const stranger = await createAccount(h, 'stranger@example.com');

@@ -3,10 +3,11 @@
  * extension endpoints, and the signed deliveries to a local receiver (retries on a ManualClock, no real waiting).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Workflow, WorkflowDelivery } from '../../../src/api/index.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, verifySignature } from '../../../src/reference/services/index.js';
-import { expectDetail, type Harness, type Json, startHarness, until } from './harness.js';
-import { type Plan, type Receiver, startReceiver } from './receiver.js';
+import { createAccount, expectDetail, type Harness, type Json, type Reply, startHarness, until } from './harness.js';
+import { type Plan, type Receiver, receiverVerifies, startReceiver } from './receiver.js';
 
 const ALL_EVENTS = ['action.checkpoint', 'action.completed', 'action.failed'];
 
@@ -18,9 +19,14 @@ describe('action workflows', () => {
   let secret: string;
   let webhookId: string;
 
-  async function setup(plan: Plan = () => 200, events = ALL_EVENTS, deliveryTimeoutMs = 10_000): Promise<void> {
+  async function setup(
+    plan: Plan = () => 200,
+    events = ALL_EVENTS,
+    deliveryTimeoutMs = 10_000,
+    allowHttpLoopback = true,
+  ): Promise<void> {
     clock = new ManualClock(Date.UTC(2026, 2, 15, 12));
-    h = await startHarness({ clock, services: { allowHttpLoopback: true, deliveryTimeoutMs } });
+    h = await startHarness({ clock, projects: 2, services: { allowHttpLoopback, deliveryTimeoutMs } });
     receiver = await startReceiver(clock, plan);
     projectId = (await h.api('GET', '/projects')).body.data[0].id;
     const hook = await h.api('POST', '/webhooks', { url: receiver.url, events });
@@ -51,19 +57,35 @@ describe('action workflows', () => {
     return reply.body.data.id;
   }
 
-  const execute = (actionId: string) => h.api('POST', `/projects/${projectId}/actions/${actionId}/execute`);
+  /** A successful answer carries the workflow in envelope A, as the contract's `Workflow` describes it. */
+  const checked = (reply: Reply): Reply => {
+    if (reply.status < 300) {
+      const parsed = Workflow.safeParse(reply.body?.data);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues.slice(0, 3))).toBe(true);
+    }
+    return reply;
+  };
+  const execute = async (actionId: string) =>
+    checked(await h.api('POST', `/projects/${projectId}/actions/${actionId}/execute`));
   const workflow = async (id: string): Promise<Json> =>
-    (await h.api('GET', `/projects/${projectId}/workflows/${id}`)).body.data;
-  const answer = (id: string, body: unknown) =>
-    h.api('POST', `/projects/${projectId}/workflows/${id}/checkpoint`, body);
+    checked(await h.api('GET', `/projects/${projectId}/workflows/${id}`)).body.data;
+  const answer = async (id: string, body: unknown) =>
+    checked(await h.api('POST', `/projects/${projectId}/workflows/${id}/checkpoint`, body));
   /** Lets the background stage run (simulated clock past the background delay) and waits for its delivery. */
   async function nextStage(deliveries: number): Promise<Json> {
     await h.advance(60);
     await until(() => receiver.hits.length >= deliveries);
     const hit = receiver.hits[deliveries - 1];
     if (!hit) throw new Error('no delivery');
+    expect(receiverVerifies(secret, hit.raw, hit.headers[SIGNATURE_HEADER])).toBe(true);
     expect(verifySignature(secret, hit.raw, hit.headers[SIGNATURE_HEADER] as string)).toBe(true);
-    return JSON.parse(hit.raw);
+    // A body changed by one character, or another secret, does not verify.
+    expect(receiverVerifies(secret, `${hit.raw} `, hit.headers[SIGNATURE_HEADER])).toBe(false);
+    expect(receiverVerifies(`${secret}x`, hit.raw, hit.headers[SIGNATURE_HEADER])).toBe(false);
+    const body = JSON.parse(hit.raw);
+    const parsed = WorkflowDelivery.safeParse(body);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    return body;
   }
 
   describe('with a receiver that answers 200', () => {
@@ -169,6 +191,7 @@ describe('action workflows', () => {
       expectDetail(await answer(id, { action: 'ship-it' }), 400);
       expectDetail(await answer(id, { action: 'edit' }), 400, 'content is required to edit a checkpoint');
       expectDetail(await answer(id, { action: 'approve', checkpoint: 'draft' }), 409, /outline checkpoint/);
+      expectDetail(await answer(id, { action: 'approve', checkpoint: 'final review' }), 400, /checkpoint is one of/);
       expectDetail(await h.api('GET', `/projects/${projectId}/workflows/44444444-4444-4444-8444-444444444444`), 404);
       expectDetail(
         await h.api('GET', `/projects/${projectId}/workflows/${id}`, undefined, 'vwh_wrong'),
@@ -180,6 +203,41 @@ describe('action workflows', () => {
         404,
         'Project not found',
       );
+      // A workflow is reached under its own project only.
+      const other = (await h.api('GET', '/projects')).body.data[1].id;
+      expect(other).not.toBe(projectId);
+      expectDetail(await h.api('GET', `/projects/${other}/workflows/${id}`), 404, 'Workflow not found');
+      expectDetail(
+        await h.api('POST', `/projects/${other}/workflows/${id}/checkpoint`, { action: 'approve' }),
+        404,
+        'Workflow not found',
+      );
+      // A viewer key reads but may not execute or answer; a key of another team reaches nothing.
+      const teamId = h.state.demo?.teamId ?? '';
+      const viewer = (await h.call('POST', '/_reference/keys/mint', { team_id: teamId, role: 'viewer' })).body.api_key;
+      expect((await h.api('GET', `/projects/${projectId}/workflows/${id}`, undefined, viewer)).status).toBe(200);
+      const readOnly = 'This API key is read-only';
+      expectDetail(
+        await h.api('POST', `/projects/${projectId}/actions/${actionId}/execute`, undefined, viewer),
+        403,
+        readOnly,
+      );
+      expectDetail(
+        await h.api('POST', `/projects/${projectId}/workflows/${id}/checkpoint`, { action: 'approve' }, viewer),
+        403,
+        readOnly,
+      );
+      const stranger = await createAccount(h, 'stranger@example.com');
+      const strangerKey = (
+        await h.call('POST', '/api/public/v1/account/api-key', { email: stranger.email, password: stranger.password })
+      ).body.data.api_key;
+      const foreign = await h.api('GET', `/projects/${projectId}/workflows/${id}`, undefined, strangerKey);
+      expect(foreign.status).toBe(403);
+      expect(
+        (await h.api('POST', `/projects/${projectId}/actions/${actionId}/execute`, undefined, strangerKey)).status,
+      ).toBe(403);
+      // None of it moved the workflow.
+      expect((await workflow(id)).status).toBe('awaiting_checkpoint');
     });
   });
 
@@ -200,9 +258,8 @@ describe('action workflows', () => {
     expect(receiver.hits.map((hit) => hit.headers['x-webhook-attempt'])).toEqual(['1', '2', '3']);
     expect(new Set(receiver.hits.map((hit) => hit.headers[DELIVERY_ID_HEADER])).size).toBe(1);
     expect(new Set(receiver.hits.map((hit) => hit.raw)).size).toBe(1);
-    for (const hit of receiver.hits) {
-      expect(verifySignature(secret, hit.raw, hit.headers[SIGNATURE_HEADER] as string)).toBe(true);
-    }
+    for (const hit of receiver.hits)
+      expect(receiverVerifies(secret, hit.raw, hit.headers[SIGNATURE_HEADER])).toBe(true);
     expect(record()).toMatchObject({ delivered: true, done: true });
     expect(record()?.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
   });
@@ -236,5 +293,23 @@ describe('action workflows', () => {
     await until(() => second()?.done === true);
     expect(second()?.attempts).toHaveLength(1);
     expect(receiver.hits).toHaveLength(5);
+  });
+
+  it('sends no plain HTTP without the explicit flag', async () => {
+    await setup(() => 200, ['action.checkpoint'], 10_000, false);
+    const id = (await execute(await newAction())).body.data.workflow_id;
+    await h.advance(60);
+    const record = () => h.services().workflows.get(id, h.state.demo?.teamId ?? '').deliveries[0];
+    await until(() => record()?.attempts.length === 1);
+    // The receiver speaks plain HTTP only: the HTTPS attempt fails, and no request reached it.
+    expect(record()?.attempts[0]).toMatchObject({ status: null });
+    expect(record()?.attempts[0]?.error).toMatch(/^request failed/);
+    expect(record()?.delivered).toBe(false);
+    expect(receiver.hits).toHaveLength(0);
+    // End the retries (the webhook goes, the next wait ends on the manual clock) so the delivery settles.
+    await h.api('DELETE', `/webhooks/${webhookId}`);
+    await clock.advance(2_000);
+    await until(() => record()?.done === true);
+    expect(record()?.attempts).toHaveLength(1);
   });
 });

@@ -8,7 +8,7 @@
 import { BOOTSTRAP_STATUSES, type BootstrapStatus, ERRORS } from '../../../api/index.js';
 import type { ReferenceState } from '../../reference-state.js';
 import type { ProjectRecord } from '../../state/projects.js';
-import { detailFail, rowFail } from '../http/service-error.js';
+import { rowFail } from '../http/service-error.js';
 import { type BootTarget, initializeEffect, PhaseError, promptEffect } from './effects.js';
 
 export type BootPhase = 'initialize' | 'prompt' | 'analysis' | 'complete';
@@ -24,7 +24,11 @@ export interface BootRecord extends BootTarget {
   updated_at: string;
   /** Bumped by every step, so that a stale background run does nothing. */
   run: number;
+  /** Every status moved to, oldest first (the last HISTORY_LIMIT), whichever entry point moved it. */
+  history: Array<{ status: BootstrapStatus; failed_phase: BootPhase | null; at: string }>;
 }
+
+const HISTORY_LIMIT = 50;
 
 export interface InitializeInput {
   project_id: string;
@@ -48,7 +52,7 @@ export class BootstrapMachine {
   initialize(input: InitializeInput): { project_id: string; status: BootstrapStatus } {
     const record = this.find(input.project_id);
     if (record.status === 'initializing' || record.status === 'processing') {
-      throw detailFail(409, `Project bootstrap is already running (status ${record.status})`);
+      throw rowFail(ERRORS.bootstrapRunning, `Project bootstrap is already running (status ${record.status})`);
     }
     const project = record.project;
     record.brand_name = input.brand_name.trim();
@@ -123,8 +127,8 @@ export class BootstrapMachine {
 
   view(projectId: string) {
     const record = this.find(projectId);
-    const { project: _p, run: _r, generated, website_url, ...rest } = record;
-    return { ...rest, website_url, generated: { ...generated } };
+    const { project: _p, run: _r, generated, website_url, history, ...rest } = record;
+    return { ...rest, website_url, generated: { ...generated }, history: history.map((h) => ({ ...h })) };
   }
 
   private find(projectId: string): BootRecord {
@@ -142,6 +146,7 @@ export class BootstrapMachine {
     const project = this.state.projects.get(id);
     if (!project) return undefined;
     const cfg = project.config;
+    const start = fromPublic(project.bootstrap);
     const record: BootRecord = {
       id,
       team_id: cfg.team_id,
@@ -152,10 +157,13 @@ export class BootstrapMachine {
       language: cfg.language,
       project,
       generated: { topics: cfg.topics.length, prompts: cfg.prompts.length, competitors: cfg.competitors.length },
-      ...fromPublic(project.bootstrap),
+      ...start,
       created_at: cfg.created_at,
       updated_at: cfg.created_at,
       run: 0,
+      history: [
+        { status: start.status, failed_phase: start.failed_phase, at: project.bootstrap?.updated_at ?? cfg.created_at },
+      ],
     };
     this.records.set(id, record);
     return record;
@@ -185,6 +193,12 @@ export class BootstrapMachine {
       record.error = null;
     }
     record.updated_at = this.state.nowIso();
+    const last = record.history[record.history.length - 1];
+    // The public pipeline's first move repeats the `initializing` the project was created with: recorded once.
+    if (last?.status !== status || status === 'error') {
+      record.history.push({ status, failed_phase: record.failed_phase, at: record.updated_at });
+      if (record.history.length > HISTORY_LIMIT) record.history.splice(0, record.history.length - HISTORY_LIMIT);
+    }
     // The public pipeline's record is the same machine's state: it is written on every move.
     const boot = record.project?.bootstrap;
     if (boot) {

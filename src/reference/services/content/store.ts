@@ -4,9 +4,9 @@
  */
 import { type ArticleUpdateBody, ERRORS } from '../../../api/index.js';
 import type { IdSource } from '../../ids.js';
-import { rowFail } from '../http/service-error.js';
+import { contentFail, rowFail } from '../http/service-error.js';
 import { type PlannedFailure, timeline } from './pipeline.js';
-import { type Brief, writeArticle } from './writer.js';
+import { type Brief, minimumWords, wordBounds, writeArticle } from './writer.js';
 
 export interface TaskRecord {
   seq: number;
@@ -65,6 +65,15 @@ export class ContentStore {
   }
 
   createTask(inputs: Brief): TaskRecord {
+    const needed = minimumWords(inputs);
+    const [, max] = wordBounds(inputs);
+    if (needed > max) {
+      throw contentFail(
+        'VALIDATION_ERROR',
+        `Invalid input parameters: max_words: the brief needs at least ${needed} words (title, every keyword, every link and file cited); max_words is ${max}`,
+        [{ path: 'max_words', message: `must be at least ${needed} for this brief` }],
+      );
+    }
     const running = [...this.tasks.values()].filter((t) => {
       const s = this.view(t).status;
       return s === 'pending' || s === 'processing';

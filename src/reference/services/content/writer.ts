@@ -87,23 +87,38 @@ export function outlineMarkdown(brief: Brief, variant = 0): string {
   return [`# ${title}`, '', ...headings.map((h, i) => `${i + 1}. ${h}`)].join('\n');
 }
 
-export function writeArticle(brief: Brief, seed: number, variant = 0): WrittenArticle {
-  const [lo, hi] = wordBounds(brief);
-  const target = Math.round((lo + hi) / 2);
+interface Layout {
+  title: string;
+  headings: string[];
+  topic: string;
+  intro: string[];
+  /** The required sentences of each section, in heading order. */
+  sections: string[][];
+  sources: Array<{ title: string | null; url: string }>;
+  sourceLines: string[];
+  /** Words of the title, the headings and the Sources list. */
+  fixed: number;
+  /** Words of the opening and of each section's required sentences. */
+  required: number[];
+}
+
+/** Everything the article must contain whatever its length. */
+function layoutOf(raw: Brief, variant: number): Layout {
+  const brief = { ...raw, keywords: raw.keywords.map(oneLine).filter((k) => k !== '') };
   const { title, headings } = outlineOf(brief, variant);
-  const random = prng(seedOf(brief, seed, variant));
   const topic = (brief.keywords[0] ?? title).toLowerCase();
   const sources = [
     ...brief.reference_links.map((url) => ({ title: hostOf(url), url })),
-    ...brief.uploaded_files.map((f) => ({ title: f.file_name, url: f.url ?? `file:${f.file_name}` })),
+    ...brief.uploaded_files.map((f) => ({
+      title: f.file_name,
+      url: f.url ?? `file:${encodeURIComponent(f.file_name)}`,
+    })),
   ];
-
-  const sourceLines = sources.length > 0 ? ['## Sources', '', ...sources.map((s) => `- [${s.title}](${s.url})`)] : [];
+  const sourceLines =
+    sources.length > 0 ? ['## Sources', '', ...sources.map((s) => `- [${oneLine(s.title)}](${s.url})`)] : [];
   const fixed = countWords([`# ${title}`, ...headings.map((h) => `## ${h}`), ...sourceLines].join('\n'));
-  const parts = headings.length + 1;
-  const budget = Math.max(0, target - fixed);
 
-  const excerpt = brief.user_prompt.replace(/\s+/g, ' ').trim().split(' ').slice(0, 25).join(' ');
+  const excerpt = oneLine(brief.user_prompt).split(' ').slice(0, 25).join(' ');
   const intro = [`This article answers the brief: ${excerpt}.`];
   if (brief.keywords.length > 0) intro.push(`It covers ${brief.keywords.join(', ')}.`);
   const sections = headings.map((heading, i) => {
@@ -117,30 +132,54 @@ export function writeArticle(brief: Brief, seed: number, variant = 0): WrittenAr
   for (const link of brief.reference_links.slice(sections.length)) {
     last?.push(`See also [${hostOf(link)}](${link}).`);
   }
+  const required = [intro, ...sections].map((r) => countWords(r.join(' ')));
+  return { title, headings, topic, intro, sections, sources, sourceLines, fixed, required };
+}
+
+/**
+ * The fewest words an article of this brief can have: title, headings, the opening with every keyword, every link
+ * cited, the Sources list. A brief whose minimum exceeds its `max_words` cannot be honoured (create answers 400).
+ */
+export function minimumWords(brief: Brief, variant = 0): number {
+  const layout = layoutOf(brief, variant);
+  return layout.fixed + layout.required.reduce((a, b) => a + b, 0);
+}
+
+export function writeArticle(brief: Brief, seed: number, variant = 0): WrittenArticle {
+  const [lo, hi] = wordBounds(brief);
+  const target = Math.round((lo + hi) / 2);
+  const { title, headings, topic, intro, sections, sources, sourceLines, fixed, required } = layoutOf(brief, variant);
+  const random = prng(seedOf(brief, seed, variant));
+  const parts = headings.length + 1;
+  const free = Math.max(0, target - fixed - required.reduce((a, b) => a + b, 0));
+  const sentences = [intro, ...sections];
 
   const blocks: string[] = [];
-  const requiredWords = [intro, ...sections].map((r) => countWords(r.join(' ')));
-  const free = Math.max(0, budget - requiredWords.reduce((a, b) => a + b, 0));
-  const required = [intro, ...sections];
   for (let i = 0; i < parts; i++) {
     const share = Math.floor(free / parts) + (i < free % parts ? 1 : 0);
-    const body = paragraph(required[i] ?? [], share, random, topic);
+    const body = paragraph(sentences[i] ?? [], share, random, topic);
     if (i === 0) blocks.push(`# ${title}`, '', body, '');
     else blocks.push(`## ${headings[i - 1]}`, '', body, '');
   }
   blocks.push(...sourceLines);
   const content = `${blocks.join('\n').trimEnd()}\n`;
   const slug = slugify(title);
+  const opening = intro.join(' ');
   return {
     title,
     content,
     slug,
     seo_title: title.length > 60 ? `${title.slice(0, 57).trimEnd()}...` : title,
-    seo_description: intro.join(' ').length > 155 ? `${intro.join(' ').slice(0, 152).trimEnd()}...` : intro.join(' '),
+    seo_description: opening.length > 155 ? `${opening.slice(0, 152).trimEnd()}...` : opening,
     keywords: [...brief.keywords],
     featured_images: [{ url: `https://images.example.com/${slug}.jpg`, alt: title }],
     data_sources: sources,
   };
+}
+
+/** Collapses whitespace (newlines, tabs, runs of spaces) so a value stays on one Markdown line. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** The required sentences, then `extra` more words from the sentence bank, the last sentence cut to fit. */

@@ -18,7 +18,7 @@ export function registerTaskRoutes(app: Hono<any>, content: () => ContentStore):
         user_prompt: body.user_prompt,
         keywords: body.keywords ?? [],
         reference_links: body.reference_links ?? [],
-        uploaded_files: body.uploaded_files ?? [],
+        uploaded_files: (body.uploaded_files ?? []).map((f) => ({ ...f, file_type: f.file_type.toLowerCase() })),
         min_words: body.min_words ?? null,
         max_words: body.max_words ?? null,
       });

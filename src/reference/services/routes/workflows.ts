@@ -5,22 +5,16 @@
  *   GET  /projects/{project_id}/workflows/{workflow_id}                → 200 the workflow, deliveries included
  *   POST /projects/{project_id}/workflows/{workflow_id}/checkpoint     → 200 the workflow
  *        body {action: approve|edit|regenerate|reject, content? (required by edit), checkpoint? (guard)}
+ * Request and response schemas: src/api/schemas/workflows.ts (`CheckpointAnswerBody`, `Workflow`).
  */
 import type { Hono } from 'hono';
-import * as z from 'zod';
-import { wrapA } from '../../../api/index.js';
+import { CheckpointAnswerBody, WORKFLOW_CHECKPOINTS, wrapA } from '../../../api/index.js';
 import { loadProject, requireAdmin } from '../../http/access.js';
 import type { ApiContext } from '../../http/env.js';
 import type { ReferenceState } from '../../reference-state.js';
 import { detailFail } from '../http/service-error.js';
 import { answer } from '../http/service-route.js';
 import { ANSWERS, type WorkflowEngine, workflowView } from '../workflows/engine.js';
-
-const CheckpointBody = z.strictObject({
-  action: z.enum(ANSWERS),
-  content: z.string().optional(),
-  checkpoint: z.string().optional(),
-});
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the public API app (its auth middleware sets key and team)
 export function registerWorkflowEndpoints(api: Hono<any>, state: ReferenceState, engine: () => WorkflowEngine): void {
@@ -36,22 +30,22 @@ export function registerWorkflowEndpoints(api: Hono<any>, state: ReferenceState,
 
   api.get('/projects/:project_id/workflows/:workflow_id', (c: ApiContext) =>
     answer(c, async () => {
-      loadProject(state, c);
-      const workflow = engine().get(c.req.param('workflow_id') ?? '', c.get('team').id);
+      const project = loadProject(state, c);
+      const workflow = engine().get(c.req.param('workflow_id') ?? '', c.get('team').id, project.config.id);
       return c.json(wrapA(workflowView(workflow)));
     }),
   );
 
   api.post('/projects/:project_id/workflows/:workflow_id/checkpoint', (c: ApiContext) =>
     answer(c, async () => {
-      loadProject(state, c);
+      const project = loadProject(state, c);
       requireAdmin(c);
-      const workflow = engine().get(c.req.param('workflow_id') ?? '', c.get('team').id);
-      const parsed = CheckpointBody.safeParse(await c.req.json().catch(() => null));
+      const workflow = engine().get(c.req.param('workflow_id') ?? '', c.get('team').id, project.config.id);
+      const parsed = CheckpointAnswerBody.safeParse(await c.req.json().catch(() => null));
       if (!parsed.success) {
         throw detailFail(
           400,
-          `action must be one of ${ANSWERS.join(', ')}; content is a string; checkpoint is a string`,
+          `action must be one of ${ANSWERS.join(', ')}; content is a string; checkpoint is one of ${WORKFLOW_CHECKPOINTS.join(', ')}`,
         );
       }
       const { action, ...opts } = parsed.data;

@@ -6,6 +6,7 @@
  * Approving the final review stores the article in the content service and sends `action.completed`. The action
  * moves to `in_progress` when the workflow starts and to `completed` when it completes.
  */
+import { CHECKPOINT_OPTION_ACTIONS, WORKFLOW_CHECKPOINTS } from '../../../api/index.js';
 import { seededUuid } from '../../ids.js';
 import type { ReferenceState } from '../../reference-state.js';
 import { replaceAction } from '../../state/projects.js';
@@ -15,9 +16,9 @@ import { detailFail } from '../http/service-error.js';
 import type { ServicesOptions } from '../options.js';
 import { type DeliveryRecord, deliver } from './delivery.js';
 
-export const CHECKPOINTS = ['outline', 'draft', 'final_review'] as const;
+export const CHECKPOINTS = WORKFLOW_CHECKPOINTS;
 export type Checkpoint = (typeof CHECKPOINTS)[number];
-export const ANSWERS = ['approve', 'edit', 'regenerate', 'reject'] as const;
+export const ANSWERS = CHECKPOINT_OPTION_ACTIONS;
 export type Answer = (typeof ANSWERS)[number];
 
 const OPTIONS = [
@@ -112,9 +113,12 @@ export class WorkflowEngine {
     return workflow;
   }
 
-  get(workflowId: string, teamId: string): WorkflowRecord {
+  /** A workflow of this team (and of this project, when given): another's is answered like an unknown one. */
+  get(workflowId: string, teamId: string, projectId?: string): WorkflowRecord {
     const workflow = this.byId.get(workflowId.toLowerCase());
-    if (!workflow || workflow.team_id !== teamId) throw detailFail(404, 'Workflow not found');
+    if (!workflow || workflow.team_id !== teamId || (projectId !== undefined && workflow.project_id !== projectId)) {
+      throw detailFail(404, 'Workflow not found');
+    }
     return workflow;
   }
 
