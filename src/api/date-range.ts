@@ -7,6 +7,7 @@
  * - otherwise `date_from = date_to − (duration_days − 1)`, so the range holds `duration_days` days (7 by default);
  * - `date_from` after `date_to` is an error (the server answers 400).
  */
+import { addDays, dayToMs, eachDay, isCalendarDay } from '../core/days.js';
 import type { DateRangeQueryInput } from './schemas/common.js';
 
 export const DEFAULT_DURATION_DAYS = 7;
@@ -23,20 +24,9 @@ export class DateRangeError extends Error {
   }
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const MS_PER_DAY = 86_400_000;
-
-function dayToMs(day: string, name: string): number {
-  const ms = DAY.test(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day) {
-    throw new DateRangeError(`${name} must be a date YYYY-MM-DD, got ${JSON.stringify(day)}`);
-  }
-  return ms;
-}
-
-/** `addDays('2025-03-01', -1)` is `2025-02-28`. */
-export function addDays(day: string, days: number): string {
-  return new Date(dayToMs(day, 'day') + days * MS_PER_DAY).toISOString().slice(0, 10);
+function dayMs(day: string, name: string): number {
+  if (!isCalendarDay(day)) throw new DateRangeError(`${name} must be a date YYYY-MM-DD, got ${JSON.stringify(day)}`);
+  return dayToMs(day);
 }
 
 export function resolveDateRange(
@@ -44,7 +34,7 @@ export function resolveDateRange(
   today: string,
 ): ResolvedDateRange {
   const dateTo = query.date_to ?? today;
-  const toMs = dayToMs(dateTo, 'date_to');
+  const toMs = dayMs(dateTo, 'date_to');
   let dateFrom: string;
   if (query.date_from !== undefined) {
     dateFrom = query.date_from;
@@ -55,7 +45,7 @@ export function resolveDateRange(
     }
     dateFrom = addDays(dateTo, -(duration - 1));
   }
-  if (dayToMs(dateFrom, 'date_from') > toMs) {
+  if (dayMs(dateFrom, 'date_from') > toMs) {
     throw new DateRangeError('date_from must not be after date_to');
   }
   return { date_from: dateFrom, date_to: dateTo };
@@ -63,7 +53,5 @@ export function resolveDateRange(
 
 /** Every day of an inclusive range, oldest first. */
 export function daysOf(range: ResolvedDateRange): string[] {
-  const days: string[] = [];
-  for (let day = range.date_from; day <= range.date_to; day = addDays(day, 1)) days.push(day);
-  return days;
+  return eachDay(range.date_from, range.date_to);
 }

@@ -3,23 +3,11 @@
  * control plane moved. The rate-limit window runs on the Clock itself, never on this calendar.
  */
 import type { Clock } from '../core/clock.js';
+import { dayToMs, msToDay } from '../core/days.js';
 import type { Day } from './world/types.js';
 
-export const DAY_MS = 86_400_000;
 /** The simulated day starts at 06:00 UTC: the night's collection of the previous day has finished. */
 export const START_HOUR_UTC = 6;
-
-export function todayUtc(realNow: number): Day {
-  return new Date(realNow).toISOString().slice(0, 10);
-}
-
-export function dayStart(day: Day): number {
-  return Date.parse(`${day}T00:00:00.000Z`);
-}
-
-export function addDays(day: Day, days: number): Day {
-  return new Date(dayStart(day) + days * DAY_MS).toISOString().slice(0, 10);
-}
 
 export class SimClock {
   private offsetMs = 0;
@@ -31,7 +19,7 @@ export class SimClock {
     today: Day,
   ) {
     this.realStart = clock.now();
-    this.simStart = dayStart(today) + START_HOUR_UTC * 3_600_000;
+    this.simStart = dayToMs(today) + START_HOUR_UTC * 3_600_000;
   }
 
   now(): number {
@@ -39,7 +27,7 @@ export class SimClock {
   }
 
   today(): Day {
-    return todayUtc(this.now());
+    return msToDay(this.now());
   }
 
   iso(): string {

@@ -2,9 +2,10 @@
  * Control-plane operations, usable in-process (tests) or through `/_reference/` (routes/control.ts). None of
  * them exists in the real service.
  */
+
+import { DAY_MS } from '../../core/days.js';
 import { registerSecret } from '../../core/errors.js';
 import type { ReferenceState } from '../reference-state.js';
-import { DAY_MS } from '../sim-clock.js';
 import type { ApiKeyRecord, Role, Tier } from '../state/accounts.js';
 import { PLANS, type Plan } from '../state/plans.js';
 

@@ -1,13 +1,13 @@
 /** Competitors: active list (own brand injected by the world), pending, review, create, update, delete. */
 import type { Hono } from 'hono';
 import { ERRORS } from '../../api/index.js';
+import { addDays } from '../../core/days.js';
 import { rowError } from '../http/api-error.js';
 import type { ApiEnv } from '../http/env.js';
 import { worldQuery } from '../http/query.js';
 import { route } from '../http/route.js';
 import { seededUuid } from '../ids.js';
 import type { ReferenceState } from '../reference-state.js';
-import { addDays } from '../sim-clock.js';
 import type { ProjectRecord } from '../state/projects.js';
 import { competitorCreatedItem, competitorItem, normalizeWebsite } from '../views/competitor.js';
 import type { CompetitorConfig } from '../world/types.js';

@@ -3,8 +3,9 @@
  * writes (each with probability = its strength that day), in which order and tone, which pages it cites, its text,
  * and what detection then finds in that text. The facts come from detection, never from the generator's intent.
  */
+
+import { DAY_MS } from '../../core/days.js';
 import { type DayContext, MARKET_OWNER } from './context.js';
-import { DAY_MS } from './days.js';
 import type { Detection } from './detect.js';
 import type { DecodedFacts } from './facts.js';
 import { hashString, mix32, prng } from './hash.js';

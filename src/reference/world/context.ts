@@ -4,8 +4,9 @@
  * actions. Aliases, competitors and their activation apply to a day's answers when created on or before that UTC
  * day (and, for competitors, not deleted before it). Days with the same configuration share one context.
  */
+
+import { DAY_MS } from '../../core/days.js';
 import { type MarketBrand, marketBrands, SOURCE_DOMAINS } from './catalog.js';
-import { DAY_MS } from './days.js';
 import { industryOfBrand } from './demo-catalog.js';
 import { Detector, type Term } from './detect.js';
 import { hashParts } from './hash.js';

@@ -3,8 +3,9 @@
  * competitors, topics, prompts whose type changes over time, and actions in every status (several completed
  * inside the history window, with targets, so their effect on visibility can be measured).
  */
+
+import { DAY_MS, dayNumber } from '../../core/days.js';
 import type { DemoTeamOptions } from './api.js';
-import { DAY_MS, dayNumber } from './days.js';
 import { INDUSTRIES, type Industry, industryPrompts } from './demo-catalog.js';
 import { hashParts, rand01, uuidFrom } from './hash.js';
 import { nicknames } from './names.js';

@@ -2,9 +2,10 @@
  * The lazy core of the world: contexts, prompt plans and per-answer facts behind bounded LRU caches, and `scan`,
  * which walks the visible answers of a project in a date range. Every aggregate is a fold over `scan`.
  */
+
+import { DAY_MS, dayNumber, dayOfInstant } from '../../core/days.js';
 import { type GeneratedAnswer, generateAnswer } from './answer.js';
 import { buildContext, type DayContext, dayFingerprint } from './context.js';
-import { DAY_MS, dayNumber, dayOfInstant } from './days.js';
 import { type DecodedFacts, decodeFacts, encodeFacts } from './facts.js';
 import { FactsStore } from './facts-store.js';
 import { Lru } from './lru.js';

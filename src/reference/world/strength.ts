@@ -3,7 +3,7 @@
  * hashed sine waves (slow per brand, medium per brand x provider, fast per brand x topic), so any day is O(1) to
  * evaluate, and completed actions add a ramped boost to the own brand on the prompts they target.
  */
-import { DAY_MS } from './days.js';
+import { DAY_MS } from '../../core/days.js';
 import { hashParts, rand01 } from './hash.js';
 import type { ActionConfig, ActionTarget } from './types.js';
 

@@ -2,7 +2,7 @@
  * The prose of an answer. Each provider has a house style (ChatGPT numbered bold list, Perplexity paragraphs with
  * [n] citation markers, Gemini bold-led paragraphs); brand sentences take their tone from the brand's sentiment.
  */
-import { pick } from './hash.js';
+import { hashParts, pick } from './hash.js';
 import { titleCase } from './names.js';
 
 const INTROS = [
@@ -107,7 +107,9 @@ export function referenceUrl(
 ): string {
   if (domain === 'reddit.com')
     return `https://www.reddit.com/r/${topicSlug.replace(/-/g, '')}/comments/${slug}-${variant}`;
-  if (domain === 'youtube.com') return `https://www.youtube.com/watch?v=${slug.slice(0, 6)}${variant}`;
+  // The video id is a hash of the whole slug: a prefix would give two prompts' videos one URL and two titles.
+  if (domain === 'youtube.com')
+    return `https://www.youtube.com/watch?v=${hashParts('video', slug, variant).toString(36).padStart(7, '0')}`;
   if (domain === 'wikipedia.org') return `https://en.wikipedia.org/wiki/${titleCase(topicSlug).replace(/ /g, '_')}`;
   if (category === 0)
     return `https://${domain}/${variant % 2 === 0 ? 'blog' : 'products'}/${variant < 2 ? slug : topicSlug}`;
@@ -115,7 +117,8 @@ export function referenceUrl(
 }
 
 export function referenceTitle(domain: string, slug: string, topicSlug: string, variant: number): string {
-  const words = titleCase(variant < 2 ? slug : topicSlug);
+  // One Wikipedia article per topic (see referenceUrl), so one title whatever the variant.
+  const words = titleCase(variant < 2 && domain !== 'wikipedia.org' ? slug : topicSlug);
   return `${words} | ${domain}`;
 }
 

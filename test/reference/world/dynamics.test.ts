@@ -1,6 +1,6 @@
 /** Brand strength drifts over time, and a completed action raises the visibility of the prompts it targets. */
 import { describe, expect, test } from 'vitest';
-import { addDays } from '../../../src/reference/world/days.js';
+import { addDays } from '../../../src/core/days.js';
 import { createWorld } from '../../../src/reference/world/index.js';
 import type { ActionConfig, ProjectConfig } from '../../../src/reference/world/types.js';
 import { demo, NOW, query, SEED } from './fixtures.js';

@@ -1,5 +1,5 @@
 /** Shared setup of the world tests: a demo team on a fixed seed and a clock at noon of its last day. */
-import { dayNumber } from '../../../src/reference/world/days.js';
+import { dayNumber } from '../../../src/core/days.js';
 import { createWorld } from '../../../src/reference/world/index.js';
 import type { ProjectConfig, WorldQuery } from '../../../src/reference/world/types.js';
 

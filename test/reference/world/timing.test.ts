@@ -3,7 +3,7 @@
  * inside D before 06:00; nothing dated after `now`; no answers on days a prompt is not active.
  */
 import { describe, expect, test } from 'vitest';
-import { DAY_MS } from '../../../src/reference/world/days.js';
+import { DAY_MS } from '../../../src/core/days.js';
 import { createWorld } from '../../../src/reference/world/index.js';
 import type { ChatItem } from '../../../src/reference/world/metrics/chats.js';
 import { dayOf, demo, query, SEED } from './fixtures.js';

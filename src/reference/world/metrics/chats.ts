@@ -1,7 +1,8 @@
 /** Chat items (one collected answer each): the prompt chats endpoint and the source chats endpoint. */
+
+import { DAY_MS } from '../../../core/days.js';
 import { COLLECTION_WINDOW_MS } from '../answer.js';
 import { type DayContext, MARKET_OWNER } from '../context.js';
-import { DAY_MS } from '../days.js';
 import type { Engine, ScannedAnswer } from '../engine.js';
 import type { DecodedFacts } from '../facts.js';
 import { uuidFrom } from '../hash.js';

@@ -1,7 +1,8 @@
 /** Helpers shared by the aggregates: rounding, means, brand icons, periods. */
+
+import { dayFromNumber } from '../../../core/days.js';
 import { iconUrls } from '../catalog.js';
 import type { DayContext, TrackedBrand } from '../context.js';
-import { dayFromNumber } from '../days.js';
 import { domainOf } from '../names.js';
 import type { WorldQuery } from '../types.js';
 

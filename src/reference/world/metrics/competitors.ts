@@ -1,6 +1,7 @@
 /** The competitor list with metrics, the per-prompt overview, and the detection of untracked brands. */
+
+import { dayFromNumber, dayOfInstant } from '../../../core/days.js';
 import { isOwnBrandCompetitor } from '../context.js';
-import { dayFromNumber, dayOfInstant } from '../days.js';
 import type { Engine } from '../engine.js';
 import { typeAt } from '../engine.js';
 import { hashParts } from '../hash.js';

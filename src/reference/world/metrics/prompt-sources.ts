@@ -1,6 +1,7 @@
 /** The domains and URLs one prompt's answers cite. */
+
+import { DAY_MS } from '../../../core/days.js';
 import { CATEGORY_NAMES } from '../catalog.js';
-import { DAY_MS } from '../days.js';
 import type { Engine } from '../engine.js';
 import { resolveRef } from '../refs.js';
 import type { ProjectConfig, PromptConfig, WorldQuery } from '../types.js';

@@ -1,6 +1,7 @@
 /** Per-prompt metrics: the analytics endpoint (charts per date and provider) and the list-view summary. */
+
+import { dayFromNumber, dayOfInstant } from '../../../core/days.js';
 import type { PromptSummary } from '../api.js';
-import { dayFromNumber, dayOfInstant } from '../days.js';
 import type { Engine } from '../engine.js';
 import { PROVIDERS } from '../providers.js';
 import type { ProjectConfig, PromptConfig, WorldQuery } from '../types.js';

@@ -1,6 +1,7 @@
 /** Source domains cited by a project's answers: the list, the analytics, and one domain's detail. */
+
+import { DAY_MS, dayFromNumber } from '../../../core/days.js';
 import { CATEGORY_NAMES } from '../catalog.js';
-import { DAY_MS, dayFromNumber } from '../days.js';
 import type { Engine } from '../engine.js';
 import { uuidFrom } from '../hash.js';
 import { domainOf } from '../names.js';

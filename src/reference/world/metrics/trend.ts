@@ -1,5 +1,5 @@
 /** The visibility trend: one series per active competitor (own brand first), days aligned, providers averaged. */
-import { dayFromNumber } from '../days.js';
+import { dayFromNumber } from '../../../core/days.js';
 import type { Engine } from '../engine.js';
 import { domainOf } from '../names.js';
 import { PROVIDERS } from '../providers.js';
