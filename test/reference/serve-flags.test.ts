@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, runServe, type ServeFlags } from '../../src/cli/commands/serve.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
+import { servicesOptions } from '../../src/reference/services/registry.js';
 import { call, type Json } from './support.js';
 
 /** Parses `args` with the real `serve` command, capturing the flags its action receives. */
@@ -139,6 +140,25 @@ describe('vwh serve flags, end to end', () => {
       '--faults',
     ]) {
       expect(help).toContain(flag);
+    }
+  });
+
+  it('turns on plain-http loopback webhook delivery only with --allow-http-webhooks', async () => {
+    const off = new AbortController();
+    const plain = await runServe(await parseServe(['--port', '0']), new PassThrough(), off.signal);
+    const on = new AbortController();
+    const allowed = await runServe(
+      await parseServe(['--port', '0', '--allow-http-webhooks']),
+      new PassThrough(),
+      on.signal,
+    );
+    try {
+      expect(servicesOptions(plain.state).allowHttpLoopback).toBe(false);
+      expect(servicesOptions(allowed.state).allowHttpLoopback).toBe(true);
+    } finally {
+      off.abort();
+      on.abort();
+      await Promise.all([plain.close(), allowed.close()].map((p) => p.catch(() => undefined)));
     }
   });
 });

@@ -8,6 +8,7 @@ import { type Command, Option } from 'commander';
 import { VwhError } from '../../core/errors.js';
 import { parseFaultSpec } from '../../reference/faults/spec.js';
 import { type ReferenceServer, startReferenceServer } from '../../reference/index.js';
+import { configureServices } from '../../reference/services/registry.js';
 
 export interface ServeFlags {
   host: string;
@@ -23,6 +24,7 @@ export interface ServeFlags {
   faults?: string;
   backgroundDelayMs: number;
   keyFile?: string;
+  allowHttpWebhooks?: boolean;
 }
 
 function int(name: string, min: number) {
@@ -76,6 +78,7 @@ export async function runServe(
     faults: flags.faults ?? null,
     backgroundDelayMs: flags.backgroundDelayMs,
   });
+  if (flags.allowHttpWebhooks) configureServices(server.state, { allowHttpLoopback: true });
   if (server.demoApiKey && flags.keyFile) writeFileSync(flags.keyFile, `${server.demoApiKey}\n`, { mode: 0o600 });
   out.write(`listening on ${server.url}\n`);
   if (server.demoApiKey) out.write(`demo api key: ${server.demoApiKey}\n`);
@@ -114,6 +117,10 @@ export function register(program: Command): void {
       'real time background work takes (bootstrap, suggested prompts)',
       int('--background-delay-ms', 0),
       2000,
+    )
+    .option(
+      '--allow-http-webhooks',
+      'also deliver webhooks to plain http:// on loopback hosts (local receivers in tests); HTTPS only otherwise',
     )
     .addOption(new Option('--key-file <path>', 'with --demo: also write the demo API key to this file (mode 600)'))
     .action(async (flags: ServeFlags) => {
