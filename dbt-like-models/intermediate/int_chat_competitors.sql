@@ -1,0 +1,33 @@
+/* @model
+description: >
+  Tracked competitors named in each AI answer: the brands of `brands_mentioned` (tracked as of the answer's day)
+  other than the own brand (staging.chat_mentions.is_own_brand), under the competitor's current name. Brands the
+  answers name without being tracked (`all_mentions` only) are left out: the API gives no visibility for them.
+grain: one row per chat and tracked competitor named in it
+columns:
+  chat_id: the chat
+  project_id: project
+  prompt_id: prompt answered
+  chat_date: UTC day of the answer
+  provider: AI provider id
+  competitor_name: the competitor's current name (staging.chat_mentions.brand_current_name)
+  competitor_position: 1-based rank among tracked brands
+  brand_mentioned: the same chat names the own brand
+audits:
+  - unique: [chat_id, competitor_name]
+  - not_null: [chat_id, project_id, prompt_id, chat_date, provider, competitor_name, brand_mentioned]
+*/
+select
+  c.chat_id,
+  c.project_id,
+  c.prompt_id,
+  c.chat_date,
+  c.provider,
+  min(m.brand_current_name) as competitor_name,
+  min(m.brand_position) as competitor_position,
+  c.brand_mentioned
+from staging.chat_mentions as m
+join intermediate.int_opportunity_chats as c on c.chat_id = m.chat_id
+where m.in_brands_mentioned and not m.is_own_brand
+group by c.chat_id, c.project_id, c.prompt_id, c.chat_date, c.provider, coalesce(m.brand_id, lower(m.brand_name)),
+  c.brand_mentioned

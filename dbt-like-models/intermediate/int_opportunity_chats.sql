@@ -1,0 +1,46 @@
+/* @model
+description: >
+  One row per AI answer (chat) with what the opportunity and impact marts need: whether the own brand is named and
+  at which rank, the position weight of that mention, and how many tracked competitors the answer names.
+  Tracked competitors are the brands the API lists in `brands_mentioned` on that day (own brand + active
+  competitors as of the answer's day), minus the own brand (staging.chat_mentions.is_own_brand: the project's
+  brand name, or a competitor the API flags `is_own_brand`).
+grain: one row per chat
+columns:
+  chat_id: the chat's id (one AI answer)
+  project_id: project of the prompt
+  prompt_id: prompt answered
+  chat_date: UTC day of the answer
+  provider: AI provider id (chatgpt, perplexity, gemini), the chat's `platform`
+  brand_mentioned: the own brand is detected in the answer (the API's `mentioned`)
+  brand_position: 1-based rank of the own brand among tracked brands; null when not mentioned
+  brand_weight: "position weight of the own brand: 1 / brand_position when mentioned, else 0"
+  competitors_named: number of distinct tracked competitors (not the own brand) named in the answer
+audits:
+  - unique: [chat_id]
+  - not_null: [chat_id, project_id, prompt_id, chat_date, provider, brand_mentioned, brand_weight, competitors_named]
+  - expression: {sql: "brand_weight between 0 and 1", name: brand_weight_in_range}
+  - expression: {sql: "brand_mentioned = (brand_position is not null)", name: position_iff_mentioned}
+*/
+with chats as (
+  select chat_id, project_id, prompt_id, chat_date, provider, mentioned, position
+  from staging.chats
+),
+competitor_mentions as (
+  select chat_id, count(distinct coalesce(brand_id, lower(brand_name))) as competitors_named
+  from staging.chat_mentions
+  where in_brands_mentioned and not is_own_brand
+  group by chat_id
+)
+select
+  c.chat_id,
+  c.project_id,
+  c.prompt_id,
+  c.chat_date,
+  c.provider,
+  c.mentioned as brand_mentioned,
+  case when c.mentioned then c.position end as brand_position,
+  case when c.mentioned and c.position >= 1 then 1.0 / c.position else 0.0 end as brand_weight,
+  coalesce(cm.competitors_named, 0) as competitors_named
+from chats as c
+left join competitor_mentions as cm on cm.chat_id = c.chat_id

@@ -1,0 +1,118 @@
+/* @model
+kind: table
+description: >
+  Our re-aggregation of each prompt's daily per-provider figures from the chats, next to the values the API served
+  in the prompt analytics charts (staging.prompt_metrics_daily), with the differences. Ours: visibility = 100
+  mentioned / chats, position = mean position of mentioning chats, sentiment = mean sentiment of mentioning chats,
+  unrounded (to 6 decimals). The API rounds each to 2 decimals, so agreement means |diff| <= 0.005; the audits
+  allow 0.0051 (float noise). A point served by the API for a day we hold no chats for (or the reverse) is a
+  disagreement too (match_status). position and sentiment are served only for providers with a mention that day,
+  so both sides are null when the brand was not named.
+grain: one row per team, prompt, provider and date present on either side
+columns:
+  team_id: the config's team
+  project_id: the project
+  prompt_id: the prompt
+  prompt_content: the prompt's current text
+  provider: chatgpt | perplexity | gemini
+  date: UTC day
+  responses: chats we hold for the prompt, provider and day
+  mentions: of which name the own brand
+  visibility_ours: 100 mentions / responses
+  visibility_api: the API's visibility_chart value
+  visibility_diff: visibility_ours - visibility_api
+  position_ours: position_sum / position_n over mentioning chats
+  position_api: the API's position_chart value
+  position_diff: position_ours - position_api
+  sentiment_ours: sentiment_sum / sentiment_n over mentioning chats
+  sentiment_api: the API's sentiment_chart value
+  sentiment_diff: sentiment_ours - sentiment_api
+  match_status: both (the day is on both sides), api_only (served, no chats held), ours_only (chats, nothing served)
+  within_rounding: every diff is within 0.0051, or null on both sides, and match_status is both
+audits:
+  - not_null: [team_id, prompt_id, provider, date, match_status, within_rounding]
+  - unique: [team_id, prompt_id, provider, date]
+  - accepted_values: {column: match_status, values: [both]}
+  - expression: {sql: "within_rounding", name: agrees_with_api_within_rounding}
+*/
+with ours as (
+  select
+    team_id, project_id, prompt_id, provider, chat_date as date,
+    count(*) as responses,
+    count(*) filter (where mentioned) as mentions,
+    sum(position) as position_sum,
+    count(position) as position_n,
+    sum(sentiment) as sentiment_sum,
+    count(sentiment) as sentiment_n
+  from staging.chats
+  group by team_id, project_id, prompt_id, provider, chat_date
+),
+served as (
+  select
+    team_id, project_id, prompt_id, provider, date,
+    max(value) filter (where metric = 'visibility') as visibility_api,
+    max(value) filter (where metric = 'position') as position_api,
+    max(value) filter (where metric = 'sentiment') as sentiment_api
+  from staging.prompt_metrics_daily
+  group by team_id, project_id, prompt_id, provider, date
+),
+side_by_side as (
+  select
+    coalesce(ours.team_id, served.team_id) as team_id,
+    coalesce(ours.project_id, served.project_id) as project_id,
+    coalesce(ours.prompt_id, served.prompt_id) as prompt_id,
+    coalesce(ours.provider, served.provider) as provider,
+    coalesce(ours.date, served.date) as date,
+    coalesce(ours.responses, 0) as responses,
+    coalesce(ours.mentions, 0) as mentions,
+    round(100 * ours.mentions / ours.responses, 6) as visibility_ours,
+    served.visibility_api,
+    round(ours.position_sum / nullif(ours.position_n, 0), 6) as position_ours,
+    served.position_api,
+    round(ours.sentiment_sum / nullif(ours.sentiment_n, 0), 6) as sentiment_ours,
+    served.sentiment_api,
+    case when ours.prompt_id is null then 'api_only' when served.prompt_id is null then 'ours_only' else 'both' end
+      as match_status
+  from ours
+  full join served
+    on served.team_id = ours.team_id
+    and served.prompt_id = ours.prompt_id
+    and served.provider = ours.provider
+    and served.date = ours.date
+),
+diffs as (
+  select
+    *,
+    round(visibility_ours - visibility_api, 6) as visibility_diff,
+    round(position_ours - position_api, 6) as position_diff,
+    round(sentiment_ours - sentiment_api, 6) as sentiment_diff
+  from side_by_side
+)
+select
+  diffs.team_id,
+  diffs.project_id,
+  diffs.prompt_id,
+  prompts.prompt_content,
+  diffs.provider,
+  diffs.date,
+  diffs.responses,
+  diffs.mentions,
+  diffs.visibility_ours,
+  diffs.visibility_api,
+  diffs.visibility_diff,
+  diffs.position_ours,
+  diffs.position_api,
+  diffs.position_diff,
+  diffs.sentiment_ours,
+  diffs.sentiment_api,
+  diffs.sentiment_diff,
+  diffs.match_status,
+  diffs.match_status = 'both'
+    and (abs(diffs.visibility_diff) <= 0.0051
+      or (diffs.visibility_ours is null and diffs.visibility_api is null))
+    and (abs(diffs.position_diff) <= 0.0051 or (diffs.position_ours is null and diffs.position_api is null))
+    and (abs(diffs.sentiment_diff) <= 0.0051 or (diffs.sentiment_ours is null and diffs.sentiment_api is null))
+    as within_rounding
+from diffs
+left join staging.prompts as prompts
+  on prompts.team_id = diffs.team_id and prompts.prompt_id = diffs.prompt_id

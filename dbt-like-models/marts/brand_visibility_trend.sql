@@ -1,0 +1,221 @@
+/* @model
+kind: table
+description: >
+  Rolling visibility of each tracked brand per provider (and 'all'): 7- and 28-day windows ending on each day,
+  computed from summed counts (sum of mentions / sum of responses over the window, never an average of daily
+  rates), with week-over-week (this 7 days against the 7 before) and month-over-month (this 28 days against the
+  28 before) changes in percentage points and a 95% interval for each change.
+
+  Test: two independent proportions, Newcombe's hybrid score interval (method 10, built from the two Wilson
+  intervals): for p1 (current window, Wilson l1..u1) and p2 (previous window, l2..u2), the change d = p1 - p2 has
+  the interval [d - sqrt((p1 - l1)² + (u2 - p2)²), d + sqrt((u1 - p1)² + (p2 - l2)²)]. `wow_significant` /
+  `mom_significant` is true only when that interval excludes zero, and false when either window has no answers or
+  the series is too short for a full previous window. It is decided on the published (2-decimal) bounds, so
+  a reader never sees a significant change whose interval touches zero. It treats answers as independent; repeated answers to the
+  same prompt are correlated, so the interval is somewhat narrow for brands whose visibility differs a lot between
+  prompts (a prompt-level paired test would be the conservative alternative; see docs/analytics.md).
+
+  The series has one row per calendar day from the brand's first day in marts.brand_visibility_daily to its last
+  (days without answers count 0 responses, so a window is always 7 or 28 calendar days).
+grain: one row per team, project, brand, provider (chatgpt, perplexity, gemini, all) and calendar day
+columns:
+  team_id: the config's team
+  project_id: the project
+  brand_id: staging.tracked_brands.brand_id
+  brand_name: the brand's current name
+  is_own_brand: the row is the project's own brand
+  provider: chatgpt | perplexity | gemini | all
+  date: last day of the windows (inclusive)
+  series_day: 1 for the series' first day; previous windows are complete from day 14 (7-day) and 56 (28-day)
+  responses: answers on this day
+  mentions: answers naming the brand on this day
+  responses_7d: answers in the 7 days ending on date
+  mentions_7d: answers naming the brand in those 7 days
+  visibility_7d_pct: 100 mentions_7d / responses_7d
+  visibility_7d_ci_low_pct: Wilson 95% lower bound of visibility_7d_pct
+  visibility_7d_ci_high_pct: Wilson 95% upper bound of visibility_7d_pct
+  avg_position_7d: position_sum / position_n over the 7 days
+  sentiment_avg_7d: sentiment_sum / sentiment_n over the 7 days, null when n = 0
+  responses_prev_7d: answers in the 7 days before that (date-13 .. date-7)
+  mentions_prev_7d: answers naming the brand in those days
+  visibility_prev_7d_pct: 100 mentions_prev_7d / responses_prev_7d
+  wow_delta_pp: visibility_7d_pct - visibility_prev_7d_pct, percentage points
+  wow_ci_low_pp: Newcombe 95% lower bound of the change
+  wow_ci_high_pp: Newcombe 95% upper bound of the change
+  wow_significant: the change's interval excludes zero
+  responses_28d: answers in the 28 days ending on date
+  mentions_28d: answers naming the brand in those 28 days
+  visibility_28d_pct: 100 mentions_28d / responses_28d
+  visibility_28d_ci_low_pct: Wilson 95% lower bound of visibility_28d_pct
+  visibility_28d_ci_high_pct: Wilson 95% upper bound of visibility_28d_pct
+  avg_position_28d: position_sum / position_n over the 28 days
+  sentiment_avg_28d: sentiment_sum / sentiment_n over the 28 days, null when n = 0
+  responses_prev_28d: answers in the 28 days before that (date-55 .. date-28)
+  mentions_prev_28d: answers naming the brand in those days
+  visibility_prev_28d_pct: 100 mentions_prev_28d / responses_prev_28d
+  mom_delta_pp: visibility_28d_pct - visibility_prev_28d_pct, percentage points
+  mom_ci_low_pp: Newcombe 95% lower bound of the change
+  mom_ci_high_pp: Newcombe 95% upper bound of the change
+  mom_significant: the change's interval excludes zero
+audits:
+  - not_null: [team_id, project_id, brand_id, provider, date, responses_7d, mentions_7d, wow_significant, mom_significant]
+  - unique: [team_id, project_id, brand_id, provider, date]
+  - expression: {sql: "mentions_7d <= responses_7d and mentions_28d <= responses_28d and responses_7d <= responses_28d", name: window_counts_consistent}
+  - expression: {sql: "not wow_significant or (wow_ci_low_pp > 0 or wow_ci_high_pp < 0)", name: wow_significant_iff_interval_excludes_zero}
+  - expression: {sql: "not mom_significant or (mom_ci_low_pp > 0 or mom_ci_high_pp < 0)", name: mom_significant_iff_interval_excludes_zero}
+  - expression: {sql: "wow_delta_pp is null or wow_delta_pp between wow_ci_low_pp and wow_ci_high_pp", name: wow_delta_inside_interval}
+*/
+with daily as (
+  select
+    team_id, project_id, brand_id, brand_name, is_own_brand, provider, date,
+    responses, mentions, position_sum, position_n, sentiment_sum, sentiment_n
+  from marts.brand_visibility_daily
+),
+series as (
+  select
+    team_id, project_id, brand_id, provider,
+    any_value(brand_name) as brand_name,
+    bool_or(is_own_brand) as is_own_brand,
+    min(date) as first_day,
+    max(date) as last_day
+  from daily
+  group by team_id, project_id, brand_id, provider
+),
+calendar as (
+  select
+    team_id, project_id, brand_id, provider, brand_name, is_own_brand,
+    cast(unnest(generate_series(first_day, last_day, interval 1 day)) as date) as date
+  from series
+),
+filled as (
+  select
+    calendar.*,
+    coalesce(daily.responses, 0) as responses,
+    coalesce(daily.mentions, 0) as mentions,
+    coalesce(daily.position_sum, 0) as position_sum,
+    coalesce(daily.position_n, 0) as position_n,
+    coalesce(daily.sentiment_sum, 0) as sentiment_sum,
+    coalesce(daily.sentiment_n, 0) as sentiment_n
+  from calendar
+  left join daily
+    on daily.team_id = calendar.team_id
+    and daily.project_id = calendar.project_id
+    and daily.brand_id = calendar.brand_id
+    and daily.provider = calendar.provider
+    and daily.date = calendar.date
+),
+windows as (
+  -- One row per calendar day, so ROWS frames are calendar windows.
+  select
+    *,
+    row_number() over w as series_day,
+    cast(sum(responses) over (w rows between 6 preceding and current row) as bigint) as responses_7d,
+    cast(sum(mentions) over (w rows between 6 preceding and current row) as bigint) as mentions_7d,
+    sum(position_sum) over (w rows between 6 preceding and current row) as position_sum_7d,
+    sum(position_n) over (w rows between 6 preceding and current row) as position_n_7d,
+    sum(sentiment_sum) over (w rows between 6 preceding and current row) as sentiment_sum_7d,
+    sum(sentiment_n) over (w rows between 6 preceding and current row) as sentiment_n_7d,
+    cast(sum(responses) over (w rows between 13 preceding and 7 preceding) as bigint) as responses_prev_7d,
+    cast(sum(mentions) over (w rows between 13 preceding and 7 preceding) as bigint) as mentions_prev_7d,
+    cast(sum(responses) over (w rows between 27 preceding and current row) as bigint) as responses_28d,
+    cast(sum(mentions) over (w rows between 27 preceding and current row) as bigint) as mentions_28d,
+    sum(position_sum) over (w rows between 27 preceding and current row) as position_sum_28d,
+    sum(position_n) over (w rows between 27 preceding and current row) as position_n_28d,
+    sum(sentiment_sum) over (w rows between 27 preceding and current row) as sentiment_sum_28d,
+    sum(sentiment_n) over (w rows between 27 preceding and current row) as sentiment_n_28d,
+    cast(sum(responses) over (w rows between 55 preceding and 28 preceding) as bigint) as responses_prev_28d,
+    cast(sum(mentions) over (w rows between 55 preceding and 28 preceding) as bigint) as mentions_prev_28d
+  from filled
+  window w as (partition by team_id, project_id, brand_id, provider order by date)
+),
+complete as (
+  -- A previous window counts only when it is complete (the series is long enough) and has answers.
+  select
+    * replace (
+      case when series_day >= 14 then responses_prev_7d end as responses_prev_7d,
+      case when series_day >= 14 then mentions_prev_7d end as mentions_prev_7d,
+      case when series_day >= 56 then responses_prev_28d end as responses_prev_28d,
+      case when series_day >= 56 then mentions_prev_28d end as mentions_prev_28d
+    )
+  from windows
+),
+proportions as (
+  select
+    *,
+    mentions_7d / nullif(responses_7d, 0) as p7,
+    3.8416 / nullif(responses_7d, 0) as k7,
+    mentions_prev_7d / nullif(responses_prev_7d, 0) as q7,
+    3.8416 / nullif(responses_prev_7d, 0) as j7,
+    mentions_28d / nullif(responses_28d, 0) as p28,
+    3.8416 / nullif(responses_28d, 0) as k28,
+    mentions_prev_28d / nullif(responses_prev_28d, 0) as q28,
+    3.8416 / nullif(responses_prev_28d, 0) as j28
+  from complete
+),
+wilson as (
+  -- Wilson bounds as proportions: (p + k/2 ± 1.96 sqrt(p(1-p)/n + k/(4n))) / (1 + k), k = z²/n.
+  select
+    *,
+    (p7 + k7 / 2 - 1.96 * sqrt(p7 * (1 - p7) / responses_7d + k7 / responses_7d / 4)) / (1 + k7) as p7_lo,
+    (p7 + k7 / 2 + 1.96 * sqrt(p7 * (1 - p7) / responses_7d + k7 / responses_7d / 4)) / (1 + k7) as p7_hi,
+    (q7 + j7 / 2 - 1.96 * sqrt(q7 * (1 - q7) / responses_prev_7d + j7 / responses_prev_7d / 4)) / (1 + j7) as q7_lo,
+    (q7 + j7 / 2 + 1.96 * sqrt(q7 * (1 - q7) / responses_prev_7d + j7 / responses_prev_7d / 4)) / (1 + j7) as q7_hi,
+    (p28 + k28 / 2 - 1.96 * sqrt(p28 * (1 - p28) / responses_28d + k28 / responses_28d / 4)) / (1 + k28) as p28_lo,
+    (p28 + k28 / 2 + 1.96 * sqrt(p28 * (1 - p28) / responses_28d + k28 / responses_28d / 4)) / (1 + k28) as p28_hi,
+    (q28 + j28 / 2 - 1.96 * sqrt(q28 * (1 - q28) / responses_prev_28d + j28 / responses_prev_28d / 4)) / (1 + j28)
+      as q28_lo,
+    (q28 + j28 / 2 + 1.96 * sqrt(q28 * (1 - q28) / responses_prev_28d + j28 / responses_prev_28d / 4)) / (1 + j28)
+      as q28_hi
+  from proportions
+),
+changes as (
+  select
+    *,
+    p7 - q7 as wow,
+    p7 - q7 - sqrt((p7 - p7_lo) ^ 2 + (q7_hi - q7) ^ 2) as wow_lo,
+    p7 - q7 + sqrt((p7_hi - p7) ^ 2 + (q7 - q7_lo) ^ 2) as wow_hi,
+    p28 - q28 as mom,
+    p28 - q28 - sqrt((p28 - p28_lo) ^ 2 + (q28_hi - q28) ^ 2) as mom_lo,
+    p28 - q28 + sqrt((p28_hi - p28) ^ 2 + (q28 - q28_lo) ^ 2) as mom_hi
+  from wilson
+)
+select
+  team_id,
+  project_id,
+  brand_id,
+  brand_name,
+  is_own_brand,
+  provider,
+  date,
+  series_day,
+  responses,
+  mentions,
+  responses_7d,
+  mentions_7d,
+  round(100 * p7, 2) as visibility_7d_pct,
+  round(greatest(0, 100 * p7_lo), 2) as visibility_7d_ci_low_pct,
+  round(least(100, 100 * p7_hi), 2) as visibility_7d_ci_high_pct,
+  round(position_sum_7d / nullif(position_n_7d, 0), 2) as avg_position_7d,
+  round(sentiment_sum_7d / nullif(sentiment_n_7d, 0), 2) as sentiment_avg_7d,
+  responses_prev_7d,
+  mentions_prev_7d,
+  round(100 * q7, 2) as visibility_prev_7d_pct,
+  round(100 * wow, 2) as wow_delta_pp,
+  round(100 * wow_lo, 2) as wow_ci_low_pp,
+  round(100 * wow_hi, 2) as wow_ci_high_pp,
+  coalesce(round(100 * wow_lo, 2) > 0 or round(100 * wow_hi, 2) < 0, false) as wow_significant,
+  responses_28d,
+  mentions_28d,
+  round(100 * p28, 2) as visibility_28d_pct,
+  round(greatest(0, 100 * p28_lo), 2) as visibility_28d_ci_low_pct,
+  round(least(100, 100 * p28_hi), 2) as visibility_28d_ci_high_pct,
+  round(position_sum_28d / nullif(position_n_28d, 0), 2) as avg_position_28d,
+  round(sentiment_sum_28d / nullif(sentiment_n_28d, 0), 2) as sentiment_avg_28d,
+  responses_prev_28d,
+  mentions_prev_28d,
+  round(100 * q28, 2) as visibility_prev_28d_pct,
+  round(100 * mom, 2) as mom_delta_pp,
+  round(100 * mom_lo, 2) as mom_ci_low_pp,
+  round(100 * mom_hi, 2) as mom_ci_high_pp,
+  coalesce(round(100 * mom_lo, 2) > 0 or round(100 * mom_hi, 2) < 0, false) as mom_significant
+from changes

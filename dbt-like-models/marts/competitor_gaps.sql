@@ -1,0 +1,92 @@
+/* @model
+kind: table
+description: >
+  Where a tracked competitor is visible and the brand is not: per project, prompt, provider (and `all`) and
+  competitor, over the 28 days ending on the project's last answer day. A gap answer names the competitor and
+  not the own brand. Only rows with at least one gap answer are kept. brand_absent marks the hard gaps: the
+  competitor is named and the brand never is, on that prompt and provider.
+grain: one row per project, prompt, provider (and `all`) and competitor with at least one gap answer
+columns:
+  project_id: project
+  prompt_id: prompt
+  prompt_content: the prompt's current text
+  provider: "AI provider id, or `all`"
+  competitor_name: tracked competitor
+  window_from: first day of the 28-day window
+  window_to: last day of the window
+  responses: answers to the prompt (on that provider) in the window
+  competitor_mentions: answers naming the competitor
+  brand_mentions: answers naming the own brand
+  gap_responses: answers naming the competitor and not the own brand
+  competitor_visibility: competitor_mentions / responses
+  brand_visibility: brand_mentions / responses
+  visibility_gap: competitor_visibility − brand_visibility (negative when the brand leads overall)
+  gap_share: gap_responses / responses
+  competitor_avg_position: mean rank of the competitor in the gap answers
+  brand_absent: the brand is named in none of the answers (brand_mentions = 0)
+audits:
+  - unique: [project_id, prompt_id, provider, competitor_name]
+  - not_null: [project_id, prompt_id, provider, competitor_name, responses, gap_responses]
+  - expression: {sql: "gap_responses between 1 and competitor_mentions", name: gap_within_competitor_mentions}
+  - expression: {sql: "competitor_mentions <= responses and brand_mentions <= responses", name: mentions_within_responses}
+  - expression: {sql: "gap_responses <= responses - brand_mentions", name: gap_excludes_brand_answers}
+*/
+with windows as (
+  select project_id, max(chat_date) - 27 as window_from, max(chat_date) as window_to
+  from intermediate.int_opportunity_chats
+  group by project_id
+),
+answers as (
+  select c.project_id, c.prompt_id, c.provider, c.brand_mentioned
+  from intermediate.int_opportunity_chats as c
+  join windows as w on w.project_id = c.project_id and c.chat_date between w.window_from and w.window_to
+),
+per_prompt as (
+  select
+    project_id,
+    prompt_id,
+    case when grouping(provider) = 1 then 'all' else provider end as provider,
+    count(*) as responses,
+    count(*) filter (where brand_mentioned) as brand_mentions
+  from answers
+  group by grouping sets ((project_id, prompt_id, provider), (project_id, prompt_id))
+),
+per_competitor as (
+  select
+    cc.project_id,
+    cc.prompt_id,
+    case when grouping(cc.provider) = 1 then 'all' else cc.provider end as provider,
+    min(cc.competitor_name) as competitor_name,
+    count(*) as competitor_mentions,
+    count(*) filter (where not cc.brand_mentioned) as gap_responses,
+    avg(cc.competitor_position) filter (where not cc.brand_mentioned) as competitor_avg_position
+  from intermediate.int_chat_competitors as cc
+  join windows as w on w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
+  group by grouping sets (
+    (cc.project_id, cc.prompt_id, cc.provider, lower(cc.competitor_name)),
+    (cc.project_id, cc.prompt_id, lower(cc.competitor_name))
+  )
+)
+select
+  c.project_id,
+  c.prompt_id,
+  p.prompt_content,
+  c.provider,
+  c.competitor_name,
+  w.window_from,
+  w.window_to,
+  pp.responses,
+  c.competitor_mentions,
+  pp.brand_mentions,
+  c.gap_responses,
+  c.competitor_mentions / pp.responses as competitor_visibility,
+  pp.brand_mentions / pp.responses as brand_visibility,
+  (c.competitor_mentions - pp.brand_mentions) / pp.responses as visibility_gap,
+  c.gap_responses / pp.responses as gap_share,
+  c.competitor_avg_position,
+  pp.brand_mentions = 0 as brand_absent
+from per_competitor as c
+join per_prompt as pp using (project_id, prompt_id, provider)
+join windows as w on w.project_id = c.project_id
+left join staging.prompts as p on p.project_id = c.project_id and p.prompt_id = c.prompt_id
+where c.gap_responses > 0

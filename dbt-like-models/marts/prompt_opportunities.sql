@@ -1,0 +1,168 @@
+/* @model
+kind: table
+description: |
+  Which prompts are worth working on, per project, over the 28 days ending on the project's last answer day, per
+  provider and for all providers pooled.
+
+  `opportunity_score = demand × intent_weight × (1 − position_weighted_visibility) × best_competitor_visibility`
+
+  - `demand` = the API's estimated monthly search demand of the prompt: `volume` of the overview endpoint (the
+    reference documents it as demand, fixed per prompt text), newest window. The prompt list's `volume` is NOT
+    demand (it counts the answers collected), so it is not used. A prompt missing from the overview (inactive, or
+    never in an overview window) gets its project's median demand (demand_source = project_median).
+  - `intent_weight` = how close the prompt's intent (the prompt list's `intent`) is to a purchase: transactional
+    1.0, commercial 0.8, informational 0.5, navigational 0.3 (the asker wants a given site), unknown 0.5.
+  - `position_weighted_visibility` = Σ brand_weight / answers, brand_weight = 1 / position when the own brand is
+    named, else 0 (named first counts fully, second half, ...), as in marts.brand_visibility_daily.
+  - `best_competitor_visibility` = the highest share of answers naming one tracked competitor: how open the
+    answer space is to brands (0 when AI answers name no competitor: nothing to take).
+
+  The score reads as "monthly searches whose answers favour someone else", so prompts compare across projects.
+grain: one row per project, prompt and provider (and `all`)
+columns:
+  project_id: project
+  prompt_id: prompt
+  prompt_content: the prompt's current text
+  provider: "AI provider id, or `all`"
+  window_from: first day of the 28-day window
+  window_to: last day of the window (the project's last answer day)
+  responses: answers in the window
+  brand_mentions: answers naming the own brand
+  visibility: brand_mentions / responses (0..1)
+  position_weighted_visibility: Σ (1 / position) over answers naming the brand / responses (0..1)
+  best_competitor: the tracked competitor named in most answers (ties by name)
+  best_competitor_mentions: answers naming it
+  best_competitor_visibility: best_competitor_mentions / responses (0 when none)
+  demand: estimated monthly search demand
+  demand_source: "overview | project_median"
+  intent: the prompt's intent (null when the API gives none)
+  intent_weight: documented weight of the intent
+  opportunity_score: demand × intent_weight × (1 − position_weighted_visibility) × best_competitor_visibility
+  score_rank: 1 = best score of the project on this provider
+audits:
+  - unique: [project_id, prompt_id, provider]
+  - not_null: [project_id, prompt_id, provider, responses, visibility, position_weighted_visibility, best_competitor_visibility, intent_weight, opportunity_score]
+  - expression: {sql: "position_weighted_visibility between 0 and visibility", name: pwv_within_visibility}
+  - expression: {sql: "best_competitor_visibility between 0 and 1", name: competitor_visibility_in_range}
+  - expression: {sql: "opportunity_score between 0 and coalesce(demand, 0)", name: score_within_demand}
+  - accepted_values: {column: demand_source, values: [overview, project_median]}
+*/
+with windows as (
+  select project_id, max(chat_date) - 27 as window_from, max(chat_date) as window_to
+  from intermediate.int_opportunity_chats
+  group by project_id
+),
+answers as (
+  select c.*
+  from intermediate.int_opportunity_chats as c
+  join windows as w on w.project_id = c.project_id and c.chat_date between w.window_from and w.window_to
+),
+per_prompt as (
+  select
+    project_id,
+    prompt_id,
+    case when grouping(provider) = 1 then 'all' else provider end as provider,
+    count(*) as responses,
+    count(*) filter (where brand_mentioned) as brand_mentions,
+    sum(brand_weight) as brand_weight_sum
+  from answers
+  group by grouping sets ((project_id, prompt_id, provider), (project_id, prompt_id))
+),
+competitor_counts as (
+  select
+    cc.project_id,
+    cc.prompt_id,
+    case when grouping(cc.provider) = 1 then 'all' else cc.provider end as provider,
+    min(cc.competitor_name) as competitor_name,
+    count(*) as mentions
+  from intermediate.int_chat_competitors as cc
+  join windows as w on w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
+  group by grouping sets (
+    (cc.project_id, cc.prompt_id, cc.provider, lower(cc.competitor_name)),
+    (cc.project_id, cc.prompt_id, lower(cc.competitor_name))
+  )
+),
+best_competitor as (
+  select project_id, prompt_id, provider, competitor_name, mentions
+  from competitor_counts
+  qualify row_number() over (partition by project_id, prompt_id, provider order by mentions desc, competitor_name) = 1
+),
+demand_served as (
+  select project_id, prompt_id, volume as demand
+  from staging.overview
+  where volume is not null
+  qualify row_number() over (partition by project_id, prompt_id order by window_to desc, requested_type) = 1
+),
+demand_median as (
+  select project_id, median(demand) as demand
+  from demand_served
+  group by project_id
+),
+prompt_facts as (
+  select
+    p.project_id,
+    p.prompt_id,
+    p.prompt_content,
+    p.intent,
+    coalesce(ds.demand, dm.demand) as demand,
+    case when ds.demand is not null then 'overview' when dm.demand is not null then 'project_median' end
+      as demand_source,
+    case p.intent
+      when 'transactional' then 1.0 when 'commercial' then 0.8 when 'informational' then 0.5
+      when 'navigational' then 0.3 else 0.5
+    end as intent_weight
+  from staging.prompts as p
+  left join demand_served as ds on ds.project_id = p.project_id and ds.prompt_id = p.prompt_id
+  left join demand_median as dm on dm.project_id = p.project_id
+),
+scored as (
+  select
+    pp.project_id,
+    pp.prompt_id,
+    pf.prompt_content,
+    pp.provider,
+    w.window_from,
+    w.window_to,
+    pp.responses,
+    pp.brand_mentions,
+    pp.brand_mentions / pp.responses as visibility,
+    pp.brand_weight_sum / pp.responses as position_weighted_visibility,
+    bc.competitor_name as best_competitor,
+    coalesce(bc.mentions, 0) as best_competitor_mentions,
+    coalesce(bc.mentions, 0) / pp.responses as best_competitor_visibility,
+    pf.demand,
+    pf.demand_source,
+    pf.intent,
+    coalesce(pf.intent_weight, 0.5) as intent_weight
+  from per_prompt as pp
+  join windows as w on w.project_id = pp.project_id
+  left join prompt_facts as pf on pf.project_id = pp.project_id and pf.prompt_id = pp.prompt_id
+  left join best_competitor as bc
+    on bc.project_id = pp.project_id and bc.prompt_id = pp.prompt_id and bc.provider = pp.provider
+)
+select
+  project_id,
+  prompt_id,
+  prompt_content,
+  provider,
+  window_from,
+  window_to,
+  responses,
+  brand_mentions,
+  visibility,
+  position_weighted_visibility,
+  best_competitor,
+  best_competitor_mentions,
+  best_competitor_visibility,
+  demand,
+  demand_source,
+  intent,
+  intent_weight,
+  coalesce(demand, 0) * intent_weight * (1 - position_weighted_visibility) * best_competitor_visibility
+    as opportunity_score,
+  row_number() over (
+    partition by project_id, provider
+    order by coalesce(demand, 0) * intent_weight * (1 - position_weighted_visibility) * best_competitor_visibility desc,
+      prompt_id
+  ) as score_rank
+from scored

@@ -1,0 +1,103 @@
+/* @model
+kind: table
+description: >
+  What AI answers cite, per domain and day: citations, the answers citing the domain out of all the project's
+  answers that day, how many of those name the own brand, how many name a tracked competitor but not the brand, the
+  tracked brands present, and the domain's category. Counts only, so any grain re-aggregates by summing (except
+  the brand lists and competitors_present, which are distinct over the row). Provider `all` pools the providers.
+grain: one row per project, date, provider (and `all`) and cited domain
+columns:
+  project_id: project
+  date: UTC day of the answers
+  provider: "AI provider id, or `all` for every provider pooled"
+  domain: cited domain, as the API names it
+  category: "0 corporate, 1 editorial, 2 institutional, 3 reference, 4 ugc, 5 other (the API's source categories)"
+  category_name: name of the category
+  is_own_domain: the project's own website
+  responses: answers of the project that day and provider (the denominator of citing_share)
+  citing_responses: answers citing the domain at least once
+  citations: references to the domain (an answer may cite it more than once)
+  citing_share: citing_responses / responses (0..1)
+  brand_mentioned_responses: citing answers that name the own brand
+  unbranded_citations: citations in answers that do not name the own brand (the API's opportunity count)
+  competitor_only_responses: citing answers naming at least one tracked competitor and not the own brand
+  competitors_present: distinct tracked competitors named in the citing answers
+  brands_present: "tracked brands named in the citing answers, sorted (the own brand included when named)"
+audits:
+  - unique: [project_id, date, provider, domain]
+  - not_null: [project_id, date, provider, domain, category, responses, citing_responses, citations]
+  - expression: {sql: "citing_responses between 1 and responses", name: citing_within_responses}
+  - expression: {sql: "citations >= citing_responses", name: citations_at_least_citing}
+  - expression: {sql: "brand_mentioned_responses + competitor_only_responses <= citing_responses", name: brand_and_competitor_only_disjoint}
+  - expression: {sql: "unbranded_citations <= citations", name: unbranded_within_citations}
+  - accepted_values: {column: category, values: [0, 1, 2, 3, 4, 5]}
+*/
+with responses_per_day as (
+  select
+    project_id,
+    chat_date as date,
+    case when grouping(provider) = 1 then 'all' else provider end as provider,
+    count(*) as responses
+  from intermediate.int_opportunity_chats
+  group by grouping sets ((project_id, chat_date, provider), (project_id, chat_date))
+),
+brands_per_chat as (
+  select chat_id, list(competitor_name order by competitor_name) as competitors
+  from intermediate.int_chat_competitors
+  group by chat_id
+),
+citing as (
+  select
+    d.project_id,
+    d.chat_date,
+    d.provider,
+    d.domain,
+    d.category,
+    d.is_own_domain,
+    d.chat_id,
+    d.citations,
+    d.brand_mentioned,
+    d.competitors_named,
+    coalesce(b.competitors, []) as competitors
+  from intermediate.int_chat_domains as d
+  left join brands_per_chat as b on b.chat_id = d.chat_id
+),
+per_domain as (
+  select
+    project_id,
+    chat_date as date,
+    case when grouping(provider) = 1 then 'all' else provider end as provider,
+    domain,
+    any_value(category) as category,
+    bool_or(is_own_domain) as is_own_domain,
+    count(*) as citing_responses,
+    sum(citations) as citations,
+    count(*) filter (where brand_mentioned) as brand_mentioned_responses,
+    coalesce(sum(citations) filter (where not brand_mentioned), 0) as unbranded_citations,
+    count(*) filter (where competitors_named > 0 and not brand_mentioned) as competitor_only_responses,
+    list_distinct(flatten(list(competitors))) as competitor_names
+  from citing
+  group by grouping sets ((project_id, chat_date, provider, domain), (project_id, chat_date, domain))
+)
+select
+  p.project_id,
+  p.date,
+  p.provider,
+  p.domain,
+  p.category,
+  ['corporate', 'editorial', 'institutional', 'reference', 'ugc', 'other'][p.category + 1] as category_name,
+  p.is_own_domain,
+  r.responses,
+  p.citing_responses,
+  p.citations,
+  p.citing_responses / r.responses as citing_share,
+  p.brand_mentioned_responses,
+  p.unbranded_citations,
+  p.competitor_only_responses,
+  len(p.competitor_names) as competitors_present,
+  list_sort(
+    case when p.brand_mentioned_responses > 0 then list_append(p.competitor_names, pr.brand_name) else p.competitor_names end
+  ) as brands_present
+from per_domain as p
+join responses_per_day as r using (project_id, date, provider)
+join staging.projects as pr on pr.project_id = p.project_id

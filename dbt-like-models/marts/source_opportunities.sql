@@ -1,0 +1,223 @@
+/* @model
+kind: table
+description: |
+  Domains worth earning a place on, per project, over the project's latest analysis window (the window of the
+  newest `sources/analytics` the sync landed, so the API's own opportunity list covers the same days; 30 days
+  ending on the last answer when none was landed). All providers pooled.
+
+  `opportunity_score = 100 × reach × (0.25 + 0.75 × gap_share) × (0.5 + 0.5 × competitor_density) × category_weight`
+
+  - `reach` = Wilson 95% lower bound of citing_responses / responses (z = 1.96): how often AI answers cite the
+    domain, discounted for small samples.
+  - `gap_share` = competitor_only_responses / citing_responses: how often the citing answers name a tracked
+    competitor but not the brand.
+  - `competitor_density` = competitor_mentions / (citing_responses × competitors_in_window): the share of the
+    project's competitors an answer citing the domain names, on average (how many competitors appear there; the
+    distinct count is no signal, since over a month nearly every competitor appears next to every popular domain).
+  - `category_weight` = how reachable a place on that kind of site is for the brand: editorial 1.0 (reviews and
+    lists can be pitched), ugc 0.9 (forums the brand can take part in), reference 0.7, other 0.6,
+    institutional 0.5, corporate 0.3 (a competitor's own site).
+
+  Each factor is in [0, 1], so the score is in [0, 100] and grows with each of the four. The own website gets
+  no score.
+
+  The API's rule ("cited 3 or more times in answers where the brand is not mentioned", own website excluded) is
+  recomputed from the answers (meets_api_rule, unbranded_citations) and set against the API's list for the same
+  window (api_listed, api_citation_count): they must agree (the agrees_with_api audit). Where they differ by
+  design: the API counts citations and ranks by that count, whatever the category or the competitors; the score
+  counts answers, discounts small samples, weighs competitors and category, and scores domains below the
+  threshold too (is_opportunity follows the API's rule).
+grain: one row per project and domain cited in the window (plus domains only the API lists)
+columns:
+  project_id: project
+  window_from: first day of the analysis window
+  window_to: last day of the analysis window
+  domain: cited domain, as the API names it
+  category: "0 corporate, 1 editorial, 2 institutional, 3 reference, 4 ugc, 5 other"
+  category_name: name of the category
+  is_own_domain: the project's own website (never an opportunity)
+  responses: answers of the project in the window
+  citing_responses: answers citing the domain
+  citations: references to the domain
+  citing_share: citing_responses / responses
+  reach: Wilson 95% lower bound of citing_share
+  brand_mentioned_responses: citing answers naming the own brand
+  competitor_only_responses: citing answers naming a tracked competitor and not the brand
+  gap_share: competitor_only_responses / citing_responses
+  competitors_present: distinct tracked competitors in the citing answers
+  competitor_mentions: tracked competitors named, summed over the citing answers
+  competitors_in_window: distinct tracked competitors in all the project's answers of the window
+  competitor_density: competitor_mentions / (citing_responses × competitors_in_window), 0..1 (0 when none seen)
+  category_weight: documented weight of the category (above)
+  opportunity_score: "0..100, rounded to 4 decimals; null for the own website"
+  score_rank: 1 = best score of the project
+  unbranded_citations: citations in answers not naming the brand (the API's citation_count)
+  meets_api_rule: not the own website and unbranded_citations >= 3
+  api_listed: the API's opportunities list of this window has the domain (null when no window was landed)
+  api_citation_count: the API's citation_count for the domain (null when not listed)
+  agrees_with_api: meets_api_rule = api_listed and the counts are equal when listed (null without an API window)
+  is_opportunity: the API's rule, as recomputed (meets_api_rule)
+audits:
+  - unique: [project_id, domain]
+  - not_null: [project_id, window_from, window_to, domain, category, responses, citing_responses, is_opportunity]
+  - expression: {sql: "opportunity_score between 0 and 100 or is_own_domain", name: score_in_range}
+  - expression: {sql: "reach <= citing_share + 1e-12", name: reach_below_share}
+  - expression: {sql: "competitor_density between 0 and 1 and gap_share between 0 and 1", name: factors_in_range}
+  - expression: {sql: "not (is_own_domain and is_opportunity)", name: own_domain_never_opportunity}
+  - expression: {sql: "agrees_with_api is not false", name: agrees_with_api, severity: warn}
+*/
+with api_windows as (
+  select project_id, max(window_to) as window_to, arg_max(window_from, window_to) as window_from
+  from staging.source_stats
+  group by project_id
+),
+windows as (
+  -- The API's latest window; else 30 days ending on the project's last answer.
+  select
+    c.project_id,
+    coalesce(w.window_from, max(c.chat_date) - 29) as window_from,
+    coalesce(w.window_to, max(c.chat_date)) as window_to,
+    w.project_id is not null as has_api_window
+  from intermediate.int_opportunity_chats as c
+  left join api_windows as w on w.project_id = c.project_id
+  group by c.project_id, w.project_id, w.window_from, w.window_to
+),
+responses as (
+  select w.project_id, count(c.chat_id) as responses
+  from windows as w
+  left join intermediate.int_opportunity_chats as c
+    on c.project_id = w.project_id and c.chat_date between w.window_from and w.window_to
+  group by w.project_id
+),
+competitors_in_window as (
+  select w.project_id, count(distinct lower(cc.competitor_name)) as competitors_in_window
+  from windows as w
+  left join intermediate.int_chat_competitors as cc
+    on cc.project_id = w.project_id and cc.chat_date between w.window_from and w.window_to
+  group by w.project_id
+),
+citing as (
+  select d.*
+  from intermediate.int_chat_domains as d
+  join windows as w on w.project_id = d.project_id and d.chat_date between w.window_from and w.window_to
+),
+per_domain as (
+  select
+    project_id,
+    domain,
+    any_value(category) as category,
+    bool_or(is_own_domain) as is_own_domain,
+    count(*) as citing_responses,
+    sum(citations) as citations,
+    count(*) filter (where brand_mentioned) as brand_mentioned_responses,
+    count(*) filter (where competitors_named > 0 and not brand_mentioned) as competitor_only_responses,
+    sum(competitors_named) as competitor_mentions,
+    coalesce(sum(citations) filter (where not brand_mentioned), 0) as unbranded_citations
+  from citing
+  group by project_id, domain
+),
+competitors_per_domain as (
+  select ci.project_id, ci.domain, count(distinct lower(cc.competitor_name)) as competitors_present
+  from citing as ci
+  join intermediate.int_chat_competitors as cc on cc.chat_id = ci.chat_id
+  group by ci.project_id, ci.domain
+),
+api_list as (
+  select o.project_id, lower(o.domain) as domain, max(o.citation_count) as api_citation_count,
+    max(o.category) as api_category
+  from staging.source_opportunities as o
+  join windows as w on w.project_id = o.project_id and o.window_from = w.window_from and o.window_to = w.window_to
+  group by all
+),
+domains as (
+  select project_id, domain from per_domain
+  union
+  select project_id, domain from api_list
+),
+measured as (
+  select
+    d.project_id,
+    d.domain,
+    coalesce(p.category, a.api_category, k.category, 5) as category,
+    coalesce(p.is_own_domain, k.is_own_domain, false) as is_own_domain,
+    r.responses,
+    coalesce(p.citing_responses, 0) as citing_responses,
+    coalesce(p.citations, 0) as citations,
+    coalesce(p.brand_mentioned_responses, 0) as brand_mentioned_responses,
+    coalesce(p.competitor_only_responses, 0) as competitor_only_responses,
+    coalesce(p.unbranded_citations, 0) as unbranded_citations,
+    coalesce(cp.competitors_present, 0) as competitors_present,
+    coalesce(p.competitor_mentions, 0) as competitor_mentions,
+    ciw.competitors_in_window,
+    a.api_citation_count,
+    a.domain is not null as in_api_list
+  from domains as d
+  join responses as r on r.project_id = d.project_id
+  join competitors_in_window as ciw on ciw.project_id = d.project_id
+  left join per_domain as p on p.project_id = d.project_id and p.domain = d.domain
+  left join competitors_per_domain as cp on cp.project_id = d.project_id and cp.domain = d.domain
+  left join api_list as a on a.project_id = d.project_id and a.domain = d.domain
+  left join intermediate.int_source_domain_catalog as k on k.project_id = d.project_id and k.domain = d.domain
+),
+factors as (
+  select
+    m.*,
+    case when responses > 0 then citing_responses / responses end as citing_share,
+    -- Wilson 95% lower bound of k/n: (p + z²/2n − z·sqrt(p(1−p)/n + z²/4n²)) / (1 + z²/n), z = 1.96
+    -- (greatest: k = 0 gives 0 up to a rounding error of 1e-17)
+    case when responses > 0 then greatest(0.0,
+      (citing_responses / responses + 1.96 ^ 2 / (2 * responses)
+        - 1.96 * sqrt((citing_responses / responses) * (1 - citing_responses / responses) / responses
+                      + 1.96 ^ 2 / (4 * responses ^ 2)))
+      / (1 + 1.96 ^ 2 / responses))
+    end as reach,
+    case when citing_responses > 0 then competitor_only_responses / citing_responses else 0 end as gap_share,
+    case when citing_responses > 0 and competitors_in_window > 0
+      then competitor_mentions / (citing_responses * competitors_in_window) else 0
+    end as competitor_density,
+    case category
+      when 1 then 1.0 when 4 then 0.9 when 3 then 0.7 when 5 then 0.6 when 2 then 0.5 when 0 then 0.3
+    end as category_weight
+  from measured as m
+)
+select
+  f.project_id,
+  w.window_from,
+  w.window_to,
+  f.domain,
+  f.category,
+  ['corporate', 'editorial', 'institutional', 'reference', 'ugc', 'other'][f.category + 1] as category_name,
+  f.is_own_domain,
+  f.responses,
+  f.citing_responses,
+  f.citations,
+  f.citing_share,
+  f.reach,
+  f.brand_mentioned_responses,
+  f.competitor_only_responses,
+  f.gap_share,
+  f.competitors_present,
+  f.competitor_mentions,
+  f.competitors_in_window,
+  f.competitor_density,
+  f.category_weight,
+  case when not f.is_own_domain then
+    round(100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share) * (0.5 + 0.5 * f.competitor_density)
+      * f.category_weight, 4)
+  end as opportunity_score,
+  row_number() over (
+    partition by f.project_id
+    order by f.is_own_domain, 100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share)
+      * (0.5 + 0.5 * f.competitor_density) * f.category_weight desc, f.domain
+  ) as score_rank,
+  f.unbranded_citations,
+  not f.is_own_domain and f.unbranded_citations >= 3 as meets_api_rule,
+  case when w.has_api_window then f.in_api_list end as api_listed,
+  f.api_citation_count,
+  case when w.has_api_window then
+    (not f.is_own_domain and f.unbranded_citations >= 3) = f.in_api_list
+    and (not f.in_api_list or f.unbranded_citations = f.api_citation_count)
+  end as agrees_with_api,
+  not f.is_own_domain and f.unbranded_citations >= 3 as is_opportunity
+from factors as f
+join windows as w on w.project_id = f.project_id

@@ -1,0 +1,41 @@
+/* @model
+description: >
+  Citations of each answer with the cited host and domain derived from the link. `domain` drops a leading www.,
+  en. or m. (so en.wikipedia.org is wikipedia.org, as the API's source lists name it).
+grain: one row per team, chat and reference (reference_index, link)
+columns:
+  host: the link's host, lower case
+  domain: host without a leading www./en./m., the unit of the API's source lists
+  provider: the chat's provider
+audits:
+  - not_null: [team_id, chat_id, chat_date, provider]
+  - unique: [team_id, chat_id, reference_index, link]
+*/
+with refs as (
+  select *
+  from raw.chat_references
+  qualify row_number() over (
+    partition by team_id, chat_id, reference_index, link order by _extracted_at desc
+  ) = 1
+),
+hosts as (
+  select *, lower(regexp_extract(link, '^[a-zA-Z]+://([^/:?#]+)', 1)) as host
+  from refs
+)
+select
+  hosts.team_id,
+  hosts.project_id,
+  hosts.prompt_id,
+  hosts.chat_id,
+  hosts.chat_date,
+  chats.provider,
+  hosts.reference_index,
+  hosts.title,
+  hosts.link,
+  hosts.snippet,
+  nullif(hosts.host, '') as host,
+  nullif(regexp_replace(hosts.host, '^(www|en|m)\.', ''), '') as domain,
+  hosts._sync_run_id,
+  hosts._extracted_at
+from hosts
+join staging.chats as chats on chats.team_id = hosts.team_id and chats.chat_id = hosts.chat_id

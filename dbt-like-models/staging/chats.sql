@@ -1,0 +1,52 @@
+/* @model
+description: >
+  One row per AI answer (the atom of every visibility figure), deduplicated on (team_id, chat_id) by the newest
+  _extracted_at, with the prompt's current text. `mentioned`, `position` and `sentiment` are the own brand's
+  (detected with the project's aliases as of the answer's day).
+grain: one row per team and chat
+columns:
+  chat_id: the answer's id (raw.chats.id)
+  chat_at: when the answer was collected (UTC)
+  chat_date: UTC day of chat_at; the day every daily figure uses
+  provider: the AI provider (raw.chats.platform), one of chatgpt | perplexity | gemini
+  model: the provider's model
+  prompt_content: the prompt's current text (staging.prompts)
+  prompt_content_at_answer: the text the answer was given for
+  mentioned: the own brand is in the answer
+  position: the own brand's 1-based rank among tracked brands found (null if not mentioned)
+  sentiment: the own brand's sentiment 0-100 (null if not mentioned)
+audits:
+  - not_null: [team_id, chat_id, project_id, prompt_id, chat_date, provider, mentioned]
+  - unique: [team_id, chat_id]
+  - expression: {sql: "mentioned = (position is not null)", name: position_iff_mentioned}
+  - expression: {sql: "sentiment is null or sentiment between 0 and 100", name: sentiment_in_range}
+  - relationships: {column: prompt_id, to: staging.prompts, field: prompt_id, severity: warn}
+*/
+with chats as (
+  select *
+  from raw.chats
+  qualify row_number() over (partition by team_id, id order by _extracted_at desc) = 1
+)
+select
+  chats.team_id,
+  chats.project_id,
+  chats.prompt_id,
+  coalesce(prompts.prompt_content, chats.prompt_content) as prompt_content,
+  chats.prompt_content as prompt_content_at_answer,
+  chats.id as chat_id,
+  chats.date as chat_at,
+  chats.chat_date,
+  chats.platform as provider,
+  chats.model,
+  chats.mentioned,
+  chats.position,
+  chats.sentiment,
+  chats.chat_preview,
+  chats.full_content,
+  chats.brands_mentioned_is_null,
+  chats.sentiment_by_brands_is_null,
+  chats._sync_run_id,
+  chats._extracted_at
+from chats
+left join staging.prompts as prompts
+  on prompts.team_id = chats.team_id and prompts.prompt_id = chats.prompt_id

@@ -1,0 +1,48 @@
+/* @model
+description: >
+  The API's own daily per-provider figures of a prompt (the analytics charts), unpivoted: visibility (percent),
+  position and sentiment, rounded by the API to 2 decimals. position and sentiment exist only for providers with a
+  mention that day. These are served values, not counts: marts re-aggregate from staging.chats and compare
+  (marts.api_reconciliation).
+grain: one row per team, prompt, date, provider and metric
+columns:
+  date: the UTC day of the chart point
+  provider: chatgpt | perplexity | gemini
+  metric: visibility | position | sentiment
+  value: the served value
+  prompt_content: the prompt's current text
+audits:
+  - not_null: [team_id, prompt_id, date, provider, metric]
+  - unique: [team_id, prompt_id, date, provider, metric]
+  - accepted_values: {column: metric, values: [visibility, position, sentiment]}
+*/
+with metrics as (
+  select
+    team_id,
+    project_id,
+    prompt_id,
+    date,
+    provider,
+    metric,
+    value,
+    _sync_run_id,
+    _extracted_at
+  from raw.prompt_metrics_daily
+  qualify row_number() over (
+    partition by team_id, prompt_id, date, provider, metric order by _extracted_at desc
+  ) = 1
+)
+select
+  metrics.team_id,
+  metrics.project_id,
+  metrics.prompt_id,
+  prompts.prompt_content,
+  metrics.date,
+  metrics.provider,
+  metrics.metric,
+  metrics.value,
+  metrics._sync_run_id,
+  metrics._extracted_at
+from metrics
+left join staging.prompts as prompts
+  on prompts.team_id = metrics.team_id and prompts.prompt_id = metrics.prompt_id

@@ -1,0 +1,120 @@
+/**
+ * A small reference world synced once (per test file) into a temp DuckDB file, for the analytics model tests:
+ * the reference services on port 0 with a scaled rate window, the production sync, nothing mocked.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { catalogue } from '../../src/api/index.js';
+import { ApiClient } from '../../src/client/api-client.js';
+import { RateBudget } from '../../src/client/rate-budget.js';
+import { silentLogger } from '../../src/core/log.js';
+import { silentProgress } from '../../src/extract/progress.js';
+import { syncTeam } from '../../src/extract/team-sync.js';
+import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
+import { Warehouse } from '../../src/warehouse/warehouse.js';
+
+/** The world's current day: fixed, so the world (and every figure in it) is the same on every run. */
+export const WORLD_TODAY = '2026-03-15';
+/** 2 projects × 6 prompts × 60 days × 3 providers ≈ 2,000 answers: long enough for 28-day windows. */
+export const WORLD = { seed: 7, projects: 2, prompts: 6, historyDays: 60 } as const;
+const WINDOW_MS = 200;
+
+/** The dbt-like-models folder of this repository. */
+export const MODELS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../dbt-like-models');
+
+export interface SyncedWorld {
+  dir: string;
+  /** The warehouse file, closed: open it with Database.open. */
+  dbPath: string;
+  /** The reference server, still running: move its clock or change its state, then sync again. */
+  server: ReferenceServer;
+  apiKey: string;
+  /** Syncs the world as of `today` into the (closed) warehouse file `dbPath`. */
+  sync(dbPath: string, today: string): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+let synced: Promise<SyncedWorld> | undefined;
+
+/** Syncs the world on first call; later calls in the same process get the same warehouse. */
+export function syncedWorld(): Promise<SyncedWorld> {
+  synced ??= syncWorld();
+  return synced;
+}
+
+async function syncWorld(): Promise<SyncedWorld> {
+  const dir = mkdtempSync(join(tmpdir(), 'vwh-analytics-'));
+  const dbPath = join(dir, 'warehouse.duckdb');
+  const server = await startReferenceServer({
+    port: 0,
+    today: WORLD_TODAY,
+    demo: true,
+    rateWindowMs: WINDOW_MS,
+    ...WORLD,
+  });
+  const apiKey = server.demoApiKey ?? '';
+  const world: SyncedWorld = {
+    dir,
+    dbPath,
+    server,
+    apiKey,
+    sync: (path, today) => syncInto(server.url, apiKey, path, today),
+    async cleanup() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await settleDetection(server.url, apiKey);
+    await world.sync(dbPath, WORLD_TODAY);
+  } catch (error) {
+    await world.cleanup();
+    throw error;
+  }
+  return world;
+}
+
+async function syncInto(baseUrl: string, apiKey: string, dbPath: string, today: string): Promise<void> {
+  const warehouse = await Warehouse.open(dbPath);
+  try {
+    const result = await syncTeam({
+      warehouse,
+      teamId: 'team-analytics',
+      baseUrl,
+      apiKey,
+      settings: { today, lookbackDays: 3, chunkDays: 31, windowDays: 30, topDomains: 2, maxSourcePages: 5 },
+      concurrency: 4,
+      rate: { windowMs: WINDOW_MS },
+      backoff: { minMs: 5, maxMs: 50 },
+      logger: silentLogger,
+      progress: silentProgress,
+    });
+    if (result.status !== 'succeeded') throw new Error(`the test world's sync of ${today} ended ${result.status}`);
+  } finally {
+    warehouse.close();
+  }
+}
+
+/**
+ * The reference records detected competitors on the first GET competitors/pending, which changes the brands of
+ * today's answers; asking once per project first keeps what the API serves stable during the sync (as
+ * test/sync/harness.ts does).
+ */
+async function settleDetection(baseUrl: string, apiKey: string): Promise<void> {
+  const client = new ApiClient({
+    baseUrl,
+    apiKey,
+    budget: new RateBudget({ windowMs: WINDOW_MS }),
+    backoff: { minMs: 5, maxMs: 50 },
+  });
+  try {
+    const projects = await client.call(catalogue.listProjects);
+    for (const project of projects.data ?? []) {
+      await client.call(catalogue.listPendingCompetitors, { path: { project_id: project.id } });
+    }
+  } finally {
+    await client.close();
+  }
+}
