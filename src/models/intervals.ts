@@ -1,27 +1,12 @@
 /** Daily intervals as `YYYY-MM-DD` strings (UTC), and the arithmetic on them the incremental kinds need. */
+import { addDays, eachDay as daysBetween, maxDay, minDay } from '../core/days.js';
+
+// Day arithmetic lives in core/days.ts; these are the names the models use (`daysBetween`: every day from start to
+// end, both included).
+export { isCalendarDay as isDay, msToDay as toDay } from '../core/days.js';
+export { addDays, daysBetween, maxDay, minDay };
 
 export type DayRange = readonly [start: string, end: string];
-
-const DAY_MS = 86_400_000;
-
-export function toDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-export function addDays(day: string, n: number): string {
-  return toDay(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS);
-}
-
-export function isDay(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`));
-}
-
-/** Every day from start to end, both included. */
-export function daysBetween(start: string, end: string): string[] {
-  const out: string[] = [];
-  for (let d = start; d <= end; d = addDays(d, 1)) out.push(d);
-  return out;
-}
 
 /** Sorted days → contiguous ranges. */
 export function toRanges(days: Iterable<string>): DayRange[] {
@@ -66,14 +51,6 @@ export function splitRanges(ranges: DayRange[], batchDays: number): DayRange[] {
     }
   }
   return out;
-}
-
-export function maxDay(a: string, b: string): string {
-  return a > b ? a : b;
-}
-
-export function minDay(a: string, b: string): string {
-  return a < b ? a : b;
 }
 
 export function formatRanges(ranges: readonly DayRange[]): string {

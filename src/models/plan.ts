@@ -2,8 +2,10 @@ import type { Clock } from '../core/clock.js';
 import type { Database } from '../warehouse/duckdb.js';
 import { compileModel } from './compile.js';
 import { Executor, relationKind } from './executor.js';
-import { addDays, type DayRange, plannedRanges, toDay } from './intervals.js';
+import { reachable } from './graph.js';
+import { addDays, type DayRange, maxDay, plannedRanges, toDay } from './intervals.js';
 import { modelStart } from './materialize/incremental-by-time-range.js';
+import { upstreamDays } from './runner.js';
 import { selectModels } from './selection.js';
 import { processedDays, readModelStates } from './state.js';
 import type { ModelKind, Project } from './types.js';
@@ -15,6 +17,8 @@ export interface PlanEntry {
   change: 'new' | 'modified' | 'unchanged';
   /** incremental_by_time_range: the days a build would process. */
   missing?: DayRange[];
+  /** Unchanged itself, but these ancestors are new or modified (SQLMesh's "indirectly modified"). */
+  upstreamChanged?: string[];
   note?: string;
 }
 
@@ -22,13 +26,14 @@ export interface PlanEntry {
 export async function planProject(
   db: Database,
   project: Project,
-  options: { select?: string[]; exclude?: string[]; end?: string; clock: Clock },
+  options: { select?: string[]; exclude?: string[]; start?: string; end?: string; clock: Clock },
 ): Promise<PlanEntry[]> {
   const exec = new Executor(db.connection);
   const states = await readModelStates(exec);
   const selected = selectModels(project, options.select ?? [], options.exclude ?? [], states);
   const end = options.end ?? addDays(toDay(options.clock.now()), -1);
   const entries: PlanEntry[] = [];
+  const written = new Map<string, DayRange[]>();
   for (const id of project.graph.order.filter((m) => selected.has(m))) {
     const model = project.models.get(id);
     if (!model) continue;
@@ -44,14 +49,28 @@ export async function planProject(
       }
       const exists = await relationKind(exec, model.schema, model.name);
       const done = exists ? await processedDays(exec, id) : new Set<string>();
-      if (start) {
+      for (const day of upstreamDays(project, id, written)) done.delete(day);
+      if (options.start) {
+        // What `build --start` would reprocess: every day from there, done or not.
+        entry.missing = plannedRanges(maxDay(options.start, model.config.start ?? options.start), end, new Set(), 0, 0);
+      } else if (start) {
         entry.missing = plannedRanges(start, end, done, model.config.lookback, 0);
       }
+      if (entry.missing) written.set(id, entry.missing);
       if (change === 'modified') {
         entry.note = 'forward-only: new intervals use the new SQL; --full-refresh rebuilds all of them';
       }
     } else if (model.config.kind === 'scd2' && change === 'modified') {
       entry.note = 'history kept: the next snapshot uses the new SQL';
+    }
+    if (state && state.kind === 'scd2' && model.config.kind !== 'scd2') {
+      entry.note = 'kind changed from scd2: the build refuses to replace the history table (drop it by hand)';
+    }
+    const changedUpstream = [...reachable(project.graph.parents, id)].filter(
+      (p) => states.get(p)?.fingerprint !== project.models.get(p)?.fingerprint,
+    );
+    if (change === 'unchanged' && changedUpstream.length) {
+      entry.upstreamChanged = changedUpstream.sort();
     }
     entries.push(entry);
   }

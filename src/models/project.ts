@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { VwhError } from '../core/errors.js';
+import { compileModel, ephemeralAncestors } from './compile.js';
 import { DependencyReader, type TableRef } from './dependencies.js';
 import { fingerprint } from './fingerprint.js';
 import { buildGraph } from './graph.js';
@@ -107,7 +108,27 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
         throw new VwhError('MODEL_GRAPH', `${path}: ${(error as Error).message}`, { cause: error });
       }
     }
-    return { dir: root, models, tests, sourceSchemas, graph: buildGraph(models) };
+    const project: Project = {
+      dir: root,
+      models,
+      tests,
+      sourceSchemas,
+      graph: buildGraph(models),
+      warnings: [
+        ...strayFiles(root),
+        ...[...models.values()]
+          .filter((m) => m.config.kind === 'ephemeral' && m.config.audits.length > 0)
+          .map(
+            (m) => `${m.path}: an ephemeral model is not stored, so its audits never run; audit the models reading it`,
+          ),
+      ],
+    };
+    // A model's fingerprint covers the ephemeral models pasted into it: changing one changes what it builds.
+    for (const model of models.values()) {
+      if (ephemeralAncestors(project, model).length === 0) continue;
+      model.fingerprint = fingerprint(compileModel(project, model).sql, model.config);
+    }
+    return project;
   } finally {
     reader.close();
   }
@@ -159,6 +180,26 @@ function suggest(name: string, models: Map<string, string>): string {
 /** DuckDB numbers lines from the SELECT; the file has the header above it. */
 export function shiftLine(message: string, sqlLine: number): string {
   return message.replace(/LINE (\d+):/, (_m, n: string) => `LINE ${Number(n) + sqlLine - 1} of the file:`);
+}
+
+/** `.sql` files the runner does not read: at the top, in an unknown folder, or in a sub-folder of tests/. */
+function strayFiles(root: string): string[] {
+  const known = new Set<string>([...MODEL_SCHEMAS, 'tests']);
+  const stray: string[] = [];
+  for (const entry of readdirSync(root).sort()) {
+    const full = join(root, entry);
+    if (statSync(full).isDirectory()) {
+      if (entry === 'tests') {
+        for (const sub of readdirSync(full).sort()) {
+          if (statSync(join(full, sub)).isDirectory()) stray.push(...listSql(join(full, sub)));
+        }
+      } else if (!known.has(entry)) stray.push(...listSql(full));
+    } else if (entry.endsWith('.sql')) stray.push(full);
+  }
+  return stray.map(
+    (file) =>
+      `${relative(root, file).split(sep).join('/')} is not read: models live in ${MODEL_SCHEMAS.map((s) => `${s}/`).join(', ')}, singular tests directly in tests/`,
+  );
 }
 
 function listSql(dir: string, recursive = true): string[] {

@@ -1,5 +1,6 @@
 import type { Logger } from '../core/log.js';
 import type { AuditOutcome } from './audits/run.js';
+import type { CompiledSql } from './compile.js';
 import { shiftLine } from './project.js';
 import type { Model, ModelKind } from './types.js';
 
@@ -53,10 +54,27 @@ export function skippedResult(model: Model, message: string): NodeResult {
   };
 }
 
-/** A model's error as a person needs it: the file, the line in the file when DuckDB gives one, DuckDB's words. */
-export function describeError(path: string, error: unknown, sqlLine: number, lineOffset: number): string {
+/**
+ * A model's error as a person needs it: the file, the line in the file when DuckDB gives one, DuckDB's words. A line
+ * inside an inlined ephemeral model names that model's file instead.
+ */
+export function describeError(
+  path: string,
+  error: unknown,
+  sqlLine: number,
+  compiled: Pick<CompiledSql, 'lineOffset' | 'inlined'>,
+): string {
   const message = error instanceof Error ? error.message : String(error);
-  const shifted = message.replace(/LINE (\d+):/, (_m, n: string) => `LINE ${Math.max(1, Number(n) - lineOffset)}:`);
+  const line = Number(/LINE (\d+):/.exec(message)?.[1] ?? Number.NaN);
+  const region = compiled.inlined?.find((r) => line >= r.first && line <= r.last);
+  if (region) {
+    const inFile = message.replace(/LINE (\d+):/, `LINE ${line - region.first + region.sqlLine} of ${region.path}:`);
+    return `${path}: in the ephemeral model ${region.path} pasted into it: ${inFile}`;
+  }
+  const shifted = message.replace(
+    /LINE (\d+):/,
+    (_m, n: string) => `LINE ${Math.max(1, Number(n) - compiled.lineOffset)}:`,
+  );
   return `${path}: ${shiftLine(shifted, sqlLine)}`;
 }
 
@@ -68,7 +86,16 @@ export function report(logger: Logger, result: NodeResult): void {
   if (result.intervals) fields.intervals = result.intervals;
   fields.ms = Math.round(result.durationMs);
   const failing = result.audits.filter((a) => a.status !== 'pass');
-  if (failing.length) fields.audits = failing.map((a) => `${a.name}:${a.status}(${a.failures})`).join(' ');
+  if (failing.length) {
+    fields.audits = failing
+      .map((a) =>
+        // An audit that could not run says why (first line of DuckDB's message), not a meaningless count.
+        a.status === 'error'
+          ? `${a.name}:error(${a.message?.split('\n')[0] ?? ''})`
+          : `${a.name}:${a.status}(${a.failures})`,
+      )
+      .join(' ');
+  }
   if (result.message) fields.message = result.message;
   const line = `${result.status.toUpperCase().padEnd(7)} ${result.id}`;
   if (result.status === 'error' || result.status === 'fail') logger.error(line, fields);

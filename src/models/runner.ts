@@ -3,11 +3,13 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { Database } from '../warehouse/duckdb.js';
 import { AuditBlocked } from './audits/blocked.js';
-import { runAudits } from './audits/run.js';
+import { FAILURES_SCHEMA, runAudits } from './audits/run.js';
 import { runSingularTest } from './audits/singular.js';
 import { compileModel } from './compile.js';
-import { Executor } from './executor.js';
-import { addDays, formatRanges, sqlTimestamp, toDay } from './intervals.js';
+import { Executor, relationKind } from './executor.js';
+import { reachable } from './graph.js';
+import { guardHistory } from './guard.js';
+import { addDays, type DayRange, daysBetween, formatRanges, sqlTimestamp, toDay } from './intervals.js';
 import { materializers } from './materialize/index.js';
 import { auditStatus, describeError, type NodeResult, type RunResults, report } from './results.js';
 import { schedule } from './schedule.js';
@@ -52,10 +54,15 @@ export async function runProject(db: Database, project: Project, options: RunOpt
   for (const schema of new Set(order.map((id) => project.models.get(id)?.schema))) {
     if (schema && materialize) await main.run(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
   }
+  const storing =
+    options.storeFailures || order.some((id) => project.models.get(id)?.config.audits.some((a) => a.storeFailures));
+  if (audit && storing) await main.run(`CREATE SCHEMA IF NOT EXISTS ${ident(FAILURES_SCHEMA)}`);
   const threads = Math.max(1, options.threads ?? 1);
   const executors = [main];
   for (let i = 1; i < threads; i++) executors.push(new Executor(await db.connect()));
 
+  // Days each time-range model wrote in this run: a time-range model downstream re-processes them too.
+  const written = new Map<string, DayRange[]>();
   const runNode = async (model: Model, exec: Executor): Promise<NodeResult> => {
     const t0 = options.clock.now();
     const t0hr = performance.now();
@@ -76,6 +83,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     if (materialize) {
       const compiled = compileModel(project, model);
       try {
+        await guardHistory(exec, model, states.get(model.id));
         const out = await withConflictRetry(() =>
           materializers[model.config.kind]({
             model,
@@ -85,6 +93,8 @@ export async function runProject(db: Database, project: Project, options: RunOpt
             clock: options.clock,
             end,
             ...(options.start ? { start: options.start } : {}),
+            upstreamDays: upstreamDays(project, model.id, written),
+            ...(states.get(model.id)?.built_on ? { lastBuiltOn: states.get(model.id)?.built_on as string } : {}),
             fullRefresh: options.fullRefresh ?? false,
             baseDir: db.path.startsWith(':memory:') ? process.cwd() : dirname(resolve(db.path)),
             ...(auditing
@@ -96,7 +106,10 @@ export async function runProject(db: Database, project: Project, options: RunOpt
           }),
         );
         result.rowsAffected = out.rowsAffected;
-        if (out.intervals) result.intervals = formatRanges(out.intervals);
+        if (out.intervals) {
+          result.intervals = formatRanges(out.intervals);
+          written.set(model.id, out.intervals);
+        }
         if (out.message) result.message = out.message;
         scope = out.auditScope;
         if (out.audits) {
@@ -112,7 +125,8 @@ export async function runProject(db: Database, project: Project, options: RunOpt
             start_date: out.startDate ?? null,
           },
           runId,
-          sqlTimestamp(options.clock.now()),
+          // When this model's build started: incremental_by_unique_key's next window starts on this day.
+          sqlTimestamp(t0),
         );
       } catch (error) {
         if (error instanceof AuditBlocked) {
@@ -121,9 +135,13 @@ export async function runProject(db: Database, project: Project, options: RunOpt
           result.message = error.message;
         } else {
           result.status = 'error';
-          result.message = describeError(model.path, error, model.sqlLine, compiled.lineOffset);
+          result.message = describeError(model.path, error, model.sqlLine, compiled);
         }
       }
+    }
+    if (!materialize && auditing && !(await relationKind(exec, model.schema, model.name))) {
+      result.status = 'error';
+      result.message = `${model.path}: ${model.id} is not in the warehouse yet; build it first (vwh models build --select ${model.id}).`;
     }
     if (auditing && result.status === 'success' && result.audits.length === 0) {
       result.audits = await runAudits(exec, model.id, qualified(model.schema, model.name), model.config.audits, {
@@ -169,6 +187,15 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     elapsedMs: options.clock.now() - started,
     results: [...results.values()],
   };
+}
+
+/** The days time-range ancestors of `id` wrote in this run (they finish before it starts: DAG order). */
+export function upstreamDays(project: Project, id: string, written: Map<string, readonly DayRange[]>): Set<string> {
+  const days = new Set<string>();
+  for (const ancestor of reachable(project.graph.parents, id)) {
+    for (const [s, e] of written.get(ancestor) ?? []) for (const d of daysBetween(s, e)) days.add(d);
+  }
+  return days;
 }
 
 /**

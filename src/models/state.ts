@@ -40,6 +40,8 @@ export interface ModelStateRow {
   kind: string;
   fingerprint: string;
   start_date: string | null;
+  /** Day (UTC) of the last successful build; read only, written as built_at. */
+  built_on?: string;
 }
 
 export async function ensureState(exec: Executor): Promise<void> {
@@ -58,7 +60,9 @@ export async function readModelStates(exec: Executor): Promise<Map<string, Model
   );
   if (!exists) return new Map();
   const rows = await exec.all<ModelStateRow>(
-    "SELECT model, kind, fingerprint, strftime(start_date, '%Y-%m-%d') AS start_date FROM ops.model_state",
+    `SELECT model, kind, fingerprint, strftime(start_date, '%Y-%m-%d') AS start_date,
+            strftime(built_at, '%Y-%m-%d') AS built_on
+     FROM ops.model_state`,
   );
   return new Map(rows.map((r) => [r.model, r]));
 }

@@ -88,4 +88,6 @@ export interface Project {
   tests: SingularTest[];
   sourceSchemas: string[];
   graph: ModelGraph;
+  /** Things that are not errors but are probably mistakes: `.sql` files outside the folders the runner reads. */
+  warnings: string[];
 }

@@ -1,12 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { VwhError } from '../core/errors.js';
 import { Database } from '../warehouse/duckdb.js';
 import { compileModel, ephemeralAncestors } from './compile.js';
 import { parseQualifiedName } from './dependencies.js';
+import { describeError } from './results.js';
 import { ident, qualified, substituteMacros } from './sql-text.js';
 import type { Project } from './types.js';
 
@@ -29,15 +30,16 @@ export interface UnitTestResult {
   message?: string;
 }
 
-/** Every `tests/unit/*.yaml|yml|json` file; each is one test (or a list of tests). */
+/** The folders unit tests are read from (sub-folders included): `tests/unit/`, and `unit_tests/` as dbt names it. */
+export const UNIT_TEST_DIRS = ['tests/unit', 'unit_tests'];
+
+/** Every `.yaml|.yml|.json` file under the unit test folders; each is one test (or a list of tests). */
 export async function runUnitTests(project: Project, filter?: (model: string) => boolean): Promise<UnitTestResult[]> {
-  const dir = join(project.dir, 'tests', 'unit');
-  if (!existsSync(dir)) return [];
   const out: UnitTestResult[] = [];
-  for (const file of readdirSync(dir).sort()) {
-    if (!/\.(ya?ml|json)$/.test(file)) continue;
-    const path = relative(project.dir, join(dir, file)).split('\\').join('/');
-    const text = readFileSync(join(dir, file), 'utf8');
+  for (const absPath of UNIT_TEST_DIRS.flatMap((d) => listFixtures(join(project.dir, d)))) {
+    const file = basename(absPath);
+    const path = relative(project.dir, absPath).split(sep).join('/');
+    const text = readFileSync(absPath, 'utf8');
     let docs: unknown[];
     try {
       const parsed: unknown = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
@@ -65,6 +67,17 @@ export async function runUnitTests(project: Project, filter?: (model: string) =>
     }
   }
   return out;
+}
+
+function listFixtures(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .flatMap((entry) => {
+      const full = join(dir, entry);
+      if (statSync(full).isDirectory()) return listFixtures(full);
+      return /\.(ya?ml|json)$/.test(entry) ? [full] : [];
+    });
 }
 
 async function runOne(
@@ -104,7 +117,8 @@ async function runOne(
       if (ref.schema) await db.run(`CREATE SCHEMA IF NOT EXISTS ${ident(ref.schema)}`);
       await createInput(db, rel, data, columns, scratch);
     }
-    const sql = substituteMacros(compileModel(project, model).sql, {
+    const compiled = compileModel(project, model);
+    const sql = substituteMacros(compiled.sql, {
       start_date: spec.vars.start_date ?? '1970-01-01',
       end_date: spec.vars.end_date ?? '9999-12-31',
     });
@@ -115,7 +129,7 @@ async function runOne(
     try {
       actual = await db.all(`SELECT ${select} FROM (${sql}\n) AS q`);
     } catch (error) {
-      return { ...base, status: 'error', message: `${model.path}: ${(error as Error).message}` };
+      return { ...base, status: 'error', message: describeError(model.path, error, model.sqlLine, compiled) };
     }
     const diff = compareRows(actual, expectedRows, columns);
     return diff ? { ...base, status: 'fail', message: diff } : { ...base, status: 'pass' };

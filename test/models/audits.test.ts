@@ -155,6 +155,22 @@ select day, brand, count(*) as n from raw.chats where day between @start_date an
     expect((await build(s)).byId('test.no_globex').status).toBe('skipped');
   });
 
+  it('test on a model never built says so instead of failing each audit', async () => {
+    s = await sandbox();
+    await seedRaw(s.db);
+    writeModels(s.modelsDir, {
+      'staging/chats.sql': table('select id from raw.chats', '  - not_null: [id]\n  - unique: [id]'),
+    });
+    const r = await build(s, { command: 'test' });
+    expect(r.byId('staging.chats')).toMatchObject({
+      status: 'error',
+      audits: [],
+      message: expect.stringMatching(/staging\.chats is not in the warehouse yet; build it first/),
+    });
+    await build(s, { command: 'run' });
+    expect((await build(s, { command: 'test' })).byId('staging.chats').status).toBe('success');
+  });
+
   it('run builds without auditing', async () => {
     s = await sandbox();
     await seedRaw(s.db);

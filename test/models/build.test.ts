@@ -99,6 +99,27 @@ describe('swap on failure', () => {
     expect(r.byId('marts.bad').message).toMatch(/marts\/bad\.sql: Binder Error.*nosuch.*LINE 6 of the file/s);
   });
 
+  it('an error inside an inlined ephemeral model names that file and its line', async () => {
+    s = await sandbox();
+    await seedRaw(s.db);
+    writeModels(s.modelsDir, {
+      'intermediate/e1.sql': '/* @model\nkind: ephemeral\n*/\nselect id, brand from raw.chats',
+      'intermediate/e2.sql': '/* @model\nkind: ephemeral\n*/\nselect\n  id,\n  nosuch\nfrom intermediate.e1',
+      'marts/m.sql': '/* @model\nkind: table\n*/\nselect id\nfrom intermediate.e2\nwhere id > 0',
+    });
+    const message = (await build(s)).byId('marts.m').message;
+    expect(message).toMatch(
+      /^marts\/m\.sql: in the ephemeral model intermediate\/e2\.sql pasted into it: Binder Error/,
+    );
+    expect(message).toContain('LINE 6 of intermediate/e2.sql:');
+    // and an error in the model's own SQL below the inlined CTEs still points into its own file
+    writeModels(s.modelsDir, {
+      'intermediate/e2.sql': '/* @model\nkind: ephemeral\n*/\nselect\n  id\nfrom intermediate.e1',
+      'marts/m.sql': '/* @model\nkind: table\n*/\nselect id\nfrom intermediate.e2\nwhere nosuch > 0',
+    });
+    expect((await build(s)).byId('marts.m').message).toMatch(/^marts\/m\.sql: Binder Error.*LINE 6 of the file:/s);
+  });
+
   it('a view that no longer binds keeps the previous view', async () => {
     s = await sandbox();
     await seedRaw(s.db);

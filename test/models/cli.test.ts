@@ -133,4 +133,86 @@ describe('vwh models', () => {
     }
     expect(existsSync(join(target, 'run_results.json'))).toBe(true);
   });
+
+  it('every command has --help and takes --db (default data/warehouse.duckdb)', async () => {
+    for (const command of ['build', 'run', 'test', 'plan', 'ls', 'docs']) {
+      const help = await vwh(command, '--help');
+      expect([command, help.code]).toEqual([command, 0]);
+      expect(help.out.replace(/\s+/g, ' ')).toContain(
+        '--db <file> the warehouse file (default: "data/warehouse.duckdb")',
+      );
+    }
+    const top = await vwh('--help');
+    expect(top.out).toContain('state:modified');
+  });
+
+  it('plan, ls and docs only read: no warehouse file is created, an existing one is opened read-only', async () => {
+    s = await prepared();
+    writeModels(s.modelsDir, { 'staging/v.sql': 'select id from raw.chats' });
+    const missing = join(s.dir, 'none', 'w.duckdb');
+    const plan = await vwh('plan', '--db', missing, '--models-dir', s.modelsDir, '--json');
+    expect(JSON.parse(plan.out)).toEqual([{ id: 'staging.v', kind: 'view', change: 'new' }]);
+    const ls = await vwh('ls', '--db', missing, '--models-dir', s.modelsDir, '--select', 'state:new');
+    expect(ls.out).toContain('staging.v');
+    expect(existsSync(join(s.dir, 'none', 'w.duckdb'))).toBe(false);
+    // a read-only open leaves no ops tables behind in a warehouse that had none
+    expect((await vwh('plan', '--db', s.dbPath, '--models-dir', s.modelsDir)).code).toBe(0);
+    const db = await Database.open(s.dbPath);
+    try {
+      expect(await db.scalar("SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops'")).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('artifacts go to target/ beside the warehouse unless --target-dir says otherwise', async () => {
+    s = await prepared();
+    writeModels(s.modelsDir, { 'staging/v.sql': 'select id from raw.chats', 'stray.sql': 'select 1' });
+    const r = await vwh('build', '--db', s.dbPath, '--models-dir', s.modelsDir);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(s.dir, 'target', 'run_results.json'))).toBe(true);
+    expect(existsSync(join(s.dir, 'target', 'manifest.json'))).toBe(true);
+    // the stray file is named on stderr
+    expect(r.err).toContain('stray.sql is not read');
+    const docs = await vwh('docs', '--db', s.dbPath, '--models-dir', s.modelsDir);
+    expect(docs.code).toBe(0);
+    expect(existsSync(join(s.dir, 'target', 'index.html'))).toBe(true);
+  });
+
+  it('plan --start previews a backfill and names upstream changes; test --unit reads unit_tests/ too', async () => {
+    s = await prepared();
+    const daily = `/* @model
+kind: incremental_by_time_range
+time_column: day
+*/
+select day, count(*) as n from staging.v where day between @start_date and @end_date group by all`;
+    writeModels(s.modelsDir, { 'staging/v.sql': 'select id, day from raw.chats', 'marts/daily.sql': daily });
+    const base = ['--db', s.dbPath, '--models-dir', s.modelsDir];
+    expect((await vwh('build', ...base, '--end', '2026-01-05')).code).toBe(0);
+    writeModels(s.modelsDir, { 'staging/v.sql': 'select id, day, 1 as one from raw.chats' });
+    const plan = await vwh('plan', ...base, '--json', '--start', '2026-01-04', '--end', '2026-01-05');
+    expect(JSON.parse(plan.out)).toEqual([
+      { id: 'staging.v', kind: 'view', change: 'modified' },
+      {
+        id: 'marts.daily',
+        kind: 'incremental_by_time_range',
+        change: 'unchanged',
+        missing: [['2026-01-04', '2026-01-05']],
+        upstreamChanged: ['staging.v'],
+      },
+    ]);
+    const text = await vwh('plan', ...base, '--end', '2026-01-05');
+    expect(text.out).toMatch(
+      /unchanged +marts\.daily +\[incremental_by_time_range\] +missing: none +upstream changed: staging\.v/,
+    );
+    writeModels(s.modelsDir, {
+      'unit_tests/daily.yaml': `model: marts.daily
+inputs:
+  staging.v: [{id: 1, day: 2026-01-01}, {id: 2, day: 2026-01-01}]
+expected: [{day: 2026-01-01, n: 2}]`,
+    });
+    const unit = await vwh('test', '--unit', '--models-dir', s.modelsDir);
+    expect(unit.out).toContain('PASS  daily (marts.daily)');
+    expect(unit.code).toBe(0);
+  });
 });

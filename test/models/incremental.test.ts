@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { planProject } from '../../src/models/plan.js';
+import { loadProject } from '../../src/models/project.js';
 import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
 
 let s: Sandbox;
@@ -89,6 +91,36 @@ describe('incremental_by_time_range', () => {
     expect(await s.db.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'daily'")).toBe(0);
   });
 
+  it('days an upstream time-range model re-processes (its lookback) are re-processed downstream too', async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 5);
+    writeModels(s.modelsDir, {
+      'intermediate/daily.sql': daily('lookback: 2'),
+      'marts/weekly.sql': `/* @model
+kind: incremental_by_time_range
+time_column: day
+*/
+select day, sum(chats) as chats from intermediate.daily where day between @start_date and @end_date group by day`,
+    });
+    await build(s);
+    // a late chat for the 4th arrives with the 6th
+    await addDay(s.db, '2026-01-06');
+    await s.db.run("INSERT INTO raw.chats VALUES (1000, DATE '2026-01-04', 'p1', 'acme', true, 1)");
+    await s.clock.advance(DAY);
+    const project = await loadProject(s.modelsDir);
+    const plan = await planProject(s.db, project, { clock: s.clock });
+    expect(plan.map((e) => [e.id, e.missing])).toEqual([
+      ['intermediate.daily', [['2026-01-04', '2026-01-06']]],
+      ['marts.weekly', [['2026-01-04', '2026-01-06']]],
+    ]);
+    const r = await build(s);
+    expect(r.byId('intermediate.daily').intervals).toBe('2026-01-04..2026-01-06');
+    expect(r.byId('marts.weekly').intervals).toBe('2026-01-04..2026-01-06');
+    expect(await s.db.scalar("SELECT chats FROM marts.weekly WHERE day = DATE '2026-01-04'")).toBe(5);
+    // nothing upstream: nothing downstream
+    expect((await build(s)).byId('marts.weekly').intervals).toBe('');
+  });
+
   it('--full-refresh rebuilds every interval', async () => {
     s = await sandbox();
     await seedRaw(s.db, 3);
@@ -123,6 +155,30 @@ select id, name, status from raw.projects where status <> 'gone'`,
       ]);
     });
   }
+});
+
+describe('incremental_by_unique_key window', () => {
+  it('@start_date is the day of the last build (less lookback): each build reads only what changed since', async () => {
+    s = await sandbox();
+    await seedRaw(s.db);
+    writeModels(s.modelsDir, {
+      'marts/projects.sql': `/* @model\nkind: incremental_by_unique_key\nunique_key: id\n*/
+select id, name, updated_at from raw.projects where updated_at >= @start_date`,
+    });
+    expect((await build(s)).byId('marts.projects')).toMatchObject({ rowsAffected: 2, message: 'built in full' });
+    await s.clock.advance(DAY); // 2026-01-07
+    await s.db.run(
+      "UPDATE raw.projects SET name = 'Alpha 2', updated_at = TIMESTAMP '2026-01-06 12:00:00' WHERE id = 1",
+    );
+    const r = await build(s);
+    expect(r.byId('marts.projects')).toMatchObject({ rowsAffected: 1, message: 'delete+insert from 2026-01-06' });
+    expect(await s.db.all('SELECT id, name FROM marts.projects ORDER BY id')).toEqual([
+      { id: 1, name: 'Alpha 2' },
+      { id: 2, name: 'Beta' },
+    ]);
+    // --full-refresh reads everything again
+    expect((await build(s, { fullRefresh: true })).byId('marts.projects').rowsAffected).toBe(2);
+  });
 });
 
 describe('scd2', () => {

@@ -50,4 +50,19 @@ expected: [{id: 1, v2: 3}, {id: 2, v2: 5}]`,
     });
     expect(byName.typed?.status).toBe('pass');
   });
+
+  it('a model that fails on its fixtures names its file and line', async () => {
+    s = await sandbox();
+    writeModels(s.modelsDir, {
+      'staging/bad.sql': '/* @model\n*/\nselect\n  nosuch\nfrom raw.a',
+      'unit_tests/nested/bad.json': JSON.stringify({
+        model: 'staging.bad',
+        inputs: { 'raw.a': [{ id: 1 }] },
+        expected: [],
+      }),
+    });
+    const [result] = await runUnitTests(await loadProject(s.modelsDir));
+    expect(result).toMatchObject({ name: 'bad', path: 'unit_tests/nested/bad.json', status: 'error' });
+    expect(result?.message).toMatch(/^staging\/bad\.sql: Binder Error.*nosuch.*LINE 4 of the file/s);
+  });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
@@ -8,7 +9,7 @@ import { docsHtml } from '../../models/artifacts/docs-html.js';
 import { dataDictionary } from '../../models/artifacts/docs-markdown.js';
 import { buildManifest } from '../../models/artifacts/manifest.js';
 import { runResultsJson } from '../../models/artifacts/run-results.js';
-import { DEFAULT_TARGET_DIR, writeArtifact } from '../../models/artifacts/write.js';
+import { DEFAULT_TARGET_DIR, defaultTargetDir, writeArtifact } from '../../models/artifacts/write.js';
 import { Executor } from '../../models/executor.js';
 import { formatRanges, isDay } from '../../models/intervals.js';
 import { planProject } from '../../models/plan.js';
@@ -23,7 +24,7 @@ import { Database, DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
 interface CommonOptions {
   db: string;
   modelsDir: string;
-  targetDir: string;
+  targetDir?: string;
   select?: string[];
   exclude?: string[];
   json?: boolean;
@@ -64,7 +65,10 @@ export function register(program: Command): void {
     cmd
       .option('--db <file>', 'the warehouse file', DEFAULT_DB_PATH)
       .option('--models-dir <dir>', 'the models folder', DEFAULT_MODELS_DIR)
-      .option('--target-dir <dir>', 'where manifest.json, run_results.json and docs go', DEFAULT_TARGET_DIR);
+      .option(
+        '--target-dir <dir>',
+        `where manifest.json, run_results.json and docs go (default: target/ beside the warehouse file, ${DEFAULT_TARGET_DIR} for the default --db)`,
+      );
     if (select) {
       cmd
         .option('-s, --select <selector...>', 'models to include (see vwh models --help)')
@@ -92,6 +96,7 @@ export function register(program: Command): void {
     .option('--store-failures', 'keep every failing audit row in audit_failures.*')
     .action((o: RunCliOptions) => (o.unit ? unit(o) : execute('test', { ...o, threads: '1' })));
   common(models.command('plan').description('Show what changed since the last build and which days are missing.'))
+    .option('--start <day>', 'show what a backfill from this day (YYYY-MM-DD) would reprocess')
     .option('--end <day>', 'last day to consider (default: yesterday, UTC)')
     .option('--json', 'print JSON')
     .action((o: RunCliOptions) => plan(o));
@@ -104,6 +109,27 @@ export function register(program: Command): void {
   ).action((o: CommonOptions) => docs(o));
 }
 
+/** Loads the models folder and says which files it ignored (a model in a misspelt folder would never build). */
+async function load(o: CommonOptions): Promise<Project> {
+  const project = await loadProject(o.modelsDir);
+  const logger = createLogger();
+  for (const warning of project.warnings) logger.warn(warning);
+  return project;
+}
+
+/**
+ * plan, ls and docs only read: the warehouse is opened read-only (so they cannot change it, and run beside other
+ * readers), and a warehouse that does not exist yet is an empty one rather than a new file.
+ */
+async function openForReading(path: string): Promise<Database> {
+  if (path.startsWith(':memory:') || !existsSync(path)) return Database.open(':memory:');
+  return Database.open(path, { access_mode: 'READ_ONLY' });
+}
+
+function targetOf(o: CommonOptions): string {
+  return o.targetDir ?? defaultTargetDir(o.db);
+}
+
 function checkDay(name: string, value: string | undefined): void {
   if (value !== undefined && !isDay(value))
     throw new VwhError('USAGE', `--${name} must be a day as YYYY-MM-DD, not "${value}".`);
@@ -114,8 +140,9 @@ async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Pro
   checkDay('end', o.end);
   const threads = Number(o.threads);
   if (!Number.isInteger(threads) || threads < 1) throw new VwhError('USAGE', '--threads must be a whole number ≥ 1.');
-  const project = await loadProject(o.modelsDir);
+  const project = await load(o);
   const db = await Database.open(o.db);
+  const target = targetOf(o);
   let results: RunResults;
   try {
     results = await runProject(db, project, {
@@ -133,26 +160,26 @@ async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Pro
   } finally {
     db.close();
   }
-  writeArtifact(o.targetDir, 'manifest.json', buildManifest(project, new Date()));
-  writeArtifact(o.targetDir, 'run_results.json', runResultsJson(results));
+  writeArtifact(target, 'manifest.json', buildManifest(project, new Date()));
+  writeArtifact(target, 'run_results.json', runResultsJson(results));
   const counts = new Map<string, number>();
   for (const r of results.results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
   const summary = [...counts.entries()].map(([s, n]) => `${n} ${s}`).join(', ') || 'nothing selected';
-  process.stdout.write(`${command}: ${summary} (${resolve(o.targetDir, 'run_results.json')})\n`);
+  process.stdout.write(`${command}: ${summary} (${resolve(target, 'run_results.json')})\n`);
   if (exitCodeFor(results) === ExitCode.partial) {
     const bad = results.results.filter((r) => r.status === 'error' || r.status === 'fail');
     const failedModel = bad.some((r) => r.status === 'error');
     throw new VwhError(
       failedModel ? 'MODEL_ERROR' : 'AUDIT_FAILED',
       `${bad.length} node(s) failed: ${bad.map((r) => `${r.id} (${r.status})`).join(', ')}. ` +
-        `Their downstream models were skipped; details in ${resolve(o.targetDir, 'run_results.json')}.`,
+        `Their downstream models were skipped; details in ${resolve(target, 'run_results.json')}.`,
       { exitCode: ExitCode.partial, details: { failed: bad.map((r) => r.id) } },
     );
   }
 }
 
 async function unit(o: RunCliOptions): Promise<void> {
-  const project = await loadProject(o.modelsDir);
+  const project = await load(o);
   const selected =
     o.select || o.exclude ? selectModels(project, o.select ?? [], o.exclude ?? [], new Map()) : undefined;
   const results = await runUnitTests(project, selected ? (m) => selected.has(m) : undefined);
@@ -171,13 +198,15 @@ async function unit(o: RunCliOptions): Promise<void> {
 }
 
 async function plan(o: RunCliOptions): Promise<void> {
+  checkDay('start', o.start);
   checkDay('end', o.end);
-  const project = await loadProject(o.modelsDir);
-  const db = await Database.open(o.db);
+  const project = await load(o);
+  const db = await openForReading(o.db);
   try {
     const entries = await planProject(db, project, {
       ...(o.select ? { select: o.select } : {}),
       ...(o.exclude ? { exclude: o.exclude } : {}),
+      ...(o.start ? { start: o.start } : {}),
       ...(o.end ? { end: o.end } : {}),
       clock: systemClock,
     });
@@ -187,7 +216,10 @@ async function plan(o: RunCliOptions): Promise<void> {
     }
     for (const e of entries) {
       const missing = e.missing ? `  missing: ${e.missing.length ? formatRanges(e.missing) : 'none'}` : '';
-      process.stdout.write(`${e.change.padEnd(10)} ${e.id}  [${e.kind}]${missing}${e.note ? `  (${e.note})` : ''}\n`);
+      const upstream = e.upstreamChanged ? `  upstream changed: ${e.upstreamChanged.join(', ')}` : '';
+      process.stdout.write(
+        `${e.change.padEnd(10)} ${e.id}  [${e.kind}]${missing}${upstream}${e.note ? `  (${e.note})` : ''}\n`,
+      );
     }
   } finally {
     db.close();
@@ -195,7 +227,7 @@ async function plan(o: RunCliOptions): Promise<void> {
 }
 
 async function ls(o: RunCliOptions): Promise<void> {
-  const project = await loadProject(o.modelsDir);
+  const project = await load(o);
   const selected = selectModels(project, o.select ?? [], o.exclude ?? [], await statesIfAny(o, project));
   const rows = project.graph.order
     .filter((id) => selected.has(id))
@@ -225,7 +257,7 @@ async function ls(o: RunCliOptions): Promise<void> {
 async function statesIfAny(o: CommonOptions, _project: Project) {
   const wantsState = [...(o.select ?? []), ...(o.exclude ?? [])].some((s) => s.includes('state:'));
   if (!wantsState) return new Map();
-  const db = await Database.open(o.db);
+  const db = await openForReading(o.db);
   try {
     return await readModelStates(new Executor(db.connection));
   } finally {
@@ -234,16 +266,17 @@ async function statesIfAny(o: CommonOptions, _project: Project) {
 }
 
 async function docs(o: CommonOptions): Promise<void> {
-  const project = await loadProject(o.modelsDir);
-  const db = await Database.open(o.db);
+  const project = await load(o);
+  const db = await openForReading(o.db);
+  const target = targetOf(o);
   try {
     const manifest = buildManifest(project, new Date());
     const catalog = await buildCatalog(new Executor(db.connection), project);
     const files = [
-      writeArtifact(o.targetDir, 'manifest.json', manifest),
-      writeArtifact(o.targetDir, 'catalog.json', catalog),
-      writeArtifact(o.targetDir, 'data_dictionary.md', dataDictionary(manifest, catalog)),
-      writeArtifact(o.targetDir, 'index.html', docsHtml(manifest, catalog)),
+      writeArtifact(target, 'manifest.json', manifest),
+      writeArtifact(target, 'catalog.json', catalog),
+      writeArtifact(target, 'data_dictionary.md', dataDictionary(manifest, catalog)),
+      writeArtifact(target, 'index.html', docsHtml(manifest, catalog)),
     ];
     process.stdout.write(`docs: ${files.join(', ')}\n`);
   } finally {

@@ -1,7 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
+/** Where artifacts go for the default warehouse (`data/warehouse.duckdb`); gitignored. */
 export const DEFAULT_TARGET_DIR = 'data/target';
+
+/**
+ * The target folder when `--target-dir` is not given: `target/` beside the warehouse file, so `--db` in another
+ * folder keeps its manifest and run results with it (and `data/warehouse.duckdb` gives `data/target`).
+ */
+export function defaultTargetDir(dbPath: string): string {
+  return dbPath.startsWith(':memory:') ? DEFAULT_TARGET_DIR : join(dirname(dbPath), 'target');
+}
 
 /** Writes one artifact into the target folder and returns its path. */
 export function writeArtifact(targetDir: string, name: string, content: unknown): string {

@@ -5,6 +5,9 @@ import type { AuditSpec } from './spec.js';
 
 export const FAILURES_SCHEMA = 'audit_failures';
 
+/** The audit scope of an incremental build that processed nothing. */
+export const NOTHING = 'false';
+
 export interface AuditOutcome {
   name: string;
   type: string;
@@ -27,6 +30,11 @@ export async function runAudits(
 ): Promise<AuditOutcome[]> {
   const outcomes: AuditOutcome[] = [];
   for (const audit of audits) {
+    if (options.scope === NOTHING) {
+      // An incremental build that wrote no day has nothing new to check; the whole table is `vwh models test`'s job.
+      outcomes.push({ name: audit.name, type: audit.type, severity: audit.severity, status: 'pass', failures: 0 });
+      continue;
+    }
     const query = auditQuery(audit, relation, options.scope);
     outcomes.push(
       await runFailingRowsQuery(exec, `${nodeId}__${audit.name}`, query, {
@@ -62,9 +70,14 @@ export async function runFailingRowsQuery(
   };
   if (audit.store) {
     const table = qualified(FAILURES_SCHEMA, storeName.replace(/[^A-Za-z0-9_]/g, '_'));
-    await exec.run(`CREATE SCHEMA IF NOT EXISTS ${ident(FAILURES_SCHEMA)}`);
-    await exec.run(`CREATE OR REPLACE TABLE ${table} AS ${stripTrailingSemicolon(query)}`);
-    outcome.storedIn = table.replace(/"/g, '');
+    try {
+      await exec.run(`CREATE SCHEMA IF NOT EXISTS ${ident(FAILURES_SCHEMA)}`);
+      await exec.run(`CREATE OR REPLACE TABLE ${table} AS ${stripTrailingSemicolon(query)}`);
+      outcome.storedIn = table.replace(/"/g, '');
+    } catch (error) {
+      // The count stands; only the copy of the rows is missing, and the message says why.
+      outcome.message = `failing rows not stored: ${(error as Error).message}`;
+    }
   }
   return outcome;
 }

@@ -36,7 +36,7 @@ export async function runSingularTest(
   const status: NodeStatus = auditStatus([outcome]);
   const message =
     outcome.status === 'error'
-      ? describeError(test.path, new Error(outcome.message), test.sqlLine, compiled.lineOffset)
+      ? describeError(test.path, new Error(outcome.message), test.sqlLine, compiled)
       : `${outcome.failures} failing row(s)`;
   return { ...base, status, startedAt, durationMs: performance.now() - t0, message, audits: [outcome] };
 }

@@ -1,93 +1,157 @@
-import { VwhError } from '../../core/errors.js';
+import { AuditBlocked, isBlocking } from '../audits/blocked.js';
+import { type AuditOutcome, NOTHING } from '../audits/run.js';
 import { type Executor, relationKind } from '../executor.js';
 import { addDays, type DayRange, daysBetween, maxDay, plannedRanges, sqlTimestamp } from '../intervals.js';
 import { ident, qualified, substituteMacros } from '../sql-text.js';
 import { clearIntervals, markProcessed, processedDays, readModelStates } from '../state.js';
-import { dropRelation } from '../swap.js';
+import { dropRelation, tempName } from '../swap.js';
 import type { Model } from '../types.js';
-import type { MaterializeContext, Materializer } from './types.js';
+import { addedNote, addNewColumns, describeColumns } from './columns.js';
+import type { MaterializeContext, MaterializeResult, Materializer } from './types.js';
 
 /**
  * `incremental_by_time_range`: daily intervals kept in ops.model_intervals. Only days not yet processed run (plus
  * `lookback` days before each missing stretch); `--start/--end` reprocesses a range. Each batch deletes its days and
- * inserts the query's rows for them, and records them, in one transaction: a failed batch leaves no trace.
+ * inserts the query's rows for them, and records them, in one transaction: a failed batch leaves no trace. Days a
+ * time-range model upstream rewrote in the same run (its lookback, a backfill) are re-processed here too.
+ * `--full-refresh` builds every day under a temporary name and swaps it in with its bookkeeping, so a failure
+ * keeps the previous table.
  */
 export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
-  const { model, exec, runId, clock, fullRefresh } = ctx;
-  const timeColumn = ident(model.config.timeColumn as string);
+  const { model, exec, runId, clock } = ctx;
   const rel = qualified(model.schema, model.name);
   await exec.run(`CREATE SCHEMA IF NOT EXISTS ${ident(model.schema)}`);
+  if (ctx.fullRefresh) return rebuildAll(ctx);
 
-  if (fullRefresh) {
-    await exec.transaction(async () => {
-      await dropRelation(exec, model.schema, model.name);
-      await clearIntervals(exec, model.id);
-    });
-  }
-  // --start reprocesses from that day, but never before the header's own start.
-  const start = ctx.start
-    ? maxDay(ctx.start, model.config.start ?? ctx.start)
-    : await modelStart(exec, model, ctx.sql, ctx.end);
+  // Days recorded for a table that is gone (dropped by hand, or a view of that name) are not there any more.
+  if ((await relationKind(exec, model.schema, model.name)) !== 'table') await clearIntervals(exec, model.id);
+  const start = await firstDay(ctx);
   if (start === undefined) {
-    await ensureTable(ctx, ['1970-01-01', '1970-01-01']);
+    await exec.transaction(() => ensureTable(ctx, ['1970-01-01', '1970-01-01']));
     return { rowsAffected: 0, intervals: [], message: 'no rows in the sources yet' };
   }
   const done = ctx.start ? new Set<string>() : await processedDays(exec, model.id);
+  // A day an upstream time-range model just rewrote is stale here too, done or not.
+  for (const day of ctx.upstreamDays ?? []) done.delete(day);
   const ranges = plannedRanges(start, ctx.end, done, ctx.start ? 0 : model.config.lookback, model.config.batchDays);
+  if (ranges.length === 0) await exec.transaction(() => ensureTable(ctx, [start, start]));
+  let added: string[] = [];
   let rows = 0;
-  for (const range of ranges) {
+  for (const [i, range] of ranges.entries()) {
     const now = sqlTimestamp(clock.now());
-    const window = `${timeColumn} >= DATE '${range[0]}' AND ${timeColumn} < DATE '${addDays(range[1], 1)}'`;
-    const select = substituteMacros(ctx.sql, { start_date: range[0], end_date: range[1] });
     await exec.transaction(async () => {
-      await ensureTable(ctx, range);
-      await exec.run(`DELETE FROM ${rel} WHERE ${window}`);
-      rows += await exec.run(`INSERT INTO ${rel} BY NAME SELECT * FROM (${select}\n) AS q WHERE ${window}`);
+      if (i === 0) {
+        await ensureTable(ctx, range);
+        const columns = await describeColumns(exec, select(ctx, range));
+        added = await addNewColumns(exec, model.schema, model.name, columns);
+      }
+      await exec.run(`DELETE FROM ${rel} WHERE ${window(model, range)}`);
+      rows += await exec.run(
+        `INSERT INTO ${rel} BY NAME SELECT * FROM (${select(ctx, range)}\n) AS q WHERE ${window(model, range)}`,
+      );
       await markProcessed(exec, model.id, range, runId, now);
     });
   }
-  const auditScope = ranges.length
-    ? ranges.map(([s, e]) => `(${timeColumn} >= DATE '${s}' AND ${timeColumn} < DATE '${addDays(e, 1)}')`).join(' OR ')
-    : 'false';
   const days = ranges.reduce((n, [s, e]) => n + daysBetween(s, e).length, 0);
   return {
     rowsAffected: rows,
     intervals: ranges,
-    auditScope,
+    auditScope: ranges.length ? ranges.map((r) => `(${window(model, r)})`).join(' OR ') : NOTHING,
     startDate: model.config.start ?? start,
-    message: days === 0 ? 'up to date' : `${days} day(s)`,
+    message: `${days === 0 ? 'up to date' : `${days} day(s)`}${addedNote(added)}`,
   };
 };
 
-/** Header `start:`, else the start remembered from the first build, else the earliest day the query returns. */
-export async function modelStart(exec: Executor, model: Model, sql: string, end: string): Promise<string | undefined> {
-  if (model.config.start) return model.config.start;
-  const remembered = (await readModelStates(exec)).get(model.id)?.start_date;
-  if (remembered) return remembered;
-  const select = substituteMacros(sql, { start_date: '1900-01-01', end_date: end });
-  const column = ident(model.config.timeColumn as string);
+/** `--full-refresh`: every day into `<name>__vwh_new`, audited there, then swapped in with its intervals. */
+async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
+  const { model, exec, runId, clock } = ctx;
+  const temp = tempName(model.name);
+  const tempRel = qualified(model.schema, temp);
+  // From scratch means from the data's first day again, not the one remembered from the first build.
+  const start = await firstDay(ctx, false);
+  const ranges = start ? plannedRanges(start, ctx.end, new Set(), 0, model.config.batchDays) : [];
+  let rows = 0;
+  let audits: AuditOutcome[] | undefined;
+  await exec.run(`DROP TABLE IF EXISTS ${tempRel}`);
   try {
-    const first = await exec.scalar<string | null>(
-      `SELECT strftime(min(${column}), '%Y-%m-%d') FROM (${select}\n) AS q`,
-    );
-    return first ?? undefined;
+    const first = ranges[0] ?? ['1970-01-01', '1970-01-01'];
+    await exec.run(`CREATE TABLE ${tempRel} AS SELECT * FROM (${select(ctx, first)}\n) AS q LIMIT 0`);
+    for (const range of ranges) {
+      rows += await exec.run(
+        `INSERT INTO ${tempRel} BY NAME SELECT * FROM (${select(ctx, range)}\n) AS q WHERE ${window(model, range)}`,
+      );
+    }
+    if (ctx.auditNew) {
+      audits = await ctx.auditNew(tempRel);
+      if (isBlocking(audits)) throw new AuditBlocked(audits);
+    }
+    const now = sqlTimestamp(clock.now());
+    await exec.transaction(async () => {
+      await dropRelation(exec, model.schema, model.name);
+      await exec.run(`ALTER TABLE ${tempRel} RENAME TO ${ident(model.name)}`);
+      await clearIntervals(exec, model.id);
+      for (const range of ranges) await markProcessed(exec, model.id, range, runId, now);
+    });
   } catch (error) {
-    throw new VwhError(
-      'MODEL_ERROR',
-      `could not find the first day of ${model.id} (min of ${model.config.timeColumn}); set start: in its header. ${(error as Error).message}`,
-      { cause: error },
-    );
+    await exec.run(`DROP TABLE IF EXISTS ${tempRel}`).catch(() => {});
+    throw error;
   }
+  const days = ranges.reduce((n, [s, e]) => n + daysBetween(s, e).length, 0);
+  const result: MaterializeResult = {
+    rowsAffected: rows,
+    intervals: ranges,
+    message: start ? `full refresh: ${days} day(s)` : 'full refresh: no rows in the sources yet',
+  };
+  if (start) result.startDate = model.config.start ?? start;
+  if (audits) result.audits = audits;
+  return result;
 }
 
-/** Creates the (empty) table from the query's columns the first time. */
+/** --start reprocesses from that day, but never before the header's own start. */
+async function firstDay(ctx: MaterializeContext, remembered = true): Promise<string | undefined> {
+  const { model } = ctx;
+  if (ctx.start) return maxDay(ctx.start, model.config.start ?? ctx.start);
+  return modelStart(ctx.exec, model, ctx.sql, ctx.end, remembered);
+}
+
+function select(ctx: MaterializeContext, range: DayRange): string {
+  return substituteMacros(ctx.sql, { start_date: range[0], end_date: range[1] });
+}
+
+/** The rows of a range of days: `[start, end + 1 day)`, right for DATE and TIMESTAMP columns alike. */
+function window(model: Model, range: DayRange): string {
+  const column = ident(model.config.timeColumn as string);
+  return `${column} >= DATE '${range[0]}' AND ${column} < DATE '${addDays(range[1], 1)}'`;
+}
+
+/** Header `start:`, else the start remembered from the first build, else the earliest day the query returns. */
+export async function modelStart(
+  exec: Executor,
+  model: Model,
+  sql: string,
+  end: string,
+  useRemembered = true,
+): Promise<string | undefined> {
+  if (model.config.start) return model.config.start;
+  const remembered = useRemembered ? (await readModelStates(exec)).get(model.id)?.start_date : undefined;
+  if (remembered) return remembered;
+  const query = substituteMacros(sql, { start_date: '1900-01-01', end_date: end });
+  const column = ident(model.config.timeColumn as string);
+  // A failure here is the model's own SQL failing: DuckDB's message (with its LINE) is the useful one.
+  const first = await exec.scalar<string | null>(`SELECT strftime(min(${column}), '%Y-%m-%d') FROM (${query}\n) AS q`);
+  return first ?? undefined;
+}
+
+/**
+ * Creates the (empty) table from the query's columns the first time; a view of the same name is replaced. Call it
+ * inside the transaction that writes the first interval, so a failing first build leaves nothing behind.
+ */
 async function ensureTable(ctx: MaterializeContext, range: DayRange): Promise<void> {
   const { model, exec } = ctx;
-  if (await relationKind(exec, model.schema, model.name)) {
-    if ((await relationKind(exec, model.schema, model.name)) === 'view')
-      await dropRelation(exec, model.schema, model.name);
-    else return;
-  }
-  const select = substituteMacros(ctx.sql, { start_date: range[0], end_date: range[1] });
-  await exec.run(`CREATE TABLE ${qualified(model.schema, model.name)} AS SELECT * FROM (${select}\n) AS q LIMIT 0`);
+  const kind = await relationKind(exec, model.schema, model.name);
+  if (kind === 'table') return;
+  if (kind === 'view') await dropRelation(exec, model.schema, model.name);
+  await exec.run(
+    `CREATE TABLE ${qualified(model.schema, model.name)} AS SELECT * FROM (${select(ctx, range)}\n) AS q LIMIT 0`,
+  );
 }

@@ -1,13 +1,15 @@
 import { VwhError } from '../../core/errors.js';
-import { relationKind } from '../executor.js';
+import { type Executor, relationKind } from '../executor.js';
 import { sqlTimestamp } from '../intervals.js';
 import { ident, literal, qualified, substituteMacros } from '../sql-text.js';
+import { addedNote, addNewColumns, describeColumns } from './columns.js';
 import type { Materializer } from './types.js';
 
 /**
  * `scd2`: a history table with `valid_from`/`valid_to` (NULL for the current row). Changed rows are closed and a new
  * version opened; keys gone from the source are closed (hard deletes); new keys open. The table is never dropped,
- * not even by `--full-refresh`: its history cannot be rebuilt from the source.
+ * not even by `--full-refresh`: its history cannot be rebuilt from the source. A query returning two rows for one
+ * key is refused; a column the query starts returning is added to the table (NULL in older versions).
  */
 export const materializeScd2: Materializer = async ({ model, exec, sql, end, clock, fullRefresh }) => {
   const { uniqueKey, scd2Strategy, updatedAt, invalidateHardDeletes } = model.config;
@@ -19,7 +21,18 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
   if (kind === 'view') {
     throw new VwhError('MODEL_ERROR', `${model.id} is a view; an scd2 model needs its table. Drop the view first.`);
   }
+  if (kind === 'table') {
+    const existing = (await describeColumns(exec, rel)).map((c) => c.name);
+    if (!existing.includes('valid_from') || !existing.includes('valid_to')) {
+      throw new VwhError(
+        'MODEL_ERROR',
+        `${model.id} exists but is not an scd2 history (no valid_from/valid_to columns); nothing was changed. ` +
+          `Rename or drop the old table by hand to start the history.`,
+      );
+    }
+  }
   let rows = 0;
+  let added: string[] = [];
   await exec.run(`CREATE SCHEMA IF NOT EXISTS ${ident(model.schema)}`);
   await exec.transaction(async () => {
     await exec.run(`CREATE OR REPLACE TEMP TABLE ${src} AS ${select}`);
@@ -29,6 +42,7 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
         throw new VwhError('MODEL_ERROR', `${model.id}: the query must not return a column named ${reserved}.`);
       }
     }
+    await refuseDuplicateKeys(exec, model.id, src, uniqueKey);
     const validFrom = scd2Strategy === 'timestamp' ? `CAST(s.${ident(updatedAt as string)} AS TIMESTAMP)` : now;
     const list = columns.map((c) => `s.${ident(c)}`).join(', ');
     const key = uniqueKey.map((k) => `t.${ident(k)} IS NOT DISTINCT FROM s.${ident(k)}`).join(' AND ');
@@ -40,6 +54,12 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
       await exec.run(`DROP TABLE ${src}`);
       return;
     }
+    added = await addNewColumns(
+      exec,
+      model.schema,
+      model.name,
+      (await describeColumns(exec, src)).filter((c) => !['valid_from', 'valid_to'].includes(c.name)),
+    );
     const compared = scd2Strategy === 'timestamp' ? [] : checkColumns(model.config.checkColumns, columns, uniqueKey);
     const changed =
       scd2Strategy === 'timestamp'
@@ -64,8 +84,25 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
     );
     await exec.run(`DROP TABLE ${src}`);
   });
-  return { rowsAffected: rows, message: fullRefresh ? 'scd2 history kept (--full-refresh never drops it)' : undefined };
+  const kept = fullRefresh ? 'scd2 history kept (--full-refresh never drops it)' : '';
+  const message = `${kept}${addedNote(added)}`.replace(/^; /, '');
+  return message ? { rowsAffected: rows, message } : { rowsAffected: rows };
 };
+
+/** Two rows for one key would open two current versions; the snapshot refuses rather than corrupt the history. */
+async function refuseDuplicateKeys(exec: Executor, id: string, src: string, key: string[]): Promise<void> {
+  const cols = key.map(ident).join(', ');
+  const dupes = await exec.all<Record<string, unknown>>(
+    `SELECT ${cols}, count(*) AS n_rows FROM ${src} GROUP BY ALL HAVING count(*) > 1 ORDER BY n_rows DESC LIMIT 3`,
+  );
+  if (dupes.length === 0) return;
+  const shown = dupes.map((d) => `(${key.map((k) => String(d[k])).join(', ')}) x${d.n_rows}`).join(', ');
+  throw new VwhError(
+    'MODEL_ERROR',
+    `${id}: the query returns more than one row per unique_key [${key.join(', ')}], e.g. ${shown}; ` +
+      'an scd2 model needs one row per key. Nothing was changed.',
+  );
+}
 
 function checkColumns(declared: string[], columns: string[], key: string[]): string[] {
   if (declared.length === 0) return columns.filter((c) => !key.includes(c));

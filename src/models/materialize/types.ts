@@ -16,6 +16,10 @@ export interface MaterializeContext {
   /** `--start`: with it, time-range models reprocess [start, end] even where already done. */
   start?: string;
   fullRefresh: boolean;
+  /** Day of the model's last successful build, if any (incremental_by_unique_key's window starts there). */
+  lastBuiltOn?: string;
+  /** Days time-range models upstream wrote in this run: a time-range model re-processes them (same-day lineage). */
+  upstreamDays?: ReadonlySet<string>;
   /** Relative export paths resolve from here: the warehouse file's folder. */
   baseDir: string;
   /** When auditing: checks a new version before it goes live (kinds that build one under a temporary name). */

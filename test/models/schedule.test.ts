@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/core/log.js';
+import { Executor } from '../../src/models/executor.js';
+import { loadProject } from '../../src/models/project.js';
+import type { NodeResult, NodeStatus } from '../../src/models/results.js';
+import { schedule } from '../../src/models/schedule.js';
+import type { Model } from '../../src/models/types.js';
+import { type Sandbox, sandbox, writeModels } from './helpers.js';
+
+let s: Sandbox;
+afterEach(() => s?.cleanup());
+
+/** A runNode whose models finish only when the test says so, to observe what runs at the same time. */
+function gate() {
+  const started: string[] = [];
+  const finish = new Map<string, (status: NodeStatus) => void>();
+  const runNode = (model: Model) =>
+    new Promise<NodeResult>((resolve) => {
+      started.push(model.id);
+      finish.set(model.id, (status) =>
+        resolve({
+          id: model.id,
+          type: 'model',
+          path: model.path,
+          status,
+          startedAt: '',
+          durationMs: 0,
+          rowsAffected: null,
+          audits: [],
+        }),
+      );
+    });
+  return { started, finish, runNode };
+}
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('schedule', () => {
+  it('runs independent models at the same time, and a child only after all its parents', async () => {
+    s = await sandbox();
+    writeModels(s.modelsDir, {
+      'staging/a.sql': 'select 1 as x',
+      'staging/b.sql': 'select 2 as x',
+      'marts/c.sql': 'select * from staging.a union all select * from staging.b',
+    });
+    const project = await loadProject(s.modelsDir);
+    const executors = [new Executor(s.db.connection), new Executor(await s.db.connect())];
+    const results = new Map<string, NodeResult>();
+    const g = gate();
+    const done = schedule(project.graph.order, project, executors, results, g.runNode, silentLogger);
+    await tick();
+    expect(g.started.sort()).toEqual(['staging.a', 'staging.b']);
+    g.finish.get('staging.a')?.('success');
+    await tick();
+    expect(g.started).not.toContain('marts.c');
+    g.finish.get('staging.b')?.('success');
+    await tick();
+    expect(g.started).toContain('marts.c');
+    g.finish.get('marts.c')?.('success');
+    await done;
+    expect(results.get('marts.c')?.status).toBe('success');
+  });
+
+  it('with one connection, one model at a time; a failed parent skips its descendants only', async () => {
+    s = await sandbox();
+    writeModels(s.modelsDir, {
+      'staging/a.sql': 'select 1 as x',
+      'staging/b.sql': 'select 2 as x',
+      'marts/c.sql': 'select * from staging.a',
+      'marts/d.sql': 'select * from marts.c',
+    });
+    const project = await loadProject(s.modelsDir);
+    const results = new Map<string, NodeResult>();
+    const g = gate();
+    const done = schedule(
+      project.graph.order,
+      project,
+      [new Executor(s.db.connection)],
+      results,
+      g.runNode,
+      silentLogger,
+    );
+    await tick();
+    expect(g.started).toEqual(['staging.a']);
+    g.finish.get('staging.a')?.('error');
+    await tick();
+    expect(g.started).toEqual(['staging.a', 'staging.b']);
+    g.finish.get('staging.b')?.('success');
+    await done;
+    expect(g.started).toEqual(['staging.a', 'staging.b']);
+    expect(results.get('marts.c')).toMatchObject({ status: 'skipped', message: 'skipped: upstream staging.a error' });
+    expect(results.get('marts.d')).toMatchObject({ status: 'skipped', message: 'skipped: upstream marts.c skipped' });
+  });
+});
