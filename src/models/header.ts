@@ -25,7 +25,13 @@ export function splitFile(text: string, tag: 'model' | 'test'): SplitFile {
   try {
     header = yamlText.trim() === '' ? {} : parseYaml(yamlText);
   } catch (error) {
-    throw new Error(`the @${tag} header is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+    // yaml counts lines from the header's first YAML line; say the line of the file instead.
+    const tagLine = text.slice(0, match.index + match[0].indexOf(`@${tag}`)).split('\n').length;
+    const firstYamlLine = /^[^\n]*\n/.exec(match[2] ?? '')?.[0].trim() === '' ? tagLine + 1 : tagLine;
+    const at = (error as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line;
+    const where = at === undefined ? '' : ` (line ${firstYamlLine + at - 1} of the file)`;
+    const reason = (error as Error).message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '');
+    throw new Error(`the @${tag} header is not valid YAML${where}: ${reason}`);
   }
   if (typeof header !== 'object' || header === null || Array.isArray(header)) {
     throw new Error(`the @${tag} header must be a YAML map (key: value lines)`);

@@ -66,6 +66,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
           sqlLine: split.sqlLine,
           config: modelConfig,
           parents: [],
+          readParents: [],
           sources: [],
           fingerprint: fingerprint(split.sql, modelConfig),
         };
@@ -82,6 +83,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
         .map((a) => byLower.get((a.to as string).toLowerCase()))
         .filter((id): id is string => id !== undefined && id !== model.id);
       model.parents = [...new Set([...resolved.parents, ...auditParents])].sort();
+      model.readParents = resolved.parents;
       model.sources = resolved.sources;
     }
     const tests: SingularTest[] = [];

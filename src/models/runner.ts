@@ -16,7 +16,7 @@ import { schedule } from './schedule.js';
 import { selectModels } from './selection.js';
 import { ident, qualified } from './sql-text.js';
 import { ensureState, readModelStates, recordRuns, writeModelState } from './state.js';
-import type { Model, Project } from './types.js';
+import type { Model, Project, SingularTest } from './types.js';
 
 export type { NodeResult, NodeStatus, RunResults } from './results.js';
 export { exitCodeFor } from './results.js';
@@ -159,7 +159,10 @@ export async function runProject(db: Database, project: Project, options: RunOpt
   if (audit) {
     for (const test of project.tests) {
       if (!test.parents.some((p) => selected.has(p)) && selected.size !== project.models.size) continue;
-      const result = await runSingularTest(main, project, test, results, options.storeFailures ?? false);
+      const missing = await missingParent(main, project, test.parents);
+      const result = missing
+        ? skippedTest(test, `skipped: ${missing} is not in the warehouse yet (vwh models build --select ${missing})`)
+        : await runSingularTest(main, project, test, results, options.storeFailures ?? false);
       results.set(test.id, result);
       report(options.logger, result);
     }
@@ -210,4 +213,31 @@ async function withConflictRetry<T>(fn: () => Promise<T>, attempts = 3): Promise
       if (i >= attempts || !/conflict/i.test((error as Error).message)) throw error;
     }
   }
+}
+
+/**
+ * The first parent of a singular test that is not in the warehouse (an ephemeral parent is inlined, so it counts
+ * as present). A test selected through one parent must not fail because another was never built.
+ */
+async function missingParent(exec: Executor, project: Project, parents: readonly string[]): Promise<string | null> {
+  for (const id of parents) {
+    const model = project.models.get(id);
+    if (!model || model.config.kind === 'ephemeral') continue;
+    if (!(await relationKind(exec, model.schema, model.name))) return id;
+  }
+  return null;
+}
+
+function skippedTest(test: SingularTest, message: string): NodeResult {
+  return {
+    id: test.id,
+    type: 'test',
+    path: test.path,
+    rowsAffected: null,
+    audits: [],
+    status: 'skipped',
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    message,
+  };
 }

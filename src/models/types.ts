@@ -63,8 +63,10 @@ export interface Model {
   /** Line in the file where `sql` starts (1-based), to translate DuckDB's LINE n. */
   sqlLine: number;
   config: ModelConfig;
-  /** Models this one reads (ids), from the SQL and `depends_on`. */
+  /** Models built before this one (ids): what its SQL and `depends_on` read, and the `to` of its relationships audits. */
   parents: string[];
+  /** The models its SQL and `depends_on` read, without audit-only parents (the inputs a unit test must give). */
+  readParents: string[];
   /** Tables it reads that are not models: sources (`raw.*`) and declared `depends_on`. */
   sources: string[];
   fingerprint: string;

@@ -92,11 +92,11 @@ async function runOne(
   const given = new Set(Object.keys(spec.inputs).map((k) => k.toLowerCase()));
   const inlined = new Set(ephemeralAncestors(project, model).map((m) => m.id));
   const reads = [
-    ...model.parents,
+    ...model.readParents,
     ...model.sources,
     ...[...inlined].flatMap((id) => {
       const m = project.models.get(id);
-      return m ? [...m.parents, ...m.sources] : [];
+      return m ? [...m.readParents, ...m.sources] : [];
     }),
   ].filter((t) => !inlined.has(t));
   const missing = [...new Set(reads)].filter((t) => !given.has(t.toLowerCase()));

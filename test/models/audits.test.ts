@@ -155,6 +155,25 @@ select day, brand, count(*) as n from raw.chats where day between @start_date an
     expect((await build(s)).byId('test.no_globex').status).toBe('skipped');
   });
 
+  it('a singular test selected through one parent is skipped, not failed, while another parent was never built', async () => {
+    s = await sandbox();
+    await seedRaw(s.db);
+    writeModels(s.modelsDir, {
+      'staging/chats.sql': 'select * from raw.chats',
+      'marts/brands.sql': 'select distinct brand from raw.chats',
+      'tests/brands_have_chats.sql':
+        'select b.brand from marts.brands b left join staging.chats c using (brand) where c.brand is null',
+    });
+    const partial = await build(s, { select: ['staging.chats'] });
+    expect(partial.byId('test.brands_have_chats')).toMatchObject({
+      status: 'skipped',
+      message: expect.stringMatching(/marts\.brands is not in the warehouse yet/),
+    });
+    expect(exitCodeFor(partial)).toBe(0);
+    const full = await build(s);
+    expect(full.byId('test.brands_have_chats')).toMatchObject({ status: 'success', message: '0 failing row(s)' });
+  });
+
   it('test on a model never built says so instead of failing each audit', async () => {
     s = await sandbox();
     await seedRaw(s.db);

@@ -24,6 +24,13 @@ select 1 as day`;
     expect(config.audits[0]).toMatchObject({ type: 'not_null', columns: ['day'], severity: 'error' });
   });
 
+  it('a YAML error in the header names the line of the file, not of the header', () => {
+    const text = ['', '/* @model', 'kind: table', 'tags: [daily', 'description: x: y', '*/', 'select 1'].join('\n');
+    expect(() => splitFile(text, 'model')).toThrow(/not valid YAML \(line [45] of the file\)/);
+    const inline = ['/* @model kind: table', 'description: a: b', '*/', 'select 1'].join('\n');
+    expect(() => splitFile(inline, 'model')).toThrow(/line 2 of the file/);
+  });
+
   it('a file without a header is a view', () => {
     expect(parseModelHeader(splitFile('select 1', 'model').header).kind).toBe('view');
   });

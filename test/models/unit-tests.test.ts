@@ -65,4 +65,22 @@ expected: [{id: 1, v2: 3}, {id: 2, v2: 5}]`,
     expect(result).toMatchObject({ name: 'bad', path: 'unit_tests/nested/bad.json', status: 'error' });
     expect(result?.message).toMatch(/^staging\/bad\.sql: Binder Error.*nosuch.*LINE 4 of the file/s);
   });
+
+  it('asks only for the tables the SQL reads, not the target of a relationships audit', async () => {
+    s = await sandbox();
+    writeModels(s.modelsDir, {
+      'staging/brands.sql': 'select distinct brand from raw.chats',
+      'marts/per_brand.sql':
+        '/* @model\nkind: table\naudits:\n  - relationships: {column: brand, to: staging.brands, field: brand}\n*/\n' +
+        'select brand, count(*) as n from raw.chats group by brand',
+      'tests/unit/per_brand.yaml': `model: marts.per_brand
+inputs:
+  raw.chats: [{brand: acme}, {brand: acme}, {brand: globex}]
+expected: [{brand: acme, n: 2}, {brand: globex, n: 1}]`,
+    });
+    const project = await loadProject(s.modelsDir);
+    // the audit still orders the build: staging.brands is built first
+    expect(project.models.get('marts.per_brand')?.parents).toEqual(['staging.brands']);
+    expect(await runUnitTests(project)).toMatchObject([{ name: 'per_brand', status: 'pass' }]);
+  });
 });
