@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NIL_UUID } from '../../src/api/index.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { call, del, expectError, expectServed, firstProject, get, patch, post, start } from './support.js';
+import { call, del, expectError, expectServed, firstProject, get, patch, post, start, TODAY } from './support.js';
 
 describe('competitors', () => {
   let server: ReferenceServer;
@@ -196,5 +196,39 @@ describe('brand aliases', () => {
       'ALIAS_LIMIT_REACHED',
     );
     expect((await get(server, url)).body.data.remaining).toBe(0);
+  });
+});
+
+describe('answers already served do not change', () => {
+  let server: ReferenceServer;
+  afterAll(() => server.close());
+
+  it("detecting pending competitors or adding one during the day leaves that day's answers as served", async () => {
+    server = await start();
+    const { projectId } = await firstProject(server);
+    const prompts = (await get(server, `/projects/${projectId}/prompts`)).body.data.prompts as Array<{ id: string }>;
+    const todays = async () => {
+      const pages: unknown[] = [];
+      for (const p of prompts) {
+        pages.push(
+          (await get(server, `/projects/${projectId}/prompts/${p.id}/chats?date_from=${TODAY}&date_to=${TODAY}`)).body,
+        );
+      }
+      return JSON.stringify(pages);
+    };
+    const before = await todays();
+    expect(before).toContain('full_content');
+    const pending = expectServed(
+      'listPendingCompetitors',
+      await get(server, `/projects/${projectId}/competitors/pending`),
+    );
+    expect(pending.total_pending).toBeGreaterThan(0);
+    expectServed(
+      'createCompetitors',
+      await post(server, `/projects/${projectId}/competitors`, {
+        competitors: [{ name: 'Latecomer', website: 'latecomer.example' }],
+      }),
+    );
+    expect(await todays()).toBe(before);
   });
 });

@@ -71,11 +71,14 @@ function isBefore(iso: string | null | undefined, ms: number): boolean {
   return Number.isNaN(t) || t < ms;
 }
 
-/** Competitors that exist in the market on `day` (created by its end, not deleted before its start). */
+/**
+ * Competitors that shape the answers of `day`: created before the day began (its answers are collected from 00:00,
+ * so a competitor added or detected during the day first appears in the next day's answers, as a prompt does), and
+ * not deleted before its start. Served answers therefore never change after the fact.
+ */
 function competitorsInMarket(project: ProjectConfig, day: number): CompetitorConfig[] {
   return project.competitors.filter(
-    (c) =>
-      isBefore(c.created_at, endOfDayMs(day)) && (c.deleted_at === null || Date.parse(c.deleted_at) >= day * DAY_MS),
+    (c) => isBefore(c.created_at, day * DAY_MS) && (c.deleted_at === null || Date.parse(c.deleted_at) >= day * DAY_MS),
   );
 }
 
