@@ -25,6 +25,11 @@ export interface RateBudgetOptions {
   clock?: Clock;
   /** Persistence of the window; with `keyId`. Saves are coalesced, at most one in flight. */
   store?: BudgetStore;
+  /**
+   * Least time between two saves (default windowMs / 100, at most 1 s): a kill -9 forgets at most the requests of
+   * that last moment (about one at 70 per minute), and a fast scaled window does not turn into a save per request.
+   */
+  saveEveryMs?: number;
   keyId?: string;
   /** Added to every expiry to absorb clock granularity at the server's window edge (default windowMs / 1000, >= 1). */
   marginMs?: number;
@@ -76,6 +81,9 @@ export class RateBudget {
   private waiting = 0;
   private waitingSince = 0;
   private saving: Promise<void> | undefined;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastSaveAt = Number.NEGATIVE_INFINITY;
+  private readonly saveEveryMs: number;
   private dirty = false;
   private saveError: unknown;
   private readonly counters: RateBudgetStats = {
@@ -97,6 +105,7 @@ export class RateBudget {
     this.store = options.store;
     this.keyId = options.keyId;
     this.learnLimit = options.learnLimit ?? true;
+    this.saveEveryMs = options.saveEveryMs ?? Math.min(1000, Math.round(this.windowMs / 100));
     if (this.store && !this.keyId) throw new TypeError('a RateBudget with a store needs a keyId');
   }
 
@@ -235,8 +244,15 @@ export class RateBudget {
 
   /** Waits for pending saves; rethrows the last save error, if any. */
   async flush(): Promise<void> {
-    while (this.saving) await this.saving;
-    if (this.dirty) await this.save();
+    for (;;) {
+      if (this.saveTimer) {
+        clearTimeout(this.saveTimer);
+        this.saveTimer = undefined;
+      }
+      if (this.saving) await this.saving;
+      else if (this.dirty) await this.save();
+      else break;
+    }
     if (this.saveError !== undefined) {
       const error = this.saveError;
       this.saveError = undefined;
@@ -334,23 +350,38 @@ export class RateBudget {
   private changed(): void {
     if (!this.store) return;
     this.dirty = true;
-    if (!this.saving) {
-      const run = this.save();
-      this.saving = run;
-      void run.finally(() => {
-        if (this.saving === run) this.saving = undefined;
-      });
+    if (this.saving || this.saveTimer) return;
+    // Real time, not the injected clock: this only spaces out I/O, it decides nothing about the window.
+    const wait = this.lastSaveAt + this.saveEveryMs - Date.now();
+    if (wait > 0) {
+      this.saveTimer = setTimeout(() => {
+        this.saveTimer = undefined;
+        this.startSave();
+      }, wait);
+      this.saveTimer.unref?.();
+      return;
     }
+    this.startSave();
+  }
+
+  private startSave(): void {
+    if (this.saving || !this.dirty) return;
+    this.lastSaveAt = Date.now();
+    const run = this.save();
+    this.saving = run;
+    void run.finally(() => {
+      if (this.saving === run) this.saving = undefined;
+      // What changed while saving goes in the next save, spaced like any other.
+      if (this.dirty) this.changed();
+    });
   }
 
   private async save(): Promise<void> {
     const { store, keyId } = this;
     if (!store || !keyId) return;
     try {
-      while (this.dirty) {
-        this.dirty = false;
-        await store.save(keyId, this.snapshot());
-      }
+      this.dirty = false;
+      await store.save(keyId, this.snapshot());
     } catch (error) {
       this.saveError = error;
     }

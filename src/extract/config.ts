@@ -4,6 +4,7 @@ import { VwhError } from '../core/errors.js';
 import { STREAM_NAMES } from './streams/index.js';
 
 const Day = z.iso.date();
+const Uuid = z.guid();
 
 /** One key (one team) to sync. The key itself never sits in the config: an environment variable or a file names it. */
 export const TeamConfig = z.strictObject({
@@ -11,8 +12,18 @@ export const TeamConfig = z.strictObject({
   apiKeyEnv: z.string().min(1).optional().describe('environment variable holding the API key'),
   apiKeyFile: z.string().min(1).optional().describe('file holding the API key (first line)'),
   baseUrl: z.url().optional().describe('API base URL for this key (default: the top-level baseUrl)'),
+  servicesBaseUrl: z
+    .url()
+    .optional()
+    .describe('base URL of the content and team services for this key (default: the top-level servicesBaseUrl)'),
+  userId: Uuid.optional().describe('user id the team service answers for (team_members; default: none, skipped)'),
   projects: z.array(z.string()).optional().describe('project ids or names to sync (default: all)'),
-  rateShare: z.number().gt(0).lte(1).optional().describe('part of the key rate window this sync may use'),
+  rateShare: z
+    .number()
+    .gt(0)
+    .lte(1)
+    .optional()
+    .describe('part of this key rate window this sync may use (default: the top-level budgetShare)'),
 });
 export type TeamConfig = z.infer<typeof TeamConfig>;
 
@@ -21,6 +32,17 @@ export const SyncConfig = z.strictObject({
   $schema: z.string().optional(),
   db: z.string().min(1).optional().describe('DuckDB file (default data/warehouse.duckdb)'),
   baseUrl: z.url().optional().describe('API base URL, scheme://host[:port] (VWH_BASE_URL)'),
+  servicesBaseUrl: z
+    .url()
+    .optional()
+    .describe('base URL of the content-generation and team services, /api/v1 and /api/v2 (default: baseUrl)'),
+  userId: Uuid.optional().describe('single-key runs: user id the team service answers for (team_members)'),
+  budgetShare: z
+    .number()
+    .gt(0)
+    .lte(1)
+    .optional()
+    .describe('part of each key rate window this sync may use, leaving the rest to other users (default 1)'),
   teams: z.array(TeamConfig).min(1).optional().describe('several keys synced in parallel, each on its own budget'),
   streams: z.array(z.enum(STREAM_NAMES as [string, ...string[]])).optional(),
   lookbackDays: z.int().min(0).max(60).optional().describe('recent days re-fetched every sync (default 3)'),

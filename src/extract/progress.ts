@@ -8,6 +8,8 @@ export interface PlanLine {
   parents: number;
   /** Parents already complete (daily streams: only the lookback days are fetched again). */
   complete: number;
+  /** Why the stream does not run for this team (e.g. team_members without a user id). */
+  skipped?: string;
 }
 
 export interface SyncPlan {
@@ -47,6 +49,7 @@ export interface ProgressSink {
 }
 
 export function formatDuration(ms: number): string {
+  if (ms > 0 && ms < 1000) return `${Math.round(ms)}ms`;
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
@@ -61,9 +64,8 @@ export function formatPlan(plan: SyncPlan): string {
     `  ${'stream'.padEnd(22)}${'units'.padStart(7)}${'requests'.padStart(10)}${'complete'.padStart(12)}`,
   ];
   for (const s of plan.streams) {
-    lines.push(
-      `  ${s.stream.padEnd(22)}${String(s.units).padStart(7)}${String(s.requests).padStart(10)}${`${s.complete}/${s.parents}`.padStart(12)}`,
-    );
+    const row = `  ${s.stream.padEnd(22)}${String(s.units).padStart(7)}${String(s.requests).padStart(10)}`;
+    lines.push(s.skipped ? `${row}  skipped: ${s.skipped}` : `${row}${`${s.complete}/${s.parents}`.padStart(12)}`);
   }
   lines.push(
     `  total ${plan.requests} requests (discovery included); floor ${formatDuration(plan.floorMs)} at ${plan.usablePerWindow} per ${formatDuration(plan.windowMs)}`,
@@ -72,30 +74,99 @@ export function formatPlan(plan: SyncPlan): string {
   return lines.join('\n');
 }
 
-/** One line rewritten in place on a terminal. */
-export class TerminalProgress implements ProgressSink {
-  private waits = 0;
+/** Where the terminal display writes (process.stderr, or any stream in tests). */
+export interface ProgressOut {
+  write(text: string): unknown;
+  columns?: number;
+}
 
-  constructor(private readonly out: NodeJS.WriteStream = process.stderr) {}
+interface TeamLine {
+  unit?: UnitProgress;
+  /** The wait in progress, if it is not over yet. */
+  wait?: WaitEvent;
+}
+
+/**
+ * One line rewritten in place on a terminal: per team, the stream, units done/total, requests, the budget left in
+ * the window, the waits so far and the ETA; and while the client waits (budget, Retry-After, backoff), what for and
+ * how long, so a wait never looks like a hang.
+ */
+export class TerminalProgress implements ProgressSink {
+  private readonly teams = new Map<string, TeamLine>();
+  private waits = 0;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly out: ProgressOut = process.stderr,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   plan(plan: SyncPlan): void {
-    this.out.write(`${formatPlan(plan)}\n`);
+    this.out.write(`\r\x1b[2K${formatPlan(plan)}\n`);
   }
 
   unit(p: UnitProgress): void {
-    this.out.write(
-      `\r\x1b[2K${p.teamId} ${p.stream} ${p.done}/${p.total} units · ${p.requests} requests · budget ${p.budgetAvailable}/${p.usablePerWindow} · waits ${p.waits} · eta ${formatDuration(p.etaMs)}`,
-    );
+    const line = this.teams.get(p.teamId) ?? {};
+    line.unit = p;
+    this.teams.set(p.teamId, line);
+    this.render();
   }
 
-  wait(_teamId: string, _event: WaitEvent): void {
+  wait(teamId: string, event: WaitEvent): void {
     this.waits++;
+    const line = this.teams.get(teamId) ?? {};
+    line.wait = event;
+    this.teams.set(teamId, line);
+    this.render();
+    // A long wait (a whole rate window, a Retry-After) counts down on screen rather than standing still.
+    this.ticker ??= setInterval(() => this.render(), 1000);
+    this.ticker.unref?.();
   }
 
   done(teamId: string, summary: Record<string, unknown>): void {
+    this.teams.delete(teamId);
+    if (this.teams.size === 0) this.stopTicker();
     this.out.write(`\r\x1b[2K${teamId}: ${summary.status} ${JSON.stringify(summary)}\n`);
+    if (this.teams.size > 0) this.render();
+  }
+
+  /** The current line (without the terminal control characters). */
+  line(): string {
+    const now = this.now();
+    const parts: string[] = [];
+    for (const [teamId, { unit: p, wait }] of this.teams) {
+      let text = p
+        ? `${teamId} ${p.stream} ${p.done}/${p.total} units · ${p.requests} requests · budget ${p.budgetAvailable}/${p.usablePerWindow} · waits ${p.waits} · eta ${formatDuration(p.etaMs)}`
+        : `${teamId} starting`;
+      if (wait && wait.until > now)
+        text += ` · waiting ${formatDuration(wait.until - now)} (${WAIT_WORDS[wait.reason]})`;
+      parts.push(text);
+    }
+    return parts.join(' | ');
+  }
+
+  private stopTicker(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+
+  private render(): void {
+    const now = this.now();
+    if (![...this.teams.values()].some((t) => t.wait && t.wait.until > now)) this.stopTicker();
+    const text = this.line();
+    const width = this.out.columns;
+    this.out.write(`\r\x1b[2K${width && text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text}`);
   }
 }
+
+const WAIT_WORDS: Record<WaitEvent['reason'], string> = {
+  budget: 'rate budget',
+  'retry-after': 'Retry-After of a 429',
+  backoff: 'backoff before a retry',
+};
+
+/** Waits at least this long are logged at info level in JSON logs (shorter ones at debug): no silent hang in cron. */
+export const LOGGED_WAIT_MS = 5_000;
 
 /** JSON log lines (cron): the plan, one line per finished unit at debug level, a summary per stream and run. */
 export class LogProgress implements ProgressSink {
@@ -110,7 +181,14 @@ export class LogProgress implements ProgressSink {
   }
 
   wait(teamId: string, event: WaitEvent): void {
-    this.logger.debug('waiting', { teamId, ...event });
+    const fields = {
+      teamId,
+      reason: event.reason,
+      ms: Math.round(event.ms),
+      until: new Date(event.until).toISOString(),
+    };
+    if (event.ms >= LOGGED_WAIT_MS) this.logger.info('waiting', fields);
+    else this.logger.debug('waiting', fields);
   }
 
   done(teamId: string, summary: Record<string, unknown>): void {

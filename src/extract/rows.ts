@@ -32,3 +32,13 @@ export function salvage<T extends z.ZodType>(
   }
   return { good, bad };
 }
+
+/** An item's own `_extra` plus the extras of its nested objects under their names; null when all are empty. */
+export function nestExtra(
+  own: Record<string, unknown> | null,
+  nested: Record<string, Record<string, unknown> | null | undefined>,
+): Record<string, unknown> | null {
+  const out: Record<string, unknown> = { ...(own ?? {}) };
+  for (const [key, extra] of Object.entries(nested)) if (extra) out[key] = extra;
+  return Object.keys(out).length > 0 ? out : null;
+}

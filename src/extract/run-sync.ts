@@ -8,6 +8,8 @@ export interface TeamJob {
   teamId: string;
   baseUrl: string;
   apiKey: string;
+  servicesBaseUrl?: string;
+  userId?: string;
   projects?: readonly string[];
   rateShare?: number;
 }
@@ -24,7 +26,10 @@ export interface MultiSyncResult {
 export async function syncAll(
   warehouse: Warehouse,
   jobs: readonly TeamJob[],
-  common: Omit<TeamSyncOptions, 'warehouse' | 'teamId' | 'baseUrl' | 'apiKey' | 'projects'>,
+  common: Omit<
+    TeamSyncOptions,
+    'warehouse' | 'teamId' | 'baseUrl' | 'apiKey' | 'projects' | 'servicesBaseUrl' | 'userId'
+  >,
   logger: Logger,
   progress: ProgressSink,
 ): Promise<MultiSyncResult> {
@@ -36,6 +41,8 @@ export async function syncAll(
         teamId: job.teamId,
         baseUrl: job.baseUrl,
         apiKey: job.apiKey,
+        ...(job.servicesBaseUrl ? { servicesBaseUrl: job.servicesBaseUrl } : {}),
+        ...(job.userId ? { userId: job.userId } : {}),
         ...(job.projects ? { projects: job.projects } : {}),
         rate: { ...common.rate, ...(job.rateShare ? { share: job.rateShare } : {}) },
         logger: logger.child({ team: job.teamId }),

@@ -12,7 +12,7 @@ import { discover } from './discovery.js';
 import { analysisWindow, planStream, type StreamPlan } from './planner.js';
 import type { ProgressSink, SyncPlan } from './progress.js';
 import { STREAMS } from './streams/index.js';
-import type { SyncSettings, Unit, UnitContext } from './types.js';
+import type { StreamDef, SyncSettings, TeamScope, Unit, UnitContext } from './types.js';
 
 export interface RateOptions {
   /** Sliding window (60 000 ms in the spec; scaled down in tests). */
@@ -43,6 +43,10 @@ export interface TeamSyncOptions {
   teamId: string;
   baseUrl: string;
   apiKey: string;
+  /** Base URL of the second document's services (content, teams); default `baseUrl`. */
+  servicesBaseUrl?: string;
+  /** The team service's caller (team_members); without it that stream is skipped. */
+  userId?: string;
   settings: SyncSettings;
   /** Stream names; default all. */
   streams?: readonly string[];
@@ -93,6 +97,15 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
   });
   const client = new ApiClient({
     baseUrl: options.baseUrl,
+    ...(options.servicesBaseUrl
+      ? {
+          serviceBaseUrls: {
+            content: options.servicesBaseUrl,
+            bootstrap: options.servicesBaseUrl,
+            teams: options.servicesBaseUrl,
+          },
+        }
+      : {}),
     apiKey: options.apiKey,
     budget,
     clock,
@@ -137,11 +150,12 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     const discovery = await discover(client, options.projects, logger, options.signal);
     result.unreachable = discovery.unreachable;
     const window = analysisWindow(settings);
+    const scope: TeamScope = options.userId ? { userId: options.userId } : {};
     const selected = STREAMS.filter((s) => !options.streams || options.streams.includes(s.name));
     const plans: StreamPlan[] = [];
     for (const stream of selected) {
       const finished = options.fullRefresh ? new Map() : await ws.state.finishedByParent(teamId, stream.name);
-      plans.push(planStream(stream, stream.parents(discovery, settings), finished, settings));
+      plans.push(planStream(stream, stream.parents(discovery, settings, scope), finished, settings));
     }
     const requests = discovery.requests + plans.reduce((sum, p) => sum + p.requests, 0);
     const plan: SyncPlan = {
@@ -154,6 +168,7 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
         requests: p.requests,
         parents: p.parents,
         complete: p.complete,
+        ...skipReason(p.stream, scope),
       })),
       requests,
       usablePerWindow: budget.usable,
@@ -188,6 +203,7 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     const ctx: UnitContext = {
       client,
       teamId,
+      scope,
       settings,
       window,
       ws,
@@ -260,7 +276,7 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
           budgetAvailable: budget.available(),
           usablePerWindow: budget.usable,
           waits,
-          etaMs: counters.unitsDone > 0 ? (elapsed / counters.unitsDone) * (total - counters.unitsDone) : 0,
+          etaMs: eta(elapsed, counters.unitsDone, total, Math.max(0, plan.requests - counters.requests), budget),
           rows,
         });
         options.hooks?.afterUnit?.(counters.unitsDone, unit);
@@ -323,6 +339,21 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     if (!crashed) await client.close().catch(() => {});
     ws.close();
   }
+}
+
+/**
+ * Time left: the pace of the units so far, but never less than the requests still planned at the key's rate (early
+ * units are often answered from a full window and would promise too much).
+ */
+function eta(elapsedMs: number, done: number, total: number, requestsLeft: number, budget: RateBudget): number {
+  const byUnits = done > 0 ? (elapsedMs / done) * (total - done) : 0;
+  const byBudget = (Math.max(0, requestsLeft - budget.available()) / budget.usable) * budget.windowMs;
+  return Math.max(byUnits, byBudget);
+}
+
+function skipReason(stream: StreamDef, scope: TeamScope): { skipped?: string } {
+  const reason = stream.unavailable?.(scope);
+  return reason ? { skipped: reason } : {};
 }
 
 function isFatal(error: unknown, signal: AbortSignal | undefined): boolean {

@@ -37,10 +37,17 @@ export interface SyncSettings {
   until?: string;
 }
 
+/** What one key (one team) brings beyond its key: who it is to the services of the second document. */
+export interface TeamScope {
+  /** The user the team service answers for (`user_id` of GET /api/v2/teams/me); team_members needs it. */
+  userId?: string;
+}
+
 /** What a stream needs while fetching one unit. */
 export interface UnitContext {
   client: ApiClient;
   teamId: string;
+  scope: TeamScope;
   settings: SyncSettings;
   /** The window of window-grain streams. */
   window: DayRange;
@@ -67,7 +74,9 @@ export interface StreamDef {
   /** raw tables the stream writes. */
   tables: readonly string[];
   grain: Grain;
-  parents(discovery: Discovery, settings: SyncSettings): Parent[];
+  parents(discovery: Discovery, settings: SyncSettings, scope: TeamScope): Parent[];
+  /** Why the stream cannot run for this team (shown in the plan as skipped), or undefined when it can. */
+  unavailable?(scope: TeamScope): string | undefined;
   /** Requests one unit is expected to make (for the plan; paged streams guess). */
   estimate(parent: Parent, range: DayRange, settings: SyncSettings): number;
   fetch(ctx: UnitContext, parent: Parent, range: DayRange): Promise<UnitOutput>;

@@ -1,33 +1,12 @@
 /** Inclusive ranges of UTC calendar days (`YYYY-MM-DD`), and the arithmetic the state and the planner need. */
+import { addDays, eachDay as daysFromTo, minDay } from '../core/days.js';
+
+// Day arithmetic lives in core/days.ts; these are the names the state and the planner use.
+export { addDays, dayDiff as daysBetween, dayToMs, maxDay, minDay, msToDay } from '../core/days.js';
+
 export interface DayRange {
   from: string;
   to: string;
-}
-
-const DAY_MS = 86_400_000;
-
-export function dayToMs(day: string): number {
-  return Date.parse(`${day}T00:00:00Z`);
-}
-
-export function msToDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-export function addDays(day: string, days: number): string {
-  return msToDay(dayToMs(day) + days * DAY_MS);
-}
-
-export function daysBetween(from: string, to: string): number {
-  return Math.round((dayToMs(to) - dayToMs(from)) / DAY_MS);
-}
-
-export function minDay(a: string, b: string): string {
-  return a < b ? a : b;
-}
-
-export function maxDay(a: string, b: string): string {
-  return a > b ? a : b;
 }
 
 /** Sorted, with overlapping or adjacent ranges joined. */
@@ -78,7 +57,5 @@ export function chunkRange(range: DayRange, maxDays: number): DayRange[] {
 
 /** Every day of the range, in order. */
 export function eachDay(range: DayRange): string[] {
-  const out: string[] = [];
-  for (let d = range.from; d <= range.to; d = addDays(d, 1)) out.push(d);
-  return out;
+  return daysFromTo(range.from, range.to);
 }

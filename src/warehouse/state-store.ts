@@ -15,16 +15,15 @@ export interface StateKey {
 export class StateStore {
   constructor(private readonly db: Kysely<OpsDatabase>) {}
 
-  /** Finished ranges of every parent of a stream (one query per stream, not per parent). */
-  async finishedByParent(teamId: string, stream: string): Promise<Map<string, DayRange[]>> {
-    const rows = await this.db
+  /** Finished ranges of every parent of a stream (one query per stream, not per parent), or of one parent. */
+  async finishedByParent(teamId: string, stream: string, parentId?: string): Promise<Map<string, DayRange[]>> {
+    let query = this.db
       .selectFrom('ops.sync_state')
       .select(['parent_id', 'range_from', 'range_to'])
       .where('team_id', '=', teamId)
-      .where('stream', '=', stream)
-      .orderBy('parent_id')
-      .orderBy('range_from')
-      .execute();
+      .where('stream', '=', stream);
+    if (parentId !== undefined) query = query.where('parent_id', '=', parentId);
+    const rows = await query.orderBy('parent_id').orderBy('range_from').execute();
     const out = new Map<string, DayRange[]>();
     for (const row of rows) {
       const list = out.get(row.parent_id) ?? [];
@@ -35,7 +34,7 @@ export class StateStore {
   }
 
   async finished(key: StateKey): Promise<DayRange[]> {
-    return (await this.finishedByParent(key.teamId, key.stream)).get(key.parentId) ?? [];
+    return (await this.finishedByParent(key.teamId, key.stream, key.parentId)).get(key.parentId) ?? [];
   }
 
   /** Adds `range` to the parent's finished ranges and stores them merged. */

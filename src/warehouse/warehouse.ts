@@ -41,6 +41,9 @@ export class Warehouse {
 
   async session(): Promise<WarehouseSession> {
     const session = await Session.create(await this.database.connect());
+    // The budget saves its window after every request: on a connection of its own, those small commits never wait
+    // behind (or hold up) a unit's load, which the session serializes.
+    const budgetSession = await Session.create(await this.database.connect());
     const ops = opsDb(session);
     return {
       session,
@@ -48,8 +51,11 @@ export class Warehouse {
       loader: new Loader(session),
       state: new StateStore(ops),
       runs: new RunStore(ops),
-      budget: new DuckDBBudgetStore(ops),
-      close: () => session.close(),
+      budget: new DuckDBBudgetStore(opsDb(budgetSession)),
+      close: () => {
+        budgetSession.close();
+        session.close();
+      },
     };
   }
 

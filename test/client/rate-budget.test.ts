@@ -204,6 +204,34 @@ describe('RateBudget on a ManualClock', () => {
     expect(second.available()).toBe(2);
   });
 
+  it('spaces its saves (saveEveryMs) without losing the last state: flush writes it', async () => {
+    const clock = new ManualClock(10_000);
+    let saves = 0;
+    const store = new MemoryBudgetStore();
+    const counting = {
+      load: (k: string) => store.load(k),
+      save: (k: string, t: number[]) => {
+        saves++;
+        return store.save(k, t);
+      },
+    };
+    const budget = new RateBudget({
+      limit: 100,
+      windowMs: 1000,
+      clock,
+      store: counting,
+      keyId: 'k',
+      saveEveryMs: 60_000,
+    });
+    await takeAndRelease(budget, 40);
+    await tick();
+    // 80 changes (take and release of 40 requests): one save at once, the rest held back for the spacing.
+    expect(saves).toBe(1);
+    await budget.flush();
+    expect(saves).toBe(2);
+    expect(await store.load('k')).toHaveLength(40);
+  });
+
   it('drops stored timestamps that already left the window', async () => {
     const clock = new ManualClock(100_000);
     const store = new MemoryBudgetStore();

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runSyncCommand } from '../../src/cli/commands/sync.js';
 import { main } from '../../src/cli/main.js';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
-import { openWarehouse, query, startWorld, TODAY, tempDir, WINDOW_MS } from './harness.js';
+import { CLI_COMMON, openWarehouse, query, startWorld, TODAY, tempDir, WINDOW_MS } from './harness.js';
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;
@@ -31,7 +31,7 @@ function env(key = server.demoApiKey ?? '') {
   process.env.VWH_LOG_LEVEL = 'error';
 }
 
-const common = ['--today', TODAY, '--rate-window-ms', String(WINDOW_MS), '--log-format', 'json'];
+const common = CLI_COMMON;
 
 function captureStderr(): () => string {
   let text = '';
@@ -73,6 +73,36 @@ describe('vwh sync (CLI)', () => {
     expect(text).toMatch(/chats\s+\d+\s+\d+\s+0\/\d+/);
     expect(text).toMatch(/total \d+ requests .*floor/);
     expect(await rawRows(db)).toBe(0);
+  });
+
+  it('--budget-share leaves part of the window to other users of the key: the plan uses that part only', async () => {
+    env();
+    const usable = async (flags: { budgetShare?: number }) => {
+      const out = new PassThrough();
+      let text = '';
+      out.on('data', (c) => {
+        text += String(c);
+      });
+      const code = await runSyncCommand(
+        {
+          db: `${tmp.dir}/share.duckdb`,
+          plan: true,
+          today: TODAY,
+          rateWindowMs: WINDOW_MS,
+          logFormat: 'json',
+          ...flags,
+        },
+        out,
+      );
+      expect(code).toBe(0);
+      return Number(/at (\d+) per/.exec(text)?.[1]);
+    };
+    const full = await usable({});
+    expect(full).toBeGreaterThanOrEqual(70);
+    expect(await usable({ budgetShare: 0.5 })).toBe(Math.floor(full * 0.5));
+    const stderr = captureStderr();
+    expect(await main(['node', 'vwh', 'sync', '--budget-share', '1.5', '--plan'])).toBe(64);
+    expect(stderr()).toMatch(/budget-share/);
   });
 
   it('an invalid key stops at once with the API detail, exit 3, nothing written', async () => {
@@ -145,10 +175,24 @@ describe('vwh sync (CLI)', () => {
     }
   });
 
-  it('several keys of a config sync in parallel into one warehouse, the team in every row', async () => {
-    const second = control.mintKey(server.state, { apiKey: server.demoApiKey ?? '', role: 'viewer' });
+  it('several teams (several keys) of a config sync in parallel into one warehouse, the team in every row', async () => {
+    // A second team of the reference with its own key, user and project (the demo team is the first).
+    const state = server.state;
+    const createdAt = new Date(state.sim.now() - 10 * 86_400_000).toISOString();
+    const teamB = state.accounts.createTeam('Second team', 'enterprise', createdAt);
+    const userB = state.accounts.createUser('second.team@example.com', 'pw-second-team', teamB.id);
+    const keyB = state.accounts.mintKey(teamB.id, { userId: userB.id, createdAt }).key;
+    const projectsB = state.world.demoTeam({
+      seed: 8,
+      projects: 1,
+      promptsPerProject: 3,
+      historyDays: 10,
+      today: state.sim.today(),
+      teamId: teamB.id,
+    });
+    for (const project of projectsB) state.projects.add(project);
     const keyFile = `${tmp.dir}/b.key`;
-    writeFileSync(keyFile, `${second.api_key}\n`);
+    writeFileSync(keyFile, `${keyB}\n`);
     process.env.VWH_KEY_A = server.demoApiKey ?? '';
     process.env.VWH_LOG_LEVEL = 'error';
     const config = `${tmp.dir}/vwh.config.json`;
@@ -158,7 +202,7 @@ describe('vwh sync (CLI)', () => {
         baseUrl: server.url,
         rateWindowMs: WINDOW_MS,
         windowDays: 7,
-        streams: ['projects', 'prompts', 'chats'],
+        streams: ['projects', 'prompts', 'chats', 'visibility_daily'],
         teams: [
           { team: 'agency-a', apiKeyEnv: 'VWH_KEY_A' },
           { team: 'agency-b', apiKeyFile: keyFile },
@@ -181,37 +225,53 @@ describe('vwh sync (CLI)', () => {
     ]);
     expect(code).toBe(0);
     const wh = await openWarehouse(db);
-    const teams = await query<{ team_id: string; n: number }>(
+    const projects = await query<{ team_id: string; id: string }>(
+      wh,
+      'SELECT team_id, id FROM raw.projects ORDER BY 1, 2',
+    );
+    const chats = await query<{ team_id: string; n: number }>(
       wh,
       'SELECT team_id, count(*) AS n FROM raw.chats GROUP BY 1 ORDER BY 1',
+    );
+    // Every row of every raw table names its team, and a project's rows belong to one team only.
+    const teamless = await query<{ n: number }>(
+      wh,
+      `SELECT (SELECT count(*) FROM raw.chats WHERE team_id NOT IN ('agency-a', 'agency-b'))
+            + (SELECT count(*) FROM raw.prompts WHERE team_id NOT IN ('agency-a', 'agency-b'))
+            + (SELECT count(*) FROM raw.visibility_daily WHERE team_id NOT IN ('agency-a', 'agency-b')) AS n`,
+    );
+    const shared = await query(
+      wh,
+      'SELECT project_id FROM raw.chats GROUP BY project_id HAVING count(DISTINCT team_id) > 1',
     );
     const runs = await query<{ team_id: string; status: string }>(
       wh,
       'SELECT team_id, status FROM ops.sync_runs ORDER BY 1',
     );
+    const budgets = await query<{ n: number }>(wh, 'SELECT count(*) AS n FROM ops.rate_budget');
     wh.close();
-    expect(teams.map((t) => t.team_id)).toEqual(['agency-a', 'agency-b']);
-    expect(teams[0]?.n).toBe(teams[1]?.n);
+    expect(projects.filter((p) => p.team_id === 'agency-b').map((p) => p.id)).toEqual(projectsB.map((p) => p.id));
+    expect(projects.filter((p) => p.team_id === 'agency-a')).toHaveLength(2);
+    expect(chats.map((t) => t.team_id)).toEqual(['agency-a', 'agency-b']);
+    expect(chats.every((t) => t.n > 0)).toBe(true);
+    expect(teamless[0]?.n).toBe(0);
+    expect(shared).toEqual([]);
     expect(runs).toEqual([
       { team_id: 'agency-a', status: 'succeeded' },
       { team_id: 'agency-b', status: 'succeeded' },
     ]);
+    // Each key kept its own budget window.
+    expect(budgets[0]?.n).toBe(2);
   });
 
-  it('logs JSON lines without the key, even at debug level', async () => {
+  it('never writes the key: not in the JSON logs (debug level), any table, or the database files', async () => {
     env();
+    const key = server.demoApiKey ?? '';
+    expect(key.length).toBeGreaterThan(16);
     process.env.VWH_LOG_LEVEL = 'debug';
+    const db = `${tmp.dir}/logs.duckdb`;
     const stderr = captureStderr();
-    const code = await main([
-      'node',
-      'vwh',
-      'sync',
-      '--db',
-      `${tmp.dir}/logs.duckdb`,
-      ...common,
-      '--streams',
-      'projects,webhooks',
-    ]);
+    const code = await main(['node', 'vwh', 'sync', '--db', db, ...common, '--streams', 'projects,chats,webhooks']);
     vi.restoreAllMocks();
     expect(code).toBe(0);
     const lines = stderr()
@@ -219,7 +279,22 @@ describe('vwh sync (CLI)', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { msg: string });
     expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['sync plan', 'unit done', 'sync done']));
-    expect(stderr()).not.toContain(server.demoApiKey ?? 'none');
+    expect(stderr()).not.toContain(key);
+    // Every row of every table (ops.* and raw.*) as JSON text, then the bytes of the files DuckDB wrote.
+    const wh = await openWarehouse(db);
+    const tables = await query<{ t: string }>(
+      wh,
+      "SELECT schema_name || '.' || table_name AS t FROM duckdb_tables() WHERE schema_name IN ('ops', 'raw')",
+    );
+    expect(tables.length).toBeGreaterThan(25);
+    for (const { t } of tables) {
+      const rows = await query<{ j: string }>(wh, `SELECT CAST(to_json(x) AS VARCHAR) AS j FROM ${t} x`);
+      for (const row of rows) expect(row.j, t).not.toContain(key);
+    }
+    wh.close();
+    for (const file of [db, `${db}.wal`].filter((f) => existsSync(f))) {
+      expect(readFileSync(file).includes(Buffer.from(key)), file).toBe(false);
+    }
   });
 
   it('prints the JSON Schema of the config for editors', async () => {
@@ -230,7 +305,34 @@ describe('vwh sync (CLI)', () => {
     });
     expect(await runSyncCommand({ configSchema: true }, out)).toBe(0);
     const schema = JSON.parse(text) as { properties: Record<string, unknown> };
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['teams', 'lookbackDays', 'db']));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['teams', 'lookbackDays', 'db', 'budgetShare', 'servicesBaseUrl', 'userId']),
+    );
+  });
+
+  it('teams sharing one key must split its window with rateShare (named, the key not shown)', async () => {
+    process.env.VWH_KEY_A = server.demoApiKey ?? '';
+    const config = `${tmp.dir}/shared.config.json`;
+    const teams = (shareA?: number, shareB?: number) =>
+      writeFileSync(
+        config,
+        JSON.stringify({
+          baseUrl: server.url,
+          teams: [
+            { team: 'shard-1', apiKeyEnv: 'VWH_KEY_A', ...(shareA ? { rateShare: shareA } : {}) },
+            { team: 'shard-2', apiKeyEnv: 'VWH_KEY_A', ...(shareB ? { rateShare: shareB } : {}) },
+          ],
+        }),
+      );
+    teams();
+    const stderr = captureStderr();
+    const args = ['node', 'vwh', 'sync', '--config', config, '--db', `${tmp.dir}/shared.duckdb`, '--plan'];
+    expect(await main(args)).toBe(64);
+    expect(stderr()).toMatch(/Teams shard-1, shard-2 use the same API key: .*rateShare/);
+    expect(stderr()).not.toContain(server.demoApiKey ?? 'none');
+    teams(0.5, 0.5);
+    process.env.VWH_LOG_LEVEL = 'error';
+    expect(await main([...args, '--today', TODAY, '--log-format', 'json'])).toBe(0);
   });
 
   it('an invalid config is a usage error naming the field', async () => {

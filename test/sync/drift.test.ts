@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { openWarehouse, query, runSync, startWorld, tempDir } from './harness.js';
+import { CLI_COMMON, openWarehouse, query, runSync, startWorld, tempDir } from './harness.js';
 import { startRewritingProxy } from './proxy.js';
 
 describe('schema drift', () => {
@@ -49,12 +50,46 @@ describe('schema drift', () => {
         'SELECT status, rejected_rows FROM ops.sync_runs',
       );
       expect(run).toEqual({ status: 'partial', rejected_rows: result.counters.rejectedRows });
-      // The unit with the rejected row is not marked finished: the next sync asks for it again.
-      const again = await runSync({ ...server, url: proxy.url }, wh, { streams: ['chats'] });
-      const plan = again.plan?.streams.find((s) => s.stream === 'chats');
-      expect(plan?.complete).toBeLessThan(plan?.parents ?? 0);
-    } finally {
       wh.close();
+      // The unit with the rejected row is not marked finished: the next sync (the CLI) asks for it again, rejects
+      // the row again, says so, and exits 2 (partial).
+      const stderr: string[] = [];
+      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        stderr.push(String(chunk));
+        return true;
+      });
+      process.env.VWH_API_KEY = server.demoApiKey ?? '';
+      let code: number;
+      try {
+        code = await main([
+          'node',
+          'vwh',
+          'sync',
+          '--db',
+          tmp.db,
+          '--base-url',
+          proxy.url,
+          '--team',
+          'team-demo',
+          '--streams',
+          'chats',
+          ...CLI_COMMON,
+        ]);
+      } finally {
+        spy.mockRestore();
+        delete process.env.VWH_API_KEY;
+      }
+      expect(code).toBe(2);
+      expect(stderr.join('')).toMatch(/rejected rows \(schema drift\): chats \d+; see ops.rejected_rows/);
+      const again = await openWarehouse(tmp.db);
+      const runs = await query<{ status: string; rejected_rows: number }>(
+        again,
+        'SELECT status, rejected_rows FROM ops.sync_runs ORDER BY started_at',
+      );
+      again.close();
+      expect(runs.map((r) => r.status)).toEqual(['partial', 'partial']);
+      expect(runs[1]?.rejected_rows).toBeGreaterThanOrEqual(1);
+    } finally {
       await proxy.close();
       await server.close();
       tmp.cleanup();

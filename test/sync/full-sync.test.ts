@@ -48,7 +48,18 @@ async function apiTruth(today: string) {
     competitorsPending: 0,
     visibility: 0,
     sources: 0,
+    promptDomains: 0,
+    promptUrls: 0,
+    overview: 0,
+    sourceStats: 0,
+    sourceShareDaily: 0,
+    sourceTopDomains: 0,
+    sourceOpportunities: 0,
+    actions: [] as string[],
+    recordedUrls: 0,
+    webhooks: [] as string[],
   };
+  const window = { date_from: addDays(yesterday, -6), date_to: yesterday };
   for (const project of projects.data) {
     const path = { project_id: project.id };
     const prompts = await client.call(catalogue.listPrompts, { path });
@@ -59,6 +70,11 @@ async function apiTruth(today: string) {
     const start = [project.created_at, ...prompts.data.prompts.map((p) => p.created_at)].sort()[0]?.slice(0, 10) ?? '';
     for (const prompt of prompts.data.prompts.filter((p) => ['active', 'inactive'].includes(p.prompt_type))) {
       const q = { date_from: prompt.created_at.slice(0, 10), date_to: yesterday };
+      const promptPath = { ...path, prompt_id: prompt.id };
+      const domains = await client.call(catalogue.getPromptDomains, { path: promptPath, query: window });
+      if (domains.ok) truth.promptDomains += domains.data.items.length;
+      const urls = await client.call(catalogue.getPromptUrls, { path: promptPath, query: window });
+      if (urls.ok) truth.promptUrls += urls.data.items.length;
       const chats = await client.call(catalogue.getPromptChats, { path: { ...path, prompt_id: prompt.id }, query: q });
       if (!chats.ok) throw new Error('chats drifted');
       truth.chats.push(...chats.data.items.map((c) => c.id));
@@ -79,7 +95,6 @@ async function apiTruth(today: string) {
         truth.metrics += Object.values(chart).reduce((n, v) => n + v.length, 0);
       }
     }
-    const window = { date_from: addDays(yesterday, -6), date_to: yesterday };
     const active = await client.call(catalogue.listCompetitors, { path, query: window });
     if (active.ok) truth.competitorsActive += active.data.active_competitors.length;
     const pending = await client.call(catalogue.listPendingCompetitors, { path });
@@ -95,7 +110,26 @@ async function apiTruth(today: string) {
       truth.sources += sources.data.length;
       if (sources.data.length < 100) break;
     }
+    for (const prompt_type of ['active', 'suggested'] as const) {
+      const overview = await client.call(catalogue.getOverview, { path, query: { ...window, prompt_type } });
+      if (overview.ok) truth.overview += overview.data.items.length;
+    }
+    const analytics = await client.call(catalogue.getSourcesAnalytics, { path, query: window });
+    if (analytics.ok) {
+      truth.sourceStats += 1;
+      const chart = analytics.data.performance_chart;
+      truth.sourceShareDaily += chart.series.length * chart.dates.length;
+      truth.sourceTopDomains += analytics.data.top_domains.length;
+      truth.sourceOpportunities += analytics.data.opportunities.length;
+    }
+    const actions = await client.call(catalogue.listActions, { path });
+    if (actions.ok) truth.actions.push(...actions.data.map((a) => a.id));
+    const recorded = await client.call(catalogue.listRecordedUrls, { path });
+    if (recorded.ok) truth.recordedUrls += recorded.data.urls.length;
   }
+  const webhooks = await client.call(catalogue.listWebhooks);
+  if (webhooks.ok) truth.webhooks = webhooks.data.map((w) => w.id).sort();
+  truth.actions.sort();
   truth.prompts.sort();
   truth.chats.sort();
   await client.close();
@@ -118,6 +152,16 @@ async function landed() {
     competitorsPending: await count('competitors', "list_kind = 'pending'"),
     visibility: await count('visibility_daily'),
     sources: await count('sources'),
+    promptDomains: await count('prompt_domains'),
+    promptUrls: await count('prompt_urls'),
+    overview: await count('overview'),
+    sourceStats: await count('source_stats'),
+    sourceShareDaily: await count('source_share_daily'),
+    sourceTopDomains: await count('source_top_domains'),
+    sourceOpportunities: await count('source_opportunities'),
+    actions: await ids('SELECT id FROM raw.actions ORDER BY id'),
+    recordedUrls: await count('recorded_urls'),
+    webhooks: await ids('SELECT id FROM raw.webhooks ORDER BY id'),
   };
 }
 
@@ -126,6 +170,9 @@ describe('vwh sync against the reference server', () => {
     const result = await runSync(server, wh);
     expect(result.status).toBe('succeeded');
     expect(result.failedUnits).toEqual([]);
+    // More than a window of requests (70 per 400 ms), and the budget kept every window under the limit.
+    expect(result.counters.requests).toBeGreaterThan(70);
+    expect(result.counters.throttled429).toBe(0);
     const truth = await apiTruth(TODAY);
     expect(truth.chats.length).toBeGreaterThan(100);
     expect(await landed()).toEqual(truth);

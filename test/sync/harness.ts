@@ -13,6 +13,8 @@ import { Warehouse } from '../../src/warehouse/warehouse.js';
 
 export const TODAY = '2026-03-15';
 export const WINDOW_MS = 400;
+/** Flags every `vwh sync` of the tests passes: the reference's day, its scaled window, JSON logs. */
+export const CLI_COMMON = ['--today', TODAY, '--rate-window-ms', String(WINDOW_MS), '--log-format', 'json'];
 
 /** A small demo world: 2 projects × 6 prompts × 10 days, a rate window of 400 ms. */
 export async function startWorld(extra: Record<string, unknown> = {}): Promise<ReferenceServer> {
@@ -121,4 +123,15 @@ export async function query<T extends Record<string, unknown>>(warehouse: Wareho
   } finally {
     ws.close();
   }
+}
+
+/** mulberry32: a seeded generator, so a failing crash or kill schedule can be replayed. */
+export function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

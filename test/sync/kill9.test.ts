@@ -1,14 +1,25 @@
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { contentOf, openWarehouse, query, runSync, startWorld, TODAY, tempDir, WINDOW_MS } from './harness.js';
+import { CLI_COMMON, contentOf, openWarehouse, query, rng, runSync, startWorld, tempDir } from './harness.js';
 
 const BIN = 'dist/src/cli/bin.js';
-const COMPILED = 'dist/src/extract/team-sync.js';
-// The real kill -9 needs the compiled CLI (CI builds before testing); the in-process crash test covers the rest.
+/** Newest modification time of the .ts files below `dir`. */
+function newest(dir: string): number {
+  let t = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(path) : entry.name.endsWith('.ts') ? statSync(path).mtimeMs : 0);
+  }
+  return t;
+}
+// The real kill -9 needs the compiled CLI, built after the sources it runs (CI builds before testing); the
+// in-process crash test (resume.test.ts) covers the rest.
 const built =
-  existsSync(BIN) && existsSync(COMPILED) && statSync(COMPILED).mtimeMs >= statSync('src/extract/team-sync.ts').mtimeMs;
+  existsSync(BIN) &&
+  statSync(BIN).mtimeMs >= Math.max(...['src/extract', 'src/warehouse', 'src/client', 'src/cli'].map(newest));
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;
@@ -26,24 +37,7 @@ afterAll(async () => {
 function childSync(db: string, killAfterUnits: number | undefined): Promise<number | null> {
   const child = spawn(
     process.execPath,
-    [
-      BIN,
-      'sync',
-      '--db',
-      db,
-      '--today',
-      TODAY,
-      '--rate-window-ms',
-      String(WINDOW_MS),
-      '--log-format',
-      'json',
-      '--team',
-      'team-demo',
-      '--window-days',
-      '7',
-      '--top-domains',
-      '2',
-    ],
+    [BIN, 'sync', '--db', db, ...CLI_COMMON, '--team', 'team-demo', '--window-days', '7', '--top-domains', '2'],
     {
       env: {
         ...process.env,
@@ -73,13 +67,17 @@ describe('kill -9', () => {
     'a sync killed with SIGKILL (needs `npm run build`) resumes to the uninterrupted result',
     async () => {
       const whA = await openWarehouse(`${tmp.dir}/a.duckdb`);
-      expect((await runSync(server, whA)).status).toBe('succeeded');
+      const clean = await runSync(server, whA);
+      expect(clean.status).toBe('succeeded');
       const expected = await contentOf(whA);
       whA.close();
 
+      // Two kills at random units (seeded), each well before the end of the run it interrupts.
+      const random = rng(Number(process.env.VWH_KILL_SEED ?? 4));
+      const total = clean.counters.unitsDone;
+      const kills = [0.5, 0.3].map((part) => 1 + Math.floor(random() * total * part));
       const db = `${tmp.dir}/killed.duckdb`;
-      const kills = [10, 40];
-      for (const after of kills) expect(await childSync(db, after)).toBeNull();
+      for (const after of kills) expect(await childSync(db, after), `killed after ${after} units`).toBeNull();
       expect(await childSync(db, undefined)).toBe(0);
 
       const wh = await openWarehouse(db);

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type BodyRewrite = (path: string, body: unknown) => unknown;
+/** Sees every request that passes: its path and headers (to check where requests went and what they carried). */
+export type RequestSeen = (path: string, headers: Record<string, string | string[] | undefined>) => void;
 
 /**
  * A node:http proxy on port 0 in front of the reference server that rewrites JSON bodies (schema drift the
@@ -10,8 +12,10 @@ export type BodyRewrite = (path: string, body: unknown) => unknown;
 export async function startRewritingProxy(
   target: string,
   rewrite: BodyRewrite,
+  seen?: RequestSeen,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(async (req, res) => {
+    seen?.(new URL(req.url ?? '/', target).pathname, req.headers);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers: Record<string, string> = {};

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedCrash } from '../../src/extract/team-sync.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { contentOf, openWarehouse, query, runSync, startWorld, tempDir } from './harness.js';
+import { contentOf, openWarehouse, query, rng, runSync, startWorld, tempDir } from './harness.js';
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;
@@ -14,17 +14,6 @@ afterAll(async () => {
   await server.close();
   tmp.cleanup();
 });
-
-/** mulberry32: a seeded generator, so a failing crash schedule can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('kill and resume', () => {
   it('a sync crashed at random points (inside and between units) resumes to the uninterrupted result', async () => {

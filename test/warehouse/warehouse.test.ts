@@ -42,6 +42,21 @@ describe('migrations', () => {
         WHERE k.table_schema = 'raw' AND k.table_name = t.table_name AND k.column_name = c.column_name)`);
     expect(missing).toEqual([]);
   });
+
+  it('says each raw table grain in the catalog, and which window a window table aggregates over', async () => {
+    const tables = await ws.session.all<{ table_name: string; comment: string | null; windowed: boolean }>(`
+      SELECT t.table_name, t.comment,
+        EXISTS (SELECT 1 FROM duckdb_columns() c WHERE c.schema_name = 'raw' AND c.table_name = t.table_name
+                AND c.column_name = 'window_from') AS windowed
+      FROM duckdb_tables() t WHERE t.schema_name = 'raw' ORDER BY 1`);
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(['chats', 'content_tasks', 'articles', 'team_members']),
+    );
+    for (const t of tables) {
+      expect(t.comment, t.table_name).toMatch(/Grain: /);
+      if (t.windowed) expect(t.comment, t.table_name).toMatch(/window_from\.\.window_to/);
+    }
+  });
 });
 
 describe('kysely dialect', () => {

@@ -32,6 +32,9 @@ export interface SyncFlags {
   team?: string;
   keyFile?: string;
   baseUrl?: string;
+  servicesBaseUrl?: string;
+  userId?: string;
+  budgetShare?: number;
   today?: string;
   rateWindowMs?: number;
   concurrency?: number;
@@ -53,6 +56,18 @@ function int(min: number) {
     if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}.`);
     return n;
   };
+}
+
+function uuid(value: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
+    throw new InvalidArgumentError('must be a UUID (the user id the team service knows).');
+  return value;
+}
+
+function share(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n <= 1)) throw new InvalidArgumentError('must be a number in (0, 1], e.g. 0.5.');
+  return n;
 }
 
 function list(value: string): string[] {
@@ -96,8 +111,22 @@ export function register(program: Command): void {
     .option('--team <name>', 'team name stored in every row (single-key runs; default VWH_TEAM or "default")')
     .option('--key-file <path>', 'read the API key from this file instead of VWH_API_KEY')
     .option('--base-url <url>', 'API base URL (default VWH_BASE_URL)')
+    .option(
+      '--services-base-url <url>',
+      'base URL of the content and team services, /api/v1 and /api/v2 (default VWH_SERVICES_BASE_URL, else the API base URL)',
+    )
+    .option(
+      '--user-id <uuid>',
+      'user the team service answers for; team_members is skipped without it (VWH_USER_ID)',
+      uuid,
+    )
+    .option(
+      '--budget-share <fraction>',
+      'part of the key rate window this sync may use, leaving the rest to other users of the key (default 1)',
+      share,
+    )
     .option('--today <day>', "the API's current UTC day (default: today; a reference server may simulate another)", day)
-    .addOption(new Option('--rate-window-ms <ms>', 'rate window length (scaled in tests)').argParser(int(1)).hideHelp())
+    .option('--rate-window-ms <ms>', 'rate window length (default 60000; scaled for tests and benchmarks)', int(1))
     .option('--concurrency <n>', 'requests in flight per key (default 4)', int(1))
     .option('--config-schema', 'print the JSON Schema of vwh.config.json and stop')
     .action(async (flags: SyncFlags) => {
@@ -114,25 +143,33 @@ export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStrea
   const config = loadConfig(flags.config);
   const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
   const baseUrl = normalizeBaseUrl(flags.baseUrl ?? process.env.VWH_BASE_URL ?? config.baseUrl ?? DEFAULT_BASE_URL);
+  const servicesBaseUrl = flags.servicesBaseUrl ?? process.env.VWH_SERVICES_BASE_URL ?? config.servicesBaseUrl;
+  const budgetShare = flags.budgetShare ?? config.budgetShare;
   const jobs: TeamJob[] = config.teams
     ? config.teams.map((t) => ({
         teamId: t.team,
         baseUrl: normalizeBaseUrl(t.baseUrl ?? baseUrl),
+        ...servicesOf(t.servicesBaseUrl ?? servicesBaseUrl),
+        ...(t.userId ? { userId: t.userId } : {}),
         apiKey: readKey(
           { ...(t.apiKeyEnv ? { env: t.apiKeyEnv } : {}), ...(t.apiKeyFile ? { file: t.apiKeyFile } : {}) },
           `team ${t.team}`,
         ),
         ...(t.projects ? { projects: t.projects } : {}),
-        ...(t.rateShare ? { rateShare: t.rateShare } : {}),
+        ...shareOf(t.rateShare ?? budgetShare),
       }))
     : [
         {
           teamId: flags.team ?? process.env.VWH_TEAM ?? 'default',
           baseUrl,
+          ...servicesOf(servicesBaseUrl),
+          ...userOf(flags.userId ?? process.env.VWH_USER_ID ?? config.userId),
           apiKey: readKey(flags.keyFile ? { file: flags.keyFile } : {}, 'the sync'),
+          ...shareOf(budgetShare),
         },
       ];
   if (flags.projects) for (const job of jobs) job.projects = flags.projects;
+  checkSharedKeys(jobs);
   const since = flags.since ?? config.since;
   const settings: SyncSettings = {
     today: flags.today ?? new Date().toISOString().slice(0, 10),
@@ -191,6 +228,37 @@ export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStrea
     process.off('SIGTERM', onSignal);
     warehouse.close();
   }
+}
+
+/**
+ * Teams of one config that use the same key share its rate window: each syncs on a budget of its own, so together
+ * they must not claim more than the whole window (rateShare summing to at most 1), or they would meet 429s.
+ */
+function checkSharedKeys(jobs: readonly TeamJob[]): void {
+  const byKey = new Map<string, TeamJob[]>();
+  for (const job of jobs) byKey.set(job.apiKey, [...(byKey.get(job.apiKey) ?? []), job]);
+  for (const group of byKey.values()) {
+    const total = group.reduce((sum, job) => sum + (job.rateShare ?? 1), 0);
+    if (group.length > 1 && total > 1 + 1e-9) {
+      throw new VwhError(
+        'CONFIG_INVALID',
+        `Teams ${group.map((j) => j.teamId).join(', ')} use the same API key: give them rateShare values that sum to ` +
+          `at most 1 (now ${Math.round(total * 100) / 100}), or sync that key as one team.`,
+      );
+    }
+  }
+}
+
+function servicesOf(url: string | undefined): { servicesBaseUrl?: string } {
+  return url ? { servicesBaseUrl: url.replace(/\/+$/, '') } : {};
+}
+
+function userOf(id: string | undefined): { userId?: string } {
+  return id ? { userId: id } : {};
+}
+
+function shareOf(value: number | undefined): { rateShare?: number } {
+  return value !== undefined && value < 1 ? { rateShare: value } : {};
 }
 
 function reportRejections(teamId: string, result: Parameters<typeof summary>[0]): void {

@@ -1,14 +1,16 @@
 import type { StreamDef } from '../types.js';
 import { chatsStream } from './chats.js';
 import { competitorsStream } from './competitors.js';
+import { articlesStream, contentTasksStream } from './content.js';
 import { overviewStream } from './overview.js';
-import { actionsStream, recordedUrlsStream, webhooksStream } from './project-lists.js';
-import { projectAliasesStream, projectsStream } from './projects.js';
+import { actionsStream, projectAliasesStream, recordedUrlsStream, webhooksStream } from './project-lists.js';
+import { projectsStream } from './projects.js';
 import { promptDomainsStream, promptUrlsStream } from './prompt-citations.js';
 import { promptMetricsStream } from './prompt-metrics.js';
 import { promptsStream } from './prompts.js';
 import { sourceChatsStream, sourceDetailsStream } from './source-domains.js';
 import { sourceAnalyticsStream, sourcesStream } from './sources.js';
+import { teamMembersStream } from './team-members.js';
 import { visibilityStream } from './visibility.js';
 
 /** Every stream, in the order a sync runs them (source_analytics before the per-domain streams that read it). */
@@ -30,6 +32,10 @@ export const STREAMS: readonly StreamDef[] = [
   actionsStream,
   recordedUrlsStream,
   webhooksStream,
+  // The second document's services (content generation, teams), at the services base URL.
+  contentTasksStream,
+  articlesStream,
+  teamMembersStream,
 ];
 
 export const STREAM_NAMES = STREAMS.map((s) => s.name);

@@ -1,77 +1,75 @@
-import { Action, catalogue, RecordedUrl, RecordedUrlList, Webhook } from '../../api/index.js';
-import { fetchList, field } from '../fetch.js';
-import { extraOf } from '../rows.js';
-import type { StreamDef } from '../types.js';
+import { Action, AliasList, BrandAlias, catalogue, RecordedUrl, RecordedUrlList, Webhook } from '../../api/index.js';
+import { field } from '../fetch.js';
+import { extraOf, nestExtra } from '../rows.js';
+import { listStream, projectKey } from './list-stream.js';
 import { projectParents, teamParent } from './parents.js';
-import { mergeExtra } from './projects.js';
+
+const perProject = {
+  parents: projectParents,
+  params: (parent: { id: string; projectId?: string }) => ({ path: projectKey(parent) }),
+  partition: projectKey,
+};
+
+/** raw.project_aliases: one row per alias, with the list's brand, limit and remaining capacity. */
+export const projectAliasesStream = listStream({
+  name: 'project_aliases',
+  table: 'raw.project_aliases',
+  endpoint: catalogue.listAliases,
+  item: BrandAlias,
+  pick: field('aliases'),
+  ...perProject,
+  row: (alias, list) => ({
+    brand_name: list?.brand_name ?? null,
+    name: alias.name,
+    match_type: alias.match_type,
+    alias_limit: list?.limit ?? null,
+    remaining: list?.remaining ?? null,
+    _extra: nestExtra(extraOf(alias, BrandAlias), { _list: list ? extraOf(list, AliasList) : null }),
+  }),
+});
 
 /** GET actions (every status, no filter) → raw.actions; execution flattened, targets kept as JSON. */
-export const actionsStream: StreamDef = {
+export const actionsStream = listStream({
   name: 'actions',
-  tables: ['raw.actions'],
-  grain: 'snapshot',
-  parents: projectParents,
-  estimate: () => 1,
-  async fetch(ctx, parent) {
-    const { items, rejected } = await fetchList(
-      ctx,
-      catalogue.listActions,
-      { path: { project_id: parent.id } },
-      Action,
-      (r) => r,
-    );
-    const rows = items.map(({ execution, ...a }) => ({
-      ...a,
-      project_id: parent.id,
-      execution_type: execution.type,
-      execution_prompt: execution.prompt,
-      execution_skill: execution.skill,
-      execution_params: execution.params,
-      _extra: extraOf(a, [...Object.keys(Action.shape)]),
-    }));
-    return { loads: [{ table: 'raw.actions', partition: { equals: { project_id: parent.id } }, rows }], rejected };
-  },
-};
+  table: 'raw.actions',
+  endpoint: catalogue.listActions,
+  item: Action,
+  pick: (raw) => raw,
+  ...perProject,
+  row: ({ execution, ...a }) => ({
+    ...a,
+    execution_type: execution.type,
+    execution_prompt: execution.prompt,
+    execution_skill: execution.skill,
+    execution_params: execution.params,
+    _extra: extraOf(a, [...Object.keys(Action.shape)]),
+  }),
+});
 
-/** GET recording → raw.recorded_urls. */
-export const recordedUrlsStream: StreamDef = {
+/** GET recording → raw.recorded_urls, with the list's total. */
+export const recordedUrlsStream = listStream({
   name: 'recorded_urls',
-  tables: ['raw.recorded_urls'],
-  grain: 'snapshot',
-  parents: projectParents,
-  estimate: () => 1,
-  async fetch(ctx, parent) {
-    const { items, data, rejected } = await fetchList(
-      ctx,
-      catalogue.listRecordedUrls,
-      { path: { project_id: parent.id } },
-      RecordedUrl,
-      field('urls'),
-    );
-    const listExtra = data ? extraOf(data, RecordedUrlList) : null;
-    const rows = items.map((u) => ({
-      ...u,
-      project_id: parent.id,
-      list_total: data?.total ?? null,
-      _extra: mergeExtra(extraOf(u, RecordedUrl), listExtra),
-    }));
-    return {
-      loads: [{ table: 'raw.recorded_urls', partition: { equals: { project_id: parent.id } }, rows }],
-      rejected,
-    };
-  },
-};
+  table: 'raw.recorded_urls',
+  endpoint: catalogue.listRecordedUrls,
+  item: RecordedUrl,
+  pick: field('urls'),
+  ...perProject,
+  row: (u, list) => ({
+    ...u,
+    list_total: list?.total ?? null,
+    _extra: nestExtra(extraOf(u, RecordedUrl), { _list: list ? extraOf(list, RecordedUrlList) : null }),
+  }),
+});
 
 /** GET /webhooks (team level) → raw.webhooks. */
-export const webhooksStream: StreamDef = {
+export const webhooksStream = listStream({
   name: 'webhooks',
-  tables: ['raw.webhooks'],
-  grain: 'snapshot',
+  table: 'raw.webhooks',
+  endpoint: catalogue.listWebhooks,
+  item: Webhook,
+  pick: (raw) => raw,
   parents: teamParent,
-  estimate: () => 1,
-  async fetch(ctx) {
-    const { items, rejected } = await fetchList(ctx, catalogue.listWebhooks, {}, Webhook, (r) => r);
-    const rows = items.map((w) => ({ ...w, _extra: extraOf(w, Webhook) }));
-    return { loads: [{ table: 'raw.webhooks', partition: { equals: {} }, rows }], rejected };
-  },
-};
+  params: () => ({}),
+  partition: () => ({}),
+  row: (w) => ({ ...w, _extra: extraOf(w, Webhook) }),
+});

@@ -6,6 +6,15 @@ import { projectParents } from './parents.js';
 const DETAIL_PAGE_SIZE = 100;
 const CHATS_PAGE_SIZE = 50;
 
+type Window = { window_from: string; window_to: string };
+
+/** One page of one domain: its rows, its rejections, and whether another page follows. */
+interface DomainPage {
+  rows: Record<string, unknown>[];
+  rejected: Rejection[];
+  more: boolean;
+}
+
 /**
  * The domains the expensive per-domain streams cover: the top `topDomains` of the project's analytics landed for
  * this window (source_analytics runs first), else the first page of GET sources.
@@ -28,97 +37,79 @@ async function topDomains(ctx: UnitContext, projectId: string): Promise<string[]
 }
 
 /**
+ * A per-domain stream: for each top domain of the project, page after page (up to `maxSourcePages`) until a page
+ * says there is no more; every row carries the project, the analysis window and the domain.
+ */
+function perDomainStream(
+  name: string,
+  table: string,
+  page: (ctx: UnitContext, projectId: string, domain: string, w: Window, page: number) => Promise<DomainPage>,
+): StreamDef {
+  return {
+    name,
+    tables: [table],
+    grain: 'snapshot',
+    parents: projectParents,
+    estimate: (_p, _r, s) => s.topDomains,
+    async fetch(ctx, parent) {
+      const projectId = parent.id;
+      const w = { window_from: ctx.window.from, window_to: ctx.window.to };
+      const rows: Record<string, unknown>[] = [];
+      const rejected: Rejection[] = [];
+      for (const domain of await topDomains(ctx, projectId)) {
+        for (let n = 1; n <= ctx.settings.maxSourcePages; n++) {
+          const got = await page(ctx, projectId, domain, w, n);
+          rejected.push(...got.rejected);
+          for (const row of got.rows) rows.push({ ...row, project_id: projectId, ...w, domain, page: n, _extra: null });
+          if (!got.more) break;
+        }
+      }
+      return { loads: [{ table, partition: { equals: { project_id: projectId, ...w } }, rows }], rejected };
+    },
+  };
+}
+
+/**
  * GET sources/{domain}/detail for the top domains, every page of urls and prompts (item fields are not shown by the
  * spec: kept as JSON) → raw.source_details.
  */
-export const sourceDetailsStream: StreamDef = {
-  name: 'source_details',
-  tables: ['raw.source_details'],
-  grain: 'snapshot',
-  parents: projectParents,
-  estimate: (_p, _r, s) => s.topDomains,
-  async fetch(ctx, parent) {
-    const projectId = parent.id;
-    const w = { window_from: ctx.window.from, window_to: ctx.window.to };
+export const sourceDetailsStream = perDomainStream(
+  'source_details',
+  'raw.source_details',
+  async (ctx, projectId, domain, w, page) => {
+    const res = await fetchOne(ctx, catalogue.getSourceDetail, {
+      path: { project_id: projectId, domain },
+      query: { date_from: w.window_from, date_to: w.window_to, page, page_size: DETAIL_PAGE_SIZE },
+    });
+    if (!res.data) return { rows: [], rejected: res.rejected, more: false };
+    const { stats, urls, prompts } = res.data;
     const rows: Record<string, unknown>[] = [];
-    const rejected: Rejection[] = [];
-    for (const domain of await topDomains(ctx, projectId)) {
-      for (let page = 1; page <= ctx.settings.maxSourcePages; page++) {
-        const res = await fetchOne(ctx, catalogue.getSourceDetail, {
-          path: { project_id: projectId, domain },
-          query: { date_from: w.window_from, date_to: w.window_to, page, page_size: DETAIL_PAGE_SIZE },
-        });
-        rejected.push(...res.rejected);
-        if (!res.data) break;
-        const { stats, urls, prompts } = res.data;
-        for (const [section, paged] of [
-          ['urls', urls],
-          ['prompts', prompts],
-        ] as const) {
-          paged.items.forEach((item, i) => {
-            rows.push({
-              project_id: projectId,
-              ...w,
-              domain,
-              section,
-              page,
-              item_index: (page - 1) * paged.page_size + i,
-              section_total: paged.total,
-              item,
-              stats,
-              _extra: null,
-            });
-          });
-        }
-        const more = [urls, prompts].some((p) => p.page * p.page_size < p.total && p.items.length > 0);
-        if (!more) break;
-      }
+    for (const [section, paged] of [
+      ['urls', urls],
+      ['prompts', prompts],
+    ] as const) {
+      paged.items.forEach((item, i) => {
+        const item_index = (page - 1) * paged.page_size + i;
+        rows.push({ section, item_index, section_total: paged.total, item, stats });
+      });
     }
-    return {
-      loads: [{ table: 'raw.source_details', partition: { equals: { project_id: projectId, ...w } }, rows }],
-      rejected,
-    };
+    const more = [urls, prompts].some((p) => p.page * p.page_size < p.total && p.items.length > 0);
+    return { rows, rejected: res.rejected, more };
   },
-};
+);
 
 /** GET sources/{domain}/chats for the top domains, every page (items kept as JSON) → raw.source_chats. */
-export const sourceChatsStream: StreamDef = {
-  name: 'source_chats',
-  tables: ['raw.source_chats'],
-  grain: 'snapshot',
-  parents: projectParents,
-  estimate: (_p, _r, s) => s.topDomains,
-  async fetch(ctx, parent) {
-    const projectId = parent.id;
-    const w = { window_from: ctx.window.from, window_to: ctx.window.to };
-    const rows: Record<string, unknown>[] = [];
-    const rejected: Rejection[] = [];
-    for (const domain of await topDomains(ctx, projectId)) {
-      for (let page = 1; page <= ctx.settings.maxSourcePages; page++) {
-        const res = await fetchOne(ctx, catalogue.getSourceChats, {
-          path: { project_id: projectId, domain },
-          query: { date_from: w.window_from, date_to: w.window_to, page, page_size: CHATS_PAGE_SIZE },
-        });
-        rejected.push(...res.rejected);
-        if (!res.data) break;
-        const paged = res.data;
-        paged.items.forEach((item, i) => {
-          rows.push({
-            project_id: projectId,
-            ...w,
-            domain,
-            page,
-            item_index: (page - 1) * paged.page_size + i,
-            item,
-            _extra: null,
-          });
-        });
-        if (paged.items.length === 0 || paged.page * paged.page_size >= paged.total) break;
-      }
-    }
-    return {
-      loads: [{ table: 'raw.source_chats', partition: { equals: { project_id: projectId, ...w } }, rows }],
-      rejected,
-    };
+export const sourceChatsStream = perDomainStream(
+  'source_chats',
+  'raw.source_chats',
+  async (ctx, projectId, domain, w, page) => {
+    const res = await fetchOne(ctx, catalogue.getSourceChats, {
+      path: { project_id: projectId, domain },
+      query: { date_from: w.window_from, date_to: w.window_to, page, page_size: CHATS_PAGE_SIZE },
+    });
+    if (!res.data) return { rows: [], rejected: res.rejected, more: false };
+    const paged = res.data;
+    const rows = paged.items.map((item, i) => ({ item_index: (page - 1) * paged.page_size + i, item }));
+    return { rows, rejected: res.rejected, more: paged.items.length > 0 && paged.page * paged.page_size < paged.total };
   },
-};
+);
