@@ -6,9 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { catalogue } from '../../src/api/index.js';
-import { ApiClient } from '../../src/client/api-client.js';
-import { RateBudget } from '../../src/client/rate-budget.js';
 import { silentLogger } from '../../src/core/log.js';
 import { silentProgress } from '../../src/extract/progress.js';
 import { syncTeam } from '../../src/extract/team-sync.js';
@@ -67,7 +64,6 @@ async function syncWorld(): Promise<SyncedWorld> {
     },
   };
   try {
-    await settleDetection(server.url, apiKey);
     await world.sync(dbPath, WORLD_TODAY);
   } catch (error) {
     await world.cleanup();
@@ -94,27 +90,5 @@ async function syncInto(baseUrl: string, apiKey: string, dbPath: string, today: 
     if (result.status !== 'succeeded') throw new Error(`the test world's sync of ${today} ended ${result.status}`);
   } finally {
     warehouse.close();
-  }
-}
-
-/**
- * The reference records detected competitors on the first GET competitors/pending, which changes the brands of
- * today's answers; asking once per project first keeps what the API serves stable during the sync (as
- * test/sync/harness.ts does).
- */
-async function settleDetection(baseUrl: string, apiKey: string): Promise<void> {
-  const client = new ApiClient({
-    baseUrl,
-    apiKey,
-    budget: new RateBudget({ windowMs: WINDOW_MS }),
-    backoff: { minMs: 5, maxMs: 50 },
-  });
-  try {
-    const projects = await client.call(catalogue.listProjects);
-    for (const project of projects.data ?? []) {
-      await client.call(catalogue.listPendingCompetitors, { path: { project_id: project.id } });
-    }
-  } finally {
-    await client.close();
   }
 }

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { catalogue } from '../../src/api/index.js';
 import { ApiClient } from '../../src/client/api-client.js';
 import { RateBudget } from '../../src/client/rate-budget.js';
 import { silentLogger } from '../../src/core/log.js';
@@ -30,22 +29,7 @@ export async function startWorld(extra: Record<string, unknown> = {}): Promise<R
     lateFraction: 0.2,
     ...extra,
   });
-  await settleDetection(server);
   return server;
-}
-
-/**
- * The reference records detected competitors when GET competitors/pending is first called, and that changes the
- * brands of today's answers (reported to the reference's owner). Calling it once per project first keeps what the
- * API serves stable for the rest of the test.
- */
-export async function settleDetection(server: ReferenceServer): Promise<void> {
-  const client = truthClient(server);
-  const projects = await client.call(catalogue.listProjects);
-  for (const project of projects.data ?? []) {
-    await client.call(catalogue.listPendingCompetitors, { path: { project_id: project.id } });
-  }
-  await client.close();
 }
 
 export function tempDir(): { dir: string; db: string; cleanup(): void } {
