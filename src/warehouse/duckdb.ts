@@ -74,7 +74,7 @@ export class Database {
 }
 
 /** BIGINT/HUGEINT come back as bigint; numbers that fit are handed on as numbers, which is what callers expect. */
-function normalizeRow(row: Record<string, unknown>): Row {
+export function normalizeRow(row: Record<string, unknown>): Row {
   for (const [key, value] of Object.entries(row)) {
     if (
       typeof value === 'bigint' &&

@@ -6,7 +6,7 @@
  * production code path of `vwh sync` and `vwh models build`.
  */
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import { systemClock } from '../../core/clock.js';
@@ -64,7 +64,7 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       '\nExample:\n  vwh demo --db data/warehouse.duckdb\n' +
-        '  duckdb data/warehouse.duckdb "select * from marts.brand_visibility_trend limit 5"',
+        '  vwh query "select * from marts.brand_visibility_trend limit 5"',
     )
     .action(async (flags: DemoFlags) => {
       process.exitCode = await runDemo(flags);
@@ -194,18 +194,31 @@ async function printSummary(path: string, out: NodeJS.WritableStream, build?: Ru
       out.write('\nQuery it next, for example:\n');
       for (const t of marts) {
         const sql = EXAMPLES[t.name] ?? `select * from marts.${t.name} limit 20`;
-        out.write(`  duckdb ${path} "${sql}"\n`);
+        out.write(`  ${queryCommand(path)} "${sql}"\n`);
       }
       out.write('  docs/analytics.md explains every mart: grain, columns, formulas.\n');
     } else {
       out.write(
         `\nQuery it next, for example:\n` +
-          `  duckdb ${path} "select platform, avg(mentioned::int) * 100 as visibility_pct from raw.chats group by 1"\n`,
+          `  ${queryCommand(path)} "select platform, avg(mentioned::int) * 100 as visibility_pct from raw.chats group by 1"\n`,
       );
     }
-    if (build === undefined) out.write(`  vwh models build --db ${path}   (builds staging.* and marts.*)\n`);
-    out.write(`  duckdb ${path} "select * from ops.sync_runs order by started_at desc limit 1"\n`);
+    if (build === undefined)
+      out.write(`  ${cliCommand()} models build --db ${path}   (builds staging.* and marts.*)\n`);
+    out.write(`  ${queryCommand(path)} "select * from ops.sync_runs order by started_at desc limit 1"\n`);
   } finally {
     db.close();
   }
+}
+
+/** How this CLI was started, so printed commands can be pasted: `node dist/src/cli/bin.js` from a checkout, else `vwh`. */
+function cliCommand(): string {
+  const script = process.argv[1];
+  if (script && /bin\.js$/.test(script)) return `node ${relative(process.cwd(), script) || script}`;
+  return 'vwh';
+}
+
+/** `vwh query` on this warehouse (`--db` only when it is not the default). */
+export function queryCommand(path: string): string {
+  return `${cliCommand()} query${path === DEFAULT_DB_PATH ? '' : ` --db ${path}`}`;
 }

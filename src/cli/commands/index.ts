@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { register as registerDemo } from './demo.js';
 import { register as registerModels } from './models.js';
 import { register as registerOpenapi } from './openapi.js';
+import { register as registerQuery } from './query.js';
 import { register as registerServe } from './serve.js';
 import { register as registerSync } from './sync.js';
 
@@ -12,4 +13,5 @@ export function registerCommands(program: Command): void {
   registerOpenapi(program);
   registerSync(program);
   registerModels(program);
+  registerQuery(program);
 }
