@@ -75,6 +75,7 @@ const headerSchema = z.strictObject({
   strategy: z.enum(['delete+insert', 'merge', 'check', 'timestamp']).optional(),
   check_columns: list.default([]),
   updated_at: z.string().optional(),
+  snapshot_time_column: z.string().optional(),
   invalidate_hard_deletes: z.boolean().default(true),
   path: z.string().optional(),
   format: z.enum(['parquet', 'csv']).default('parquet'),
@@ -113,6 +114,7 @@ export function parseModelHeader(header: Record<string, unknown>): ModelConfig &
   if (h.time_column !== undefined) config.timeColumn = h.time_column;
   if (h.start !== undefined) config.start = h.start;
   if (h.updated_at !== undefined) config.updatedAt = h.updated_at;
+  if (h.snapshot_time_column !== undefined) config.snapshotTimeColumn = h.snapshot_time_column;
   if (h.path !== undefined) config.exportPath = h.path;
   checkKind(config, h.strategy);
   return config;
@@ -141,10 +143,15 @@ function checkKind(config: ModelConfig, strategy: string | undefined): void {
         'strategy is check or timestamp',
       );
       config.scd2Strategy =
-        (strategy as 'check' | 'timestamp' | undefined) ?? (config.updatedAt ? 'timestamp' : 'check');
+        (strategy as 'check' | 'timestamp' | undefined) ??
+        (config.updatedAt && !config.snapshotTimeColumn ? 'timestamp' : 'check');
       need(
         config.scd2Strategy !== 'timestamp' || config.updatedAt !== undefined,
         'with strategy timestamp needs updated_at',
+      );
+      need(
+        config.scd2Strategy !== 'timestamp' || config.snapshotTimeColumn === undefined,
+        'with strategy timestamp dates its rows by updated_at: snapshot_time_column is for strategy check',
       );
       break;
     case 'export':
@@ -152,6 +159,9 @@ function checkKind(config: ModelConfig, strategy: string | undefined): void {
       break;
     default:
       need(strategy === undefined, 'takes no strategy');
+  }
+  if (config.kind !== 'scd2') {
+    need(config.snapshotTimeColumn === undefined, 'takes no snapshot_time_column (scd2 only)');
   }
 }
 

@@ -40,8 +40,13 @@ export interface ModelConfig {
   scd2Strategy: 'check' | 'timestamp';
   /** scd2 with the check strategy: the columns compared (default every column but the key). */
   checkColumns: string[];
-  /** scd2 with the timestamp strategy. */
+  /** scd2 with the timestamp strategy: the column dating each row (a newer value is a new version). */
   updatedAt?: string;
+  /**
+   * scd2 with the check strategy: the DATE/TIMESTAMP column dating each source row (a daily snapshot's day). With
+   * it the query may return several rows per key, one per date, and versions are dated by it instead of build time.
+   */
+  snapshotTimeColumn?: string;
   /** scd2: close the current row of keys that disappeared from the source. */
   invalidateHardDeletes: boolean;
   /** export: where the file goes (relative paths from the working directory). */

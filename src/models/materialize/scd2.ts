@@ -8,15 +8,25 @@ import type { Materializer } from './types.js';
 /**
  * `scd2`: a history table with `valid_from`/`valid_to` (NULL for the current row). Changed rows are closed and a new
  * version opened; keys gone from the source are closed (hard deletes); new keys open. The table is never dropped,
- * not even by `--full-refresh`: its history cannot be rebuilt from the source. A query returning two rows for one
- * key is refused; a column the query starts returning is added to the table (NULL in older versions).
+ * not even by `--full-refresh`: its history cannot be rebuilt from the source. A column the query starts returning
+ * is added to the table (NULL in older versions).
+ *
+ * Two modes. Undated (strategy `check` without `snapshot_time_column`): one row per key, versions dated by the build
+ * time; two rows for one key are refused. Dated (strategy `timestamp`, dated by `updated_at`, or strategy `check` with
+ * `snapshot_time_column`): the query may return several rows per key, one per date, e.g. every daily snapshot kept.
+ * Rows are ordered by their date; consecutive rows that do not change (check: same checked columns; timestamp: every
+ * newer updated_at is a change) collapse into one version; a version runs from its first row's date to the next
+ * version's. Only rows dated after a key's last known date (its current version's valid_from, or the close of its last
+ * version) are applied, so a rebuild adds nothing and never rewrites history. Two rows for one key and date are
+ * refused. Everything happens in SQL (window functions) in one transaction.
  */
 export const materializeScd2: Materializer = async ({ model, exec, sql, end, clock, fullRefresh }) => {
-  const { uniqueKey, scd2Strategy, updatedAt, invalidateHardDeletes } = model.config;
+  const { uniqueKey, scd2Strategy, updatedAt, snapshotTimeColumn, invalidateHardDeletes } = model.config;
   const select = substituteMacros(sql, { start_date: model.config.start ?? '1970-01-01', end_date: end });
   const rel = qualified(model.schema, model.name);
   const src = ident(`__vwh_src_${model.schema}_${model.name}`);
   const now = `TIMESTAMP ${literal(sqlTimestamp(clock.now()))}`;
+  const dateColumn = scd2Strategy === 'timestamp' ? updatedAt : snapshotTimeColumn;
   const kind = await relationKind(exec, model.schema, model.name);
   if (kind === 'view') {
     throw new VwhError('MODEL_ERROR', `${model.id} is a view; an scd2 model needs its table. Drop the view first.`);
@@ -37,13 +47,60 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
   await exec.transaction(async () => {
     await exec.run(`CREATE OR REPLACE TEMP TABLE ${src} AS ${select}`);
     const columns = (await exec.all<{ column_name: string }>(`DESCRIBE ${src}`)).map((c) => c.column_name);
-    for (const reserved of ['valid_from', 'valid_to']) {
+    for (const reserved of dateColumn === undefined
+      ? ['valid_from', 'valid_to']
+      : ['valid_from', 'valid_to', 'last_seen']) {
       if (columns.includes(reserved)) {
         throw new VwhError('MODEL_ERROR', `${model.id}: the query must not return a column named ${reserved}.`);
       }
     }
+    for (const k of uniqueKey) {
+      if (!columns.includes(k))
+        throw new VwhError('MODEL_ERROR', `${model.id}: unique_key names ${k}, which the query does not return.`);
+    }
+    if (dateColumn !== undefined) {
+      const setting = scd2Strategy === 'timestamp' ? 'updated_at' : 'snapshot_time_column';
+      if (!columns.includes(dateColumn)) {
+        throw new VwhError(
+          'MODEL_ERROR',
+          `${model.id}: ${setting} names ${dateColumn}, which the query does not return.`,
+        );
+      }
+      // check: the columns whose change opens a version (default: all but the key and the date); timestamp: none
+      // are compared, every newer updated_at is a version.
+      const compared =
+        scd2Strategy === 'timestamp'
+          ? undefined
+          : checkColumns(model.config.checkColumns, columns, [...uniqueKey, dateColumn]);
+      if (!kind) {
+        // An empty table of the query's shape: the first build is the general case with no known versions.
+        await exec.run(
+          `CREATE TABLE ${rel} AS SELECT *, CAST(NULL AS TIMESTAMP) AS valid_from, CAST(NULL AS TIMESTAMP) AS valid_to,
+                  CAST(NULL AS TIMESTAMP) AS last_seen FROM ${src} LIMIT 0`,
+        );
+      } else {
+        added = await addNewColumns(exec, model.schema, model.name, await describeColumns(exec, src));
+        // A table first built undated (or before this column existed) learns it; NULL reads as valid_from.
+        await exec.run(`ALTER TABLE ${rel} ADD COLUMN IF NOT EXISTS last_seen TIMESTAMP`);
+      }
+      rows = await applyDated(exec, {
+        model: model.id,
+        path: model.path,
+        rel,
+        src,
+        now,
+        columns,
+        key: uniqueKey,
+        dateColumn,
+        setting,
+        compared,
+        invalidateHardDeletes,
+      });
+      await exec.run(`DROP TABLE ${src}`);
+      return;
+    }
     await refuseDuplicateKeys(exec, model.id, src, uniqueKey);
-    const validFrom = scd2Strategy === 'timestamp' ? `CAST(s.${ident(updatedAt as string)} AS TIMESTAMP)` : now;
+    const validFrom = now;
     const list = columns.map((c) => `s.${ident(c)}`).join(', ');
     const key = uniqueKey.map((k) => `t.${ident(k)} IS NOT DISTINCT FROM s.${ident(k)}`).join(' AND ');
     if (!kind) {
@@ -60,11 +117,8 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
       model.name,
       (await describeColumns(exec, src)).filter((c) => !['valid_from', 'valid_to'].includes(c.name)),
     );
-    const compared = scd2Strategy === 'timestamp' ? [] : checkColumns(model.config.checkColumns, columns, uniqueKey);
-    const changed =
-      scd2Strategy === 'timestamp'
-        ? `s.${ident(updatedAt as string)} > t.${ident(updatedAt as string)}`
-        : compared.map((c) => `t.${ident(c)} IS DISTINCT FROM s.${ident(c)}`).join(' OR ') || 'false';
+    const compared = checkColumns(model.config.checkColumns, columns, uniqueKey);
+    const changed = compared.map((c) => `t.${ident(c)} IS DISTINCT FROM s.${ident(c)}`).join(' OR ') || 'false';
     // Close the current version of every key whose row changed; new versions are inserted below.
     rows += await exec.run(
       `UPDATE ${rel} AS t SET valid_to = ${validFrom} FROM ${src} AS s
@@ -88,6 +142,133 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
   const message = `${kept}${addedNote(added)}`.replace(/^; /, '');
   return message ? { rowsAffected: rows, message } : { rowsAffected: rows };
 };
+
+interface DatedBuild {
+  model: string;
+  path: string;
+  rel: string;
+  src: string;
+  now: string;
+  columns: string[];
+  key: string[];
+  dateColumn: string;
+  setting: string;
+  /** check: the columns whose change opens a version; timestamp (undefined): every newer date does. */
+  compared: string[] | undefined;
+  invalidateHardDeletes: boolean;
+}
+
+/**
+ * The dated mode, inside the build's transaction. `seq` holds, per key, its current version (as a pseudo-row dated by
+ * its valid_from) followed by the source rows dated after the key's last known date; a row opens a version when it
+ * differs from the row before it. The current version is closed at the first new version's date, each new version
+ * at the next one's. Returns the rows written.
+ */
+async function applyDated(exec: Executor, b: DatedBuild): Promise<number> {
+  const { rel, src, now, key } = b;
+  const d = `CAST(${ident(b.dateColumn)} AS TIMESTAMP)`;
+  const keys = key.map(ident).join(', ');
+  const on = (l: string, r: string) =>
+    key.map((k) => `${l}.${ident(k)} IS NOT DISTINCT FROM ${r}.${ident(k)}`).join(' AND ');
+  const undated = await exec.all<Record<string, unknown>>(
+    `SELECT ${keys} FROM ${src} WHERE ${ident(b.dateColumn)} IS NULL LIMIT 1`,
+  );
+  if (undated[0]) {
+    throw new VwhError(
+      'MODEL_ERROR',
+      `${b.model} (${b.path}): ${b.setting} ${b.dateColumn} is NULL for key (${showKey(undated[0], key)}); ` +
+        'every row needs a date. Nothing was changed.',
+    );
+  }
+  const dupes = await exec.all<Record<string, unknown>>(
+    `SELECT ${keys}, strftime(${d}, '%Y-%m-%d %H:%M:%S') AS __vwh_date, count(*) AS __vwh_n FROM ${src}
+     GROUP BY ALL HAVING count(*) > 1 ORDER BY ${keys}, __vwh_date LIMIT 3`,
+  );
+  if (dupes.length > 0) {
+    const shown = dupes.map((r) => `(${showKey(r, key)}) at ${r.__vwh_date} x${r.__vwh_n}`).join(', ');
+    throw new VwhError(
+      'MODEL_ERROR',
+      `${b.model} (${b.path}): the query returns more than one row for one unique_key [${key.join(', ')}] and ` +
+        `${b.setting} ${b.dateColumn}, e.g. ${shown}; a dated scd2 model needs one row per key and date. ` +
+        'Nothing was changed.',
+    );
+  }
+  const cols = b.columns.map(ident).join(', ');
+  const sCols = b.columns.map((c) => `s.${ident(c)}`).join(', ');
+  const opens =
+    b.compared === undefined
+      ? 'true'
+      : b.compared.map((c) => `${ident(c)} IS DISTINCT FROM lag(${ident(c)}) OVER w`).join(' OR ') || 'false';
+  const seq = ident(`${src.replace(/"/g, '')}_seq`);
+  // Per key, its last known date: the newest date folded into its versions (last_seen) or closing one.
+  // `rows`: each key's current version (a pseudo-row dated by its valid_from) and the source rows after that date.
+  // A new row opens a version when it differs from the row before it; `__vwh_run` numbers the versions so each
+  // version's last_seen is the newest date of its run, and `__vwh_next` is the next version's start.
+  await exec.run(`CREATE OR REPLACE TEMP TABLE ${seq} AS
+    WITH known AS (
+      SELECT ${keys}, max(greatest(valid_from, valid_to, last_seen)) AS __vwh_last FROM ${rel} GROUP BY ALL
+    ),
+    rows AS (
+      SELECT ${cols}, valid_from AS __vwh_d, true AS __vwh_current FROM ${rel} WHERE valid_to IS NULL
+      UNION ALL
+      SELECT ${sCols}, CAST(s.${ident(b.dateColumn)} AS TIMESTAMP), false
+      FROM ${src} AS s LEFT JOIN known AS k ON ${on('k', 's')}
+      WHERE k.__vwh_last IS NULL OR CAST(s.${ident(b.dateColumn)} AS TIMESTAMP) > k.__vwh_last
+    ),
+    marked AS (
+      SELECT *, NOT __vwh_current AND (lag(__vwh_d) OVER w IS NULL OR ${opens}) AS __vwh_opens
+      FROM rows WINDOW w AS (PARTITION BY ${keys} ORDER BY __vwh_d)
+    ),
+    runs AS (
+      SELECT *, sum(CAST(__vwh_current OR __vwh_opens AS INTEGER)) OVER (
+        PARTITION BY ${keys} ORDER BY __vwh_d ROWS UNBOUNDED PRECEDING) AS __vwh_run
+      FROM marked
+    ),
+    seen AS (
+      SELECT *, max(__vwh_d) OVER (PARTITION BY ${keys}, __vwh_run) AS __vwh_seen FROM runs
+    )
+    SELECT *, lead(__vwh_d) OVER (PARTITION BY ${keys} ORDER BY __vwh_d) AS __vwh_next
+    FROM seen WHERE __vwh_current OR __vwh_opens`);
+  let written = 0;
+  // Keys that came back unchanged after their versions were closed (no row newer than the close): open at build time.
+  written += await exec.run(
+    `INSERT INTO ${rel} BY NAME
+     SELECT ${sCols}, ${now} AS valid_from, CAST(NULL AS TIMESTAMP) AS valid_to,
+            CAST(s.${ident(b.dateColumn)} AS TIMESTAMP) AS last_seen
+     FROM ${src} AS s
+     WHERE EXISTS (SELECT 1 FROM ${rel} AS t WHERE ${on('t', 's')})
+       AND NOT EXISTS (SELECT 1 FROM ${rel} AS t WHERE t.valid_to IS NULL AND ${on('t', 's')})
+       AND NOT EXISTS (SELECT 1 FROM ${seq} AS q WHERE ${on('q', 's')})
+     QUALIFY row_number() OVER (
+       PARTITION BY ${key.map((k) => `s.${ident(k)}`).join(', ')}
+       ORDER BY CAST(s.${ident(b.dateColumn)} AS TIMESTAMP) DESC) = 1`,
+  );
+  if (b.invalidateHardDeletes) {
+    written += await exec.run(
+      `UPDATE ${rel} AS t SET valid_to = ${now}
+       WHERE t.valid_to IS NULL AND NOT EXISTS (SELECT 1 FROM ${src} AS s WHERE ${on('t', 's')})`,
+    );
+  }
+  // The current version: closed at the next version's start when one follows; its last_seen moved to the newest
+  // unchanged row folded into it.
+  written += await exec.run(
+    `UPDATE ${rel} AS t SET valid_to = q.__vwh_next, last_seen = greatest(t.last_seen, q.__vwh_seen)
+     FROM ${seq} AS q
+     WHERE t.valid_to IS NULL AND q.__vwh_current AND ${on('t', 'q')}
+       AND (q.__vwh_next IS NOT NULL OR q.__vwh_seen > greatest(t.last_seen, t.valid_from))`,
+  );
+  written += await exec.run(
+    `INSERT INTO ${rel} BY NAME
+     SELECT ${cols}, __vwh_d AS valid_from, __vwh_next AS valid_to, __vwh_seen AS last_seen
+     FROM ${seq} WHERE __vwh_opens`,
+  );
+  await exec.run(`DROP TABLE ${seq}`);
+  return written;
+}
+
+function showKey(row: Record<string, unknown>, key: string[]): string {
+  return key.map((k) => String(row[k])).join(', ');
+}
 
 /** Two rows for one key would open two current versions; the snapshot refuses rather than corrupt the history. */
 async function refuseDuplicateKeys(exec: Executor, id: string, src: string, key: string[]): Promise<void> {
