@@ -2,20 +2,44 @@
  * (c) Peak memory of a large backfill: the same team synced with a short and a long history. The sync streams unit
  * by unit (each unit's rows are landed and dropped), so the peak heap must grow far less than the data landed.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { silentLogger } from '../src/core/log.js';
 import { silentProgress } from '../src/extract/progress.js';
 import { syncTeam } from '../src/extract/team-sync.js';
-import { startReferenceServer } from '../src/reference/index.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { type BenchResult, timed, writeResult } from './lib.js';
 
 const TODAY = '2026-03-15';
 const PROMPTS = Number(process.env.VWH_BENCH_SYNC_PROMPTS ?? 6);
+
+/**
+ * The reference server runs in a child process (`vwh serve`), so the heap measured here is the sync's alone: the
+ * server's answer cache grows with the history it serves and would otherwise be counted as the sync's.
+ */
+async function startServer(historyDays: number): Promise<{ url: string; apiKey: string; close(): void }> {
+  const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
+  const args = [bin, 'serve', '--port', '0', '--seed', '11', '--today', TODAY, '--demo', '--projects', '1'];
+  args.push('--prompts', String(PROMPTS), '--history-days', String(historyDays), '--rate-window-ms', '50');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const ready = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`vwh serve exited with ${code} before it was ready: ${out}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      const apiKey = /demo api key: (\S+)/.exec(out)?.[1];
+      if (url && apiKey) resolve({ url, apiKey });
+    });
+  });
+  child.removeAllListeners('exit');
+  return { ...ready, close: () => child.kill('SIGTERM') };
+}
 
 /** A full GC, so "live heap after a unit" counts what the sync keeps, not garbage not yet collected. */
 const gc: () => void = (() => {
@@ -36,16 +60,7 @@ interface Backfill {
 }
 
 async function backfill(historyDays: number): Promise<Backfill> {
-  const server = await startReferenceServer({
-    port: 0,
-    seed: 11,
-    today: TODAY,
-    demo: true,
-    projects: 1,
-    prompts: PROMPTS,
-    historyDays,
-    rateWindowMs: 50,
-  });
+  const server = await startServer(historyDays);
   const dir = mkdtempSync(join(tmpdir(), 'vwh-bench-'));
   const wh = await Warehouse.open(join(dir, 'w.duckdb'));
   gc();
@@ -64,7 +79,7 @@ async function backfill(historyDays: number): Promise<Backfill> {
         warehouse: wh,
         teamId: 'bench',
         baseUrl: server.url,
-        apiKey: server.demoApiKey ?? '',
+        apiKey: server.apiKey,
         settings: {
           today: TODAY,
           lookbackDays: 3,
@@ -109,7 +124,7 @@ async function backfill(historyDays: number): Promise<Backfill> {
   } finally {
     clearInterval(sampler);
     wh.close();
-    await server.close();
+    server.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -128,8 +143,8 @@ export async function main(): Promise<BenchResult> {
     name: 'sync',
     description:
       `Backfill of 1 project × ${PROMPTS} prompts (chats with mentions and references, metrics, visibility) from an ` +
-      'in-process reference server, 30 vs 180 days of history, 7-day units. Live heap: heap after a full GC every ' +
-      '5 committed units, above the starting heap (what the sync retains; server included). Peak heap: sampled every ' +
+      'reference server in a child process (vwh serve), 30 vs 180 days of history, 7-day units. Live heap: heap after ' +
+      'a full GC every 5 committed units, above the starting heap (what the sync retains). Peak heap: sampled every ' +
       `10 ms without GC (garbage included, so it varies with the GC's timing). ${cpus().length} cores.`,
     ratios: {
       data_growth: round(dataGrowth),
