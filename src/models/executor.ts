@@ -1,6 +1,6 @@
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 
-type Params = DuckDBValue[] | Record<string, DuckDBValue>;
+import { normalizeRow, type Params, withTransaction } from '../warehouse/duckdb.js';
 
 /**
  * One DuckDB connection as the runner uses it: statements, rows as plain values, transactions. Each model being
@@ -17,7 +17,7 @@ export class Executor {
 
   async all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
     const reader = await this.connection.runAndReadAll(sql, params);
-    return reader.getRowObjectsJS().map(normalise) as T[];
+    return reader.getRowObjectsJS().map(normalizeRow) as T[];
   }
 
   async scalar<T = unknown>(sql: string, params?: Params): Promise<T> {
@@ -25,30 +25,9 @@ export class Executor {
     return (row ? Object.values(row as object)[0] : undefined) as T;
   }
 
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    await this.connection.run('BEGIN TRANSACTION');
-    try {
-      const result = await fn();
-      await this.connection.run('COMMIT');
-      return result;
-    } catch (error) {
-      await this.connection.run('ROLLBACK').catch(() => {});
-      throw error;
-    }
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return withTransaction(this.connection, fn);
   }
-}
-
-function normalise(row: Record<string, unknown>): Record<string, unknown> {
-  for (const [key, value] of Object.entries(row)) {
-    if (
-      typeof value === 'bigint' &&
-      value <= BigInt(Number.MAX_SAFE_INTEGER) &&
-      value >= -BigInt(Number.MAX_SAFE_INTEGER)
-    ) {
-      row[key] = Number(value);
-    }
-  }
-  return row;
 }
 
 /** Whether `schema.name` exists, and as what. */

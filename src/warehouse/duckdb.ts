@@ -55,21 +55,26 @@ export class Database {
   }
 
   /** Runs `fn` inside BEGIN/COMMIT on this connection; any throw rolls everything back. */
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    await this.connection.run('BEGIN TRANSACTION');
-    try {
-      const result = await fn();
-      await this.connection.run('COMMIT');
-      return result;
-    } catch (error) {
-      await this.connection.run('ROLLBACK').catch(() => {});
-      throw error;
-    }
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return withTransaction(this.connection, fn);
   }
 
   close(): void {
     this.connection.closeSync();
     this.instance.closeSync();
+  }
+}
+
+/** BEGIN … COMMIT around `fn` on `connection`; a throw rolls back and is rethrown. */
+export async function withTransaction<T>(connection: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    const result = await fn();
+    await connection.run('COMMIT');
+    return result;
+  } catch (error) {
+    await connection.run('ROLLBACK').catch(() => {});
+    throw error;
   }
 }
 

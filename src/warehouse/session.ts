@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { VwhError } from '../core/errors.js';
+import { normalizeRow } from './duckdb.js';
 
 export type SqlParams = DuckDBValue[];
 export type SqlRow = Record<string, unknown>;
@@ -62,20 +63,6 @@ export class Session {
   close(): void {
     this.connection.closeSync();
   }
-}
-
-/** BIGINT values that fit in a double come back as numbers, which is what callers compare against. */
-export function normalizeRow(row: Record<string, unknown>): SqlRow {
-  for (const [key, value] of Object.entries(row)) {
-    if (
-      typeof value === 'bigint' &&
-      value <= BigInt(Number.MAX_SAFE_INTEGER) &&
-      value >= -BigInt(Number.MAX_SAFE_INTEGER)
-    ) {
-      row[key] = Number(value);
-    }
-  }
-  return row;
 }
 
 /** Wraps a DuckDB error in a VwhError that names the statement's purpose (never its parameters). */
