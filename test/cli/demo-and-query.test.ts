@@ -51,6 +51,8 @@ describe('vwh demo, then vwh query', () => {
         expect(Number(await warehouse.scalar(`select count(*) from marts.${name}`)), name).toBe(Number(count));
       }
       expect(Number(await warehouse.scalar('select count(*) from marts.brand_visibility_daily'))).toBeGreaterThan(0);
+      // the demo syncs as the demo user, so even the team service's members land
+      expect(await warehouse.all('select email from raw.team_members')).toEqual([{ email: 'demo@example.com' }]);
     } finally {
       warehouse.close();
     }

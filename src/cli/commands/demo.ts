@@ -87,10 +87,13 @@ export async function runDemo(flags: DemoFlags, out: NodeJS.WritableStream = pro
     registerSecret(key);
     process.env.VWH_API_KEY = key;
     out.write(`reference services: ${server.url} (demo team, seed ${flags.seed}, ${flags.historyDays} days)\n`);
+    // The demo key belongs to the demo user: its id lets the team_members stream run too.
+    const userId = server.state.accounts.findKey(key)?.user_id ?? undefined;
     const code = await runSyncCommand({
       db: flags.db,
       baseUrl: server.url,
       team: 'demo',
+      ...(userId ? { userId } : {}),
       rateWindowMs: flags.rateWindowMs,
       ...(flags.logFormat ? { logFormat: flags.logFormat } : {}),
     });
