@@ -154,24 +154,6 @@ rates as (
   from scoped as s
   left join counts as k on k.action_id = s.action_id
 ),
-wilson as (
-  -- Wilson 95% bounds of each window's visibility: (p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n), z = 1.96
-  select
-    r.*,
-    (p1 + 1.96 ^ 2 / (2 * before_responses)
-      - 1.96 * sqrt(p1 * (1 - p1) / before_responses + 1.96 ^ 2 / (4 * before_responses ^ 2)))
-      / (1 + 1.96 ^ 2 / before_responses) as l1,
-    (p1 + 1.96 ^ 2 / (2 * before_responses)
-      + 1.96 * sqrt(p1 * (1 - p1) / before_responses + 1.96 ^ 2 / (4 * before_responses ^ 2)))
-      / (1 + 1.96 ^ 2 / before_responses) as u1,
-    (p2 + 1.96 ^ 2 / (2 * after_responses)
-      - 1.96 * sqrt(p2 * (1 - p2) / after_responses + 1.96 ^ 2 / (4 * after_responses ^ 2)))
-      / (1 + 1.96 ^ 2 / after_responses) as l2,
-    (p2 + 1.96 ^ 2 / (2 * after_responses)
-      + 1.96 * sqrt(p2 * (1 - p2) / after_responses + 1.96 ^ 2 / (4 * after_responses ^ 2)))
-      / (1 + 1.96 ^ 2 / after_responses) as u2
-  from rates as r
-),
 overlap_counts as (
   select action_id, count(distinct other_action_id) as overlapping_actions
   from overlapping
@@ -181,10 +163,11 @@ measured as (
   select
     w.*,
     100 * (p2 - p1) as delta_pp,
-    100 * (p2 - p1 - sqrt((p2 - l2) ^ 2 + (u1 - p1) ^ 2)) as delta_ci_low_pp,
-    100 * (p2 - p1 + sqrt((u2 - p2) ^ 2 + (p1 - l1) ^ 2)) as delta_ci_high_pp,
+    -- Newcombe's interval of the change from the two windows' Wilson intervals (macros/stats.sql)
+    100 * newcombe_low(after_mentions, after_responses, before_mentions, before_responses) as delta_ci_low_pp,
+    100 * newcombe_high(after_mentions, after_responses, before_mentions, before_responses) as delta_ci_high_pp,
     case when w.scope = 'targeted' then 100 * (control_p2 - control_p1) end as control_delta_pp
-  from wilson as w
+  from rates as w
 )
 select
   m.action_id,

@@ -134,8 +134,7 @@ counts as (
     coalesce(mentions.position_weight_sum, 0) as position_weight_sum,
     mentions.sentiment_sum,
     coalesce(mentions.sentiment_n, 0) as sentiment_n,
-    coalesce(mentions.mentions, 0) / grid.responses as p,
-    3.8416 / grid.responses as z2_over_n
+    coalesce(mentions.mentions, 0) / grid.responses as p
   from grid
   left join mentions
     on mentions.team_id = grid.team_id
@@ -155,10 +154,8 @@ select
   responses,
   mentions,
   round(100 * p, 2) as visibility_pct,
-  round(greatest(0, 100 * (p + z2_over_n / 2 - 1.96 * sqrt(p * (1 - p) / responses + z2_over_n / responses / 4))
-    / (1 + z2_over_n)), 2) as visibility_ci_low_pct,
-  round(least(100, 100 * (p + z2_over_n / 2 + 1.96 * sqrt(p * (1 - p) / responses + z2_over_n / responses / 4))
-    / (1 + z2_over_n)), 2) as visibility_ci_high_pct,
+  round(100 * wilson_low(mentions, responses), 2) as visibility_ci_low_pct,
+  round(100 * wilson_high(mentions, responses), 2) as visibility_ci_high_pct,
   position_sum,
   position_n,
   round(position_sum / nullif(position_n, 0), 2) as avg_position,

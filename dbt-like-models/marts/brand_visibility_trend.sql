@@ -139,45 +139,25 @@ complete as (
     )
   from windows
 ),
-proportions as (
+changes as (
+  -- Proportions, their Wilson intervals and Newcombe's interval of each change (macros/stats.sql).
   select
     *,
     mentions_7d / nullif(responses_7d, 0) as p7,
-    3.8416 / nullif(responses_7d, 0) as k7,
+    wilson_low(mentions_7d, responses_7d) as p7_lo,
+    wilson_high(mentions_7d, responses_7d) as p7_hi,
     mentions_prev_7d / nullif(responses_prev_7d, 0) as q7,
-    3.8416 / nullif(responses_prev_7d, 0) as j7,
-    mentions_28d / nullif(responses_28d, 0) as p28,
-    3.8416 / nullif(responses_28d, 0) as k28,
-    mentions_prev_28d / nullif(responses_prev_28d, 0) as q28,
-    3.8416 / nullif(responses_prev_28d, 0) as j28
-  from complete
-),
-wilson as (
-  -- Wilson bounds as proportions: (p + k/2 ± 1.96 sqrt(p(1-p)/n + k/(4n))) / (1 + k), k = z²/n.
-  select
-    *,
-    (p7 + k7 / 2 - 1.96 * sqrt(p7 * (1 - p7) / responses_7d + k7 / responses_7d / 4)) / (1 + k7) as p7_lo,
-    (p7 + k7 / 2 + 1.96 * sqrt(p7 * (1 - p7) / responses_7d + k7 / responses_7d / 4)) / (1 + k7) as p7_hi,
-    (q7 + j7 / 2 - 1.96 * sqrt(q7 * (1 - q7) / responses_prev_7d + j7 / responses_prev_7d / 4)) / (1 + j7) as q7_lo,
-    (q7 + j7 / 2 + 1.96 * sqrt(q7 * (1 - q7) / responses_prev_7d + j7 / responses_prev_7d / 4)) / (1 + j7) as q7_hi,
-    (p28 + k28 / 2 - 1.96 * sqrt(p28 * (1 - p28) / responses_28d + k28 / responses_28d / 4)) / (1 + k28) as p28_lo,
-    (p28 + k28 / 2 + 1.96 * sqrt(p28 * (1 - p28) / responses_28d + k28 / responses_28d / 4)) / (1 + k28) as p28_hi,
-    (q28 + j28 / 2 - 1.96 * sqrt(q28 * (1 - q28) / responses_prev_28d + j28 / responses_prev_28d / 4)) / (1 + j28)
-      as q28_lo,
-    (q28 + j28 / 2 + 1.96 * sqrt(q28 * (1 - q28) / responses_prev_28d + j28 / responses_prev_28d / 4)) / (1 + j28)
-      as q28_hi
-  from proportions
-),
-changes as (
-  select
-    *,
     p7 - q7 as wow,
-    p7 - q7 - sqrt((p7 - p7_lo) ^ 2 + (q7_hi - q7) ^ 2) as wow_lo,
-    p7 - q7 + sqrt((p7_hi - p7) ^ 2 + (q7 - q7_lo) ^ 2) as wow_hi,
+    newcombe_low(mentions_7d, responses_7d, mentions_prev_7d, responses_prev_7d) as wow_lo,
+    newcombe_high(mentions_7d, responses_7d, mentions_prev_7d, responses_prev_7d) as wow_hi,
+    mentions_28d / nullif(responses_28d, 0) as p28,
+    wilson_low(mentions_28d, responses_28d) as p28_lo,
+    wilson_high(mentions_28d, responses_28d) as p28_hi,
+    mentions_prev_28d / nullif(responses_prev_28d, 0) as q28,
     p28 - q28 as mom,
-    p28 - q28 - sqrt((p28 - p28_lo) ^ 2 + (q28_hi - q28) ^ 2) as mom_lo,
-    p28 - q28 + sqrt((p28_hi - p28) ^ 2 + (q28 - q28_lo) ^ 2) as mom_hi
-  from wilson
+    newcombe_low(mentions_28d, responses_28d, mentions_prev_28d, responses_prev_28d) as mom_lo,
+    newcombe_high(mentions_28d, responses_28d, mentions_prev_28d, responses_prev_28d) as mom_hi
+  from complete
 )
 select
   team_id,
@@ -193,8 +173,8 @@ select
   responses_7d,
   mentions_7d,
   round(100 * p7, 2) as visibility_7d_pct,
-  round(greatest(0, 100 * p7_lo), 2) as visibility_7d_ci_low_pct,
-  round(least(100, 100 * p7_hi), 2) as visibility_7d_ci_high_pct,
+  round(100 * p7_lo, 2) as visibility_7d_ci_low_pct,
+  round(100 * p7_hi, 2) as visibility_7d_ci_high_pct,
   round(position_sum_7d / nullif(position_n_7d, 0), 2) as avg_position_7d,
   round(sentiment_sum_7d / nullif(sentiment_n_7d, 0), 2) as sentiment_avg_7d,
   responses_prev_7d,
@@ -207,8 +187,8 @@ select
   responses_28d,
   mentions_28d,
   round(100 * p28, 2) as visibility_28d_pct,
-  round(greatest(0, 100 * p28_lo), 2) as visibility_28d_ci_low_pct,
-  round(least(100, 100 * p28_hi), 2) as visibility_28d_ci_high_pct,
+  round(100 * p28_lo, 2) as visibility_28d_ci_low_pct,
+  round(100 * p28_hi, 2) as visibility_28d_ci_high_pct,
   round(position_sum_28d / nullif(position_n_28d, 0), 2) as avg_position_28d,
   round(sentiment_sum_28d / nullif(sentiment_n_28d, 0), 2) as sentiment_avg_28d,
   responses_prev_28d,

@@ -137,16 +137,8 @@ select
   own_counts.responses,
   own_counts.mentions,
   round(100 * own_counts.mentions / own_counts.responses, 2) as visibility_pct,
-  round(greatest(0, 100 * (
-    own_counts.mentions / own_counts.responses + 1.9208 / own_counts.responses
-    - 1.96 * sqrt(own_counts.mentions / own_counts.responses * (1 - own_counts.mentions / own_counts.responses)
-      / own_counts.responses + 0.9604 / own_counts.responses ^ 2)
-  ) / (1 + 3.8416 / own_counts.responses)), 2) as visibility_ci_low_pct,
-  round(least(100, 100 * (
-    own_counts.mentions / own_counts.responses + 1.9208 / own_counts.responses
-    + 1.96 * sqrt(own_counts.mentions / own_counts.responses * (1 - own_counts.mentions / own_counts.responses)
-      / own_counts.responses + 0.9604 / own_counts.responses ^ 2)
-  ) / (1 + 3.8416 / own_counts.responses)), 2) as visibility_ci_high_pct,
+  round(100 * wilson_low(own_counts.mentions, own_counts.responses), 2) as visibility_ci_low_pct,
+  round(100 * wilson_high(own_counts.mentions, own_counts.responses), 2) as visibility_ci_high_pct,
   own_counts.position_sum,
   own_counts.position_n,
   round(own_counts.position_sum / nullif(own_counts.position_n, 0), 2) as avg_position,

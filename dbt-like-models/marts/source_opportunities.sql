@@ -163,14 +163,8 @@ factors as (
   select
     m.*,
     case when responses > 0 then citing_responses / responses end as citing_share,
-    -- Wilson 95% lower bound of k/n: (p + z²/2n − z·sqrt(p(1−p)/n + z²/4n²)) / (1 + z²/n), z = 1.96
-    -- (greatest: k = 0 gives 0 up to a rounding error of 1e-17)
-    case when responses > 0 then greatest(0.0,
-      (citing_responses / responses + 1.96 ^ 2 / (2 * responses)
-        - 1.96 * sqrt((citing_responses / responses) * (1 - citing_responses / responses) / responses
-                      + 1.96 ^ 2 / (4 * responses ^ 2)))
-      / (1 + 1.96 ^ 2 / responses))
-    end as reach,
+    -- Wilson 95% lower bound of the citing share (macros/stats.sql)
+    wilson_low(citing_responses, responses) as reach,
     case when citing_responses > 0 then competitor_only_responses / citing_responses else 0 end as gap_share,
     case when citing_responses > 0 and competitors_in_window > 0
       then competitor_mentions / (citing_responses * competitors_in_window) else 0

@@ -6,6 +6,7 @@ import { DependencyReader, type TableRef } from './dependencies.js';
 import { fingerprint } from './fingerprint.js';
 import { buildGraph } from './graph.js';
 import { parseModelHeader, parseTestHeader, splitFile } from './header.js';
+import { loadMacros, macrosCalledBy, macrosFingerprint } from './macros.js';
 import { MODEL_SCHEMAS, type Model, type Project, type SingularTest } from './types.js';
 
 export const DEFAULT_MODELS_DIR = 'dbt-like-models';
@@ -110,11 +111,13 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
         throw new VwhError('MODEL_GRAPH', `${path}: ${(error as Error).message}`, { cause: error });
       }
     }
+    const macros = loadMacros(root);
     const project: Project = {
       dir: root,
       models,
       tests,
       sourceSchemas,
+      macros,
       graph: buildGraph(models),
       warnings: [
         ...strayFiles(root),
@@ -125,10 +128,14 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
           ),
       ],
     };
-    // A model's fingerprint covers the ephemeral models pasted into it: changing one changes what it builds.
+    // A model's fingerprint covers the ephemeral models pasted into it and the macros it calls: changing one
+    // changes what it builds.
     for (const model of models.values()) {
-      if (ephemeralAncestors(project, model).length === 0) continue;
-      model.fingerprint = fingerprint(compileModel(project, model).sql, model.config);
+      const inlined = ephemeralAncestors(project, model).length > 0;
+      const sql = inlined ? compileModel(project, model).sql : model.sql;
+      const called = macrosFingerprint(macrosCalledBy(sql, macros));
+      if (!inlined && called === '') continue;
+      model.fingerprint = fingerprint(called === '' ? sql : `${sql}\n-- macros ${called}`, model.config);
     }
     return project;
   } finally {
@@ -186,7 +193,7 @@ export function shiftLine(message: string, sqlLine: number): string {
 
 /** `.sql` files the runner does not read: at the top, in an unknown folder, or in a sub-folder of tests/. */
 function strayFiles(root: string): string[] {
-  const known = new Set<string>([...MODEL_SCHEMAS, 'tests']);
+  const known = new Set<string>([...MODEL_SCHEMAS, 'tests', 'macros']);
   const stray: string[] = [];
   for (const entry of readdirSync(root).sort()) {
     const full = join(root, entry);
@@ -200,7 +207,7 @@ function strayFiles(root: string): string[] {
   }
   return stray.map(
     (file) =>
-      `${relative(root, file).split(sep).join('/')} is not read: models live in ${MODEL_SCHEMAS.map((s) => `${s}/`).join(', ')}, singular tests directly in tests/`,
+      `${relative(root, file).split(sep).join('/')} is not read: models live in ${MODEL_SCHEMAS.map((s) => `${s}/`).join(', ')}, singular tests directly in tests/, macros in macros/`,
   );
 }
 

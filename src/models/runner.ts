@@ -10,6 +10,7 @@ import { Executor, relationKind } from './executor.js';
 import { reachable } from './graph.js';
 import { guardHistory } from './guard.js';
 import { addDays, type DayRange, daysBetween, formatRanges, sqlTimestamp, toDay } from './intervals.js';
+import { createMacros } from './macros.js';
 import { materializers } from './materialize/index.js';
 import { auditStatus, describeError, type NodeResult, type RunResults, report } from './results.js';
 import { schedule } from './schedule.js';
@@ -42,6 +43,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
   const runId = `${new Date(started).toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}`;
   const main = new Executor(db.connection);
   await ensureState(main);
+  await createMacros(project.macros, (sql) => main.run(sql));
   const states = await readModelStates(main);
   const selected = selectModels(project, options.select ?? [], options.exclude ?? [], states);
   const order = project.graph.order.filter((id) => selected.has(id));

@@ -1,5 +1,6 @@
 import type { AuditSpec } from './audits/spec.js';
 import type { ModelGraph } from './graph.js';
+import type { Macro } from './macros.js';
 
 export const MODEL_KINDS = [
   'view',
@@ -94,6 +95,8 @@ export interface Project {
   models: Map<string, Model>;
   tests: SingularTest[];
   sourceSchemas: string[];
+  /** Shared SQL macros (`macros/*.sql`), created before every build, test and unit test. */
+  macros: Macro[];
   graph: ModelGraph;
   /** Things that are not errors but are probably mistakes: `.sql` files outside the folders the runner reads. */
   warnings: string[];

@@ -7,6 +7,7 @@ import { VwhError } from '../core/errors.js';
 import { Database } from '../warehouse/duckdb.js';
 import { compileModel, ephemeralAncestors } from './compile.js';
 import { parseQualifiedName } from './dependencies.js';
+import { createMacros } from './macros.js';
 import { describeError } from './results.js';
 import { ident, qualified, substituteMacros } from './sql-text.js';
 import type { Project } from './types.js';
@@ -110,6 +111,7 @@ async function runOne(
   const db = await Database.open(':memory:');
   const scratch = mkdtempSync(join(tmpdir(), 'vwh-unit-'));
   try {
+    await createMacros(project.macros, (sql) => db.run(sql));
     for (const [tableName, input] of Object.entries(spec.inputs)) {
       const { rows: data, columns } = Array.isArray(input) ? { rows: input, columns: {} } : input;
       const ref = parseQualifiedName(tableName);

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadProject } from '../../src/models/project.js';
+import { runUnitTests } from '../../src/models/unit-tests.js';
+import { build, type Sandbox, sandbox, writeModels } from './helpers.js';
+
+let s: Sandbox;
+afterEach(() => s?.cleanup());
+
+const WILSON = `-- the Wilson 95% lower bound of x successes in n trials, as a proportion
+create macro wilson_low(x, n) as
+  case when n > 0 then (x / n + 1.96 ^ 2 / (2 * n) - 1.96 * sqrt(x / n * (1 - x / n) / n + 1.96 ^ 2 / (4 * n ^ 2)))
+    / (1 + 1.96 ^ 2 / n) end;
+create or replace macro share(x, n) as case when n > 0 then x / n end;`;
+
+describe('macros/', () => {
+  it('creates the macros before the build and in unit tests; models call them like functions', async () => {
+    s = await sandbox();
+    await s.db.run('create schema if not exists raw');
+    await s.db.run('create table raw.counts as select * from (values (4, 10), (0, 0)) t(x, n)');
+    writeModels(s.modelsDir, {
+      'macros/stats.sql': WILSON,
+      'marts/rates.sql':
+        '/* @model\nkind: table\n*/\nselect x, n, share(x, n) as p, wilson_low(x, n) as lo from raw.counts',
+      // hand-computed: p = 0.4, z² = 3.8416; (0.4 + 0.19208 - 1.96 sqrt(0.024 + 0.009604)) / 1.38416
+      // = (0.59208 - 1.96 × 0.183314) / 1.38416 = 0.232784 / 1.38416 = 0.168178
+      'tests/unit/rates.yaml': `model: marts.rates
+inputs:
+  raw.counts: [{x: 4, n: 10}]
+expected: [{x: 4, n: 10, p: 0.4, lo: 0.168177581}]`,
+    });
+    const r = await build(s);
+    expect(r.byId('marts.rates').status).toBe('success');
+    const rows = await s.db.all<{ n: number; p: number | null; lo: number | null }>(
+      'select n, p, lo from marts.rates order by n',
+    );
+    expect(rows[0]).toEqual({ n: 0, p: null, lo: null });
+    expect(rows[1]?.p).toBe(0.4);
+    expect(rows[1]?.lo).toBeCloseTo(0.168178, 5);
+    // persisted in the warehouse, so a BI tool can call them too
+    expect(Number(await s.db.scalar('select wilson_low(4, 10) > 0.16'))).toBe(1);
+    const unit = await runUnitTests(await loadProject(s.modelsDir));
+    expect(unit).toMatchObject([{ name: 'rates', status: 'pass' }]);
+  });
+
+  it('editing a macro changes the fingerprint of the models that call it, and only theirs', async () => {
+    s = await sandbox();
+    writeModels(s.modelsDir, {
+      'macros/stats.sql': WILSON,
+      'marts/calls.sql': 'select share(1, 2) as p',
+      'marts/plain.sql': 'select 1 as one',
+    });
+    const before = await loadProject(s.modelsDir);
+    writeModels(s.modelsDir, { 'macros/stats.sql': WILSON.replace('x / n end;', 'round(x / n, 4) end;') });
+    const after = await loadProject(s.modelsDir);
+    expect(after.models.get('marts.calls')?.fingerprint).not.toBe(before.models.get('marts.calls')?.fingerprint);
+    expect(after.models.get('marts.plain')?.fingerprint).toBe(before.models.get('marts.plain')?.fingerprint);
+    expect(after.warnings).toEqual([]);
+  });
+
+  it('refuses anything but CREATE MACRO in macros/, and a macro defined twice, naming the file', async () => {
+    s = await sandbox();
+    writeModels(s.modelsDir, { 'macros/bad.sql': 'create table t as select 1', 'marts/a.sql': 'select 1 as x' });
+    await expect(loadProject(s.modelsDir)).rejects.toThrow(/macros\/bad\.sql: only CREATE MACRO statements/);
+    writeModels(s.modelsDir, { 'macros/bad.sql': WILSON, 'macros/more.sql': 'create macro share(a, b) as a / b;' });
+    await expect(loadProject(s.modelsDir)).rejects.toThrow(/macros\/more\.sql: a second macro named share/);
+  });
+});
