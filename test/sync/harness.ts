@@ -8,6 +8,7 @@ import { silentProgress } from '../../src/extract/progress.js';
 import { syncTeam, type TeamSyncOptions } from '../../src/extract/team-sync.js';
 import type { SyncSettings } from '../../src/extract/types.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
+import { prng } from '../../src/reference/world/hash.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
 export const TODAY = '2026-03-15';
@@ -109,13 +110,5 @@ export async function query<T extends Record<string, unknown>>(warehouse: Wareho
   }
 }
 
-/** mulberry32: a seeded generator, so a failing crash or kill schedule can be replayed. */
-export function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (the world's mulberry32), so a failing crash or kill schedule can be replayed. */
+export const rng = prng;
