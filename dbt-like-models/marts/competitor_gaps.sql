@@ -31,15 +31,10 @@ audits:
   - expression: {sql: "competitor_mentions <= responses and brand_mentions <= responses", name: mentions_within_responses}
   - expression: {sql: "gap_responses <= responses - brand_mentions", name: gap_excludes_brand_answers}
 */
-with windows as (
-  select project_id, max(chat_date) - 27 as window_from, max(chat_date) as window_to
-  from intermediate.int_opportunity_chats
-  group by project_id
-),
-answers as (
+with answers as (
   select c.project_id, c.prompt_id, c.provider, c.brand_mentioned
   from intermediate.int_opportunity_chats as c
-  join windows as w on w.project_id = c.project_id and c.chat_date between w.window_from and w.window_to
+  join intermediate.int_opportunity_windows as w on w.project_id = c.project_id and c.chat_date between w.window_from and w.window_to
 ),
 per_prompt as (
   select
@@ -61,7 +56,7 @@ per_competitor as (
     count(*) filter (where not cc.brand_mentioned) as gap_responses,
     avg(cc.competitor_position) filter (where not cc.brand_mentioned) as competitor_avg_position
   from intermediate.int_chat_competitors as cc
-  join windows as w on w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
+  join intermediate.int_opportunity_windows as w on w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
   group by grouping sets (
     (cc.project_id, cc.prompt_id, cc.provider, lower(cc.competitor_name)),
     (cc.project_id, cc.prompt_id, lower(cc.competitor_name))
@@ -87,6 +82,6 @@ select
   pp.brand_mentions = 0 as brand_absent
 from per_competitor as c
 join per_prompt as pp using (project_id, prompt_id, provider)
-join windows as w on w.project_id = c.project_id
+join intermediate.int_opportunity_windows as w on w.project_id = c.project_id
 left join staging.prompts as p on p.project_id = c.project_id and p.prompt_id = c.prompt_id
 where c.gap_responses > 0

@@ -47,15 +47,10 @@ audits:
   - expression: {sql: "opportunity_score between 0 and coalesce(demand, 0)", name: score_within_demand}
   - accepted_values: {column: demand_source, values: [overview, project_median]}
 */
-with windows as (
-  select project_id, max(chat_date) - 27 as window_from, max(chat_date) as window_to
-  from intermediate.int_opportunity_chats
-  group by project_id
-),
-answers as (
+with answers as (
   select c.*
   from intermediate.int_opportunity_chats as c
-  join windows as w on w.project_id = c.project_id and c.chat_date between w.window_from and w.window_to
+  join intermediate.int_opportunity_windows as w on w.project_id = c.project_id and c.chat_date between w.window_from and w.window_to
 ),
 per_prompt as (
   select
@@ -76,7 +71,7 @@ competitor_counts as (
     min(cc.competitor_name) as competitor_name,
     count(*) as mentions
   from intermediate.int_chat_competitors as cc
-  join windows as w on w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
+  join intermediate.int_opportunity_windows as w on w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
   group by grouping sets (
     (cc.project_id, cc.prompt_id, cc.provider, lower(cc.competitor_name)),
     (cc.project_id, cc.prompt_id, lower(cc.competitor_name))
@@ -135,7 +130,7 @@ scored as (
     pf.intent,
     coalesce(pf.intent_weight, 0.5) as intent_weight
   from per_prompt as pp
-  join windows as w on w.project_id = pp.project_id
+  join intermediate.int_opportunity_windows as w on w.project_id = pp.project_id
   left join prompt_facts as pf on pf.project_id = pp.project_id and pf.prompt_id = pp.prompt_id
   left join best_competitor as bc
     on bc.project_id = pp.project_id and bc.prompt_id = pp.prompt_id and bc.provider = pp.provider
