@@ -22,6 +22,14 @@ export function nicknames(brandName: string): string[] {
   return out;
 }
 
+/** A domain as the world keys it: trimmed, lower case, without a leading `www.`. */
+export function bareDomain(domain: string): string {
+  return domain
+    .trim()
+    .toLowerCase()
+    .replace(/^www\./, '');
+}
+
 /** The host of a URL or bare domain, lowercase, without `www.`; null when it is not one. */
 export function domainOf(urlOrDomain: string | null | undefined): string | null {
   if (!urlOrDomain) return null;
@@ -29,7 +37,7 @@ export function domainOf(urlOrDomain: string | null | undefined): string | null 
   if (text.length === 0) return null;
   try {
     const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
-    const host = url.hostname.toLowerCase().replace(/^www\./, '');
+    const host = bareDomain(url.hostname);
     return host.includes('.') ? host : null;
   } catch {
     return null;

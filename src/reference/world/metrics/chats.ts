@@ -6,6 +6,7 @@ import { type DayContext, MARKET_OWNER } from '../context.js';
 import type { Engine, ScannedAnswer } from '../engine.js';
 import type { DecodedFacts } from '../facts.js';
 import { uuidFrom } from '../hash.js';
+import { bareDomain } from '../names.js';
 import { PROVIDERS } from '../providers.js';
 import { resolveRef } from '../refs.js';
 import { preview } from '../text.js';
@@ -112,10 +113,7 @@ export function sourceChats(
   page: number,
   pageSize: number,
 ) {
-  const wanted = domain
-    .trim()
-    .toLowerCase()
-    .replace(/^www\./, '');
+  const wanted = bareDomain(domain);
   const found: ScannedAnswer[] = [];
   engine.scan(project, query, (a) => {
     const idx = a.ctx.domainIndex.get(wanted);

@@ -4,7 +4,7 @@ import { DAY_MS, dayFromNumber } from '../../../core/days.js';
 import { CATEGORY_NAMES } from '../catalog.js';
 import type { Engine } from '../engine.js';
 import { uuidFrom } from '../hash.js';
-import { domainOf } from '../names.js';
+import { bareDomain, domainOf } from '../names.js';
 import { resolveRef } from '../refs.js';
 import type { ProjectConfig, WorldQuery } from '../types.js';
 import { ownPosition } from './chats.js';
@@ -115,10 +115,7 @@ export function sourceDetail(
   page: number,
   pageSize: number,
 ) {
-  const wanted = domain
-    .trim()
-    .toLowerCase()
-    .replace(/^www\./, '');
+  const wanted = bareDomain(domain);
   let category: number | null = null;
   let citations = 0;
   let allCitations = 0;
