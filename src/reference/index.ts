@@ -8,6 +8,7 @@ import { getRequestListener } from '@hono/node-server';
 import { type Clock, systemClock } from '../core/clock.js';
 import { BASE_PATH, buildApp } from './app.js';
 import { withFaults } from './faults/injector.js';
+import { withSimulatedDate } from './http/sim-date.js';
 import { type ReferenceServerOptions, resolveOptions } from './options.js';
 import { ReferenceState } from './reference-state.js';
 import { createWorld } from './world/index.js';
@@ -34,7 +35,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const world = createWorld({ seed: resolved.seed, lateFraction: resolved.lateFraction });
   const state = new ReferenceState(resolved, clock, world);
   const app = buildApp(state);
-  const listener = withFaults(getRequestListener(app.fetch), state.faults);
+  const listener = withSimulatedDate(withFaults(getRequestListener(app.fetch), state.faults), state.sim);
   const server: Server = createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
