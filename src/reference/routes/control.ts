@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import * as ops from '../control/ops.js';
 import type { ReferenceState } from '../reference-state.js';
+import { truthRoutes } from './truth.js';
 
 async function body(c: { req: { text(): Promise<string> } }): Promise<Record<string, unknown>> {
   const text = await c.req.text();
@@ -80,6 +81,7 @@ export function controlApp(state: ReferenceState): Hono {
     return c.json({ pending: state.background.pending });
   });
   app.post('/reset', (c) => c.json(ops.resetState(state)));
+  truthRoutes(app, state);
   app.notFound((c) => c.json({ detail: 'Unknown control-plane call' }, 404));
   return app;
 }

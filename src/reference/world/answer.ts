@@ -5,17 +5,18 @@
  */
 
 import { DAY_MS } from '../../core/days.js';
-import { type DayContext, MARKET_OWNER } from './context.js';
+import { type BrandSlot, type DayContext, MARKET_OWNER } from './context.js';
 import type { Detection } from './detect.js';
 import type { DecodedFacts } from './facts.js';
 import { hashString, mix32, prng } from './hash.js';
 import type { PromptPlan } from './plan.js';
-import { actionBoost, baseSentiment, baseStrength, driftModel, evalDrift } from './strength.js';
+import { type ActionEffect, actionBoost, baseSentiment, baseStrength, driftModel, evalDrift } from './strength.js';
 import { type BrandLine, renderParts } from './text.js';
 
 /** Answers are collected between 00:00 and 06:00 UTC of their day. */
 export const COLLECTION_WINDOW_MS = 6 * 3_600_000;
-const MAX_BRANDS = 7;
+/** An answer writes at most this many brands (the strongest-scoring ones). */
+export const MAX_BRANDS = 7;
 
 export interface GeneratedAnswer {
   facts: DecodedFacts;
@@ -25,7 +26,7 @@ export interface GeneratedAnswer {
 }
 
 /** Per (context, topic): the drift models of every brand slot for every provider, built on first use. */
-interface SlotModel {
+export interface SlotModel {
   keyHash: number;
   base: number[];
   mention: Float64Array[];
@@ -34,7 +35,7 @@ interface SlotModel {
 }
 const models = new WeakMap<DayContext, Map<string, SlotModel[]>>();
 
-function slotModels(seed: number, ctx: DayContext, topicKey: string): SlotModel[] {
+export function slotModels(seed: number, ctx: DayContext, topicKey: string): SlotModel[] {
   let byTopic = models.get(ctx);
   if (!byTopic) {
     byTopic = new Map();
@@ -57,14 +58,50 @@ function slotModels(seed: number, ctx: DayContext, topicKey: string): SlotModel[
   return list;
 }
 
-function ownSurface(name: string, nick: readonly string[], u: number): string {
-  if (u < 0.7) return name;
-  if (u < 0.76) return name.toLowerCase();
-  if (u < 0.82) return name.includes(' ') ? name.replace(/\s+/g, '') : name.toUpperCase();
+/** Upper ends of the spelling draw for each of ownSpellings' forms (the draw is uniform on [0, 1)). */
+export const OWN_SPELLING_CUTS: readonly number[] = [0.7, 0.76, 0.82, 0.92, 0.97, 1];
+
+/**
+ * The six ways an answer writes the own brand, in the order of OWN_SPELLING_CUTS: as named, lower case, without
+ * spaces (upper case for a one-word name), by its first word, by its initials, by its lower-case initials (the
+ * nickname forms fall back to the name when it has none).
+ */
+export function ownSpellings(name: string, nick: readonly string[]): string[] {
   const [first, initials] = nick;
-  if (u < 0.92) return first ?? name;
-  if (u < 0.97) return initials ?? name;
-  return initials ? initials.toLowerCase() : name;
+  return [
+    name,
+    name.toLowerCase(),
+    name.includes(' ') ? name.replace(/\s+/g, '') : name.toUpperCase(),
+    first ?? name,
+    initials ?? name,
+    initials ? initials.toLowerCase() : name,
+  ];
+}
+
+function ownSurface(name: string, nick: readonly string[], u: number): string {
+  const forms = ownSpellings(name, nick);
+  const at = OWN_SPELLING_CUTS.findIndex((cut) => u < cut);
+  return forms[at < 0 ? forms.length - 1 : at] ?? name;
+}
+
+/** Share of a competitor's mentions written in lower case (the rest as named). */
+export const COMPETITOR_LOWERCASE_SHARE = 0.05;
+
+/**
+ * The probability that an answer at instant `ms` writes the brand of `slot` (its strength, clamped 0.02..0.97);
+ * for the own brand with the action `effects` given (the prompt's, by default).
+ */
+export function mentionStrength(
+  model: SlotModel,
+  kind: BrandSlot['kind'],
+  plan: PromptPlan,
+  provider: number,
+  ms: number,
+  effects: readonly ActionEffect[] = plan.effects,
+): number {
+  let p = (model.base[provider] ?? 0) + evalDrift(model.mention[provider] ?? new Float64Array(9), ms / DAY_MS);
+  if (kind === 'own') p += plan.ownOffset + actionBoost(effects, ms);
+  return Math.min(0.97, Math.max(0.02, p));
 }
 
 export function generateAnswer(
@@ -95,9 +132,7 @@ export function generateAnswer(
     const order = (h2 & 0xffff) / 65536;
     const tone = (h2 >>> 16) / 65536;
     const spelling = mix32(h2 ^ 0x85ebca6b) / 4294967296;
-    let p = (model.base[provider] ?? 0) + evalDrift(model.mention[provider] ?? new Float64Array(9), tDay);
-    if (slot.kind === 'own') p += plan.ownOffset + actionBoost(plan.effects, ms);
-    p = Math.min(0.97, Math.max(0.02, p));
+    const p = mentionStrength(model, slot.kind, plan, provider, ms);
     if (u >= p) return;
     const sentiment = Math.round(
       model.sentiment + 60 * evalDrift(model.tone[provider] ?? new Float64Array(9), tDay) + (tone - 0.5) * 24,
@@ -105,7 +140,7 @@ export function generateAnswer(
     const surface =
       slot.kind === 'own'
         ? ownSurface(slot.name, ctx.ownNicknames, spelling)
-        : spelling < 0.05
+        : spelling < COMPETITOR_LOWERCASE_SHARE
           ? slot.name.toLowerCase()
           : slot.name;
     chosen.push({

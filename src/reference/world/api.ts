@@ -6,6 +6,7 @@
  * Return values are the `data` payloads of the public data API (shared/spec/public-data-api.md), in its
  * snake_case wire shape, ready for the server to wrap in envelope A.
  */
+import type { TruthAction, TruthEvent, TruthVisibilityRow } from './truth.js';
 import type { Day, DayRange, Intent, ProjectConfig, ProviderInfo, WorldQuery } from './types.js';
 
 export interface WorldOptions {
@@ -77,6 +78,13 @@ export interface World {
   bootstrap(brandName: string, brandUrl: string, language: string | null, location: string | null): BootstrapResult;
   /** The demo team's projects (configuration only; answers follow from the world). */
   demoTeam(options: DemoTeamOptions): ProjectConfig[];
+
+  /** Ground truth from the model, for the control plane (truth.ts): expected visibility per brand × provider × day. */
+  truthVisibility(project: ProjectConfig, range: DayRange): TruthVisibilityRow[];
+  /** The effect of each completed action over its after window, complete days at `now` only. */
+  truthActions(project: ProjectConfig, now: number): TruthAction[];
+  /** Configuration changes that change what is measured, dated by the first day they affect. */
+  truthEvents(project: ProjectConfig, now: number): TruthEvent[];
 }
 
 export type { DayRange };

@@ -2,6 +2,7 @@
  * The simulated world: `createWorld(options)` returns the `World` the reference server asks for answers and
  * aggregates (see api.ts). Everything is generated lazily from the seed; see docs/simulated-world.md.
  */
+import { dayNumber } from '../../core/days.js';
 import type { World, WorldOptions } from './api.js';
 import { bootstrap } from './bootstrap.js';
 import { demoTeam } from './demo.js';
@@ -13,6 +14,7 @@ import { promptDomains, promptUrls } from './metrics/prompt-sources.js';
 import { sourceDetail, sources, sourcesAnalytics } from './metrics/sources.js';
 import { visibilityTrend } from './metrics/trend.js';
 import { PROVIDERS } from './providers.js';
+import { truthActions, truthEvents, truthVisibility } from './truth.js';
 import type { ProjectConfig, PromptConfig } from './types.js';
 
 /** Default bound of the per-answer facts cache (about 30 bytes of facts per answer, plus the map entry). */
@@ -92,6 +94,10 @@ export function createWorld(options: CreateWorldOptions): World & WorldExtras {
     bootstrap: (brandName, brandUrl, language, location) =>
       bootstrap(options.seed, brandName, brandUrl, language, location),
     demoTeam: (demo) => demoTeam(demo),
+    truthVisibility: (project, range) =>
+      truthVisibility(engine, project, dayNumber(range.date_from), dayNumber(range.date_to)),
+    truthActions: (project, now) => truthActions(engine, project, now),
+    truthEvents: (project, now) => truthEvents(project, now),
   };
 }
 
