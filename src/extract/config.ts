@@ -1,63 +1,50 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { VwhError } from '../core/errors.js';
+import { BaseUrl, Day, DbFile, Share, Uuid, wholeNumber } from '../core/inputs.js';
 import { STREAM_NAMES } from './streams/index.js';
-
-const Day = z.iso.date();
-const Uuid = z.guid();
 
 /** One key (one team) to sync. The key itself never sits in the config: an environment variable or a file names it. */
 export const TeamConfig = z.strictObject({
   team: z.string().min(1).describe('team name stored in every row (team_id)'),
   apiKeyEnv: z.string().min(1).optional().describe('environment variable holding the API key'),
   apiKeyFile: z.string().min(1).optional().describe('file holding the API key (first line)'),
-  baseUrl: z.url().optional().describe('API base URL for this key (default: the top-level baseUrl)'),
-  servicesBaseUrl: z
-    .url()
-    .optional()
-    .describe('base URL of the content and team services for this key (default: the top-level servicesBaseUrl)'),
+  baseUrl: BaseUrl.optional().describe('API base URL for this key (default: the top-level baseUrl)'),
+  servicesBaseUrl: BaseUrl.optional().describe(
+    'base URL of the content and team services for this key (default: the top-level servicesBaseUrl)',
+  ),
   userId: Uuid.optional().describe('user id the team service answers for (team_members; default: none, skipped)'),
   projects: z.array(z.string()).optional().describe('project ids or names to sync (default: all)'),
-  rateShare: z
-    .number()
-    .gt(0)
-    .lte(1)
-    .optional()
-    .describe('part of this key rate window this sync may use (default: the top-level budgetShare)'),
+  rateShare: Share.optional().describe(
+    'part of this key rate window this sync may use (default: the top-level budgetShare)',
+  ),
 });
 export type TeamConfig = z.infer<typeof TeamConfig>;
 
 /** vwh.config.json. Every field optional; command-line flags win over it, it wins over the defaults. */
 export const SyncConfig = z.strictObject({
   $schema: z.string().optional(),
-  db: z.string().min(1).optional().describe('DuckDB file (default data/warehouse.duckdb)'),
-  baseUrl: z.url().optional().describe('API base URL, scheme://host[:port] (VWH_BASE_URL)'),
-  servicesBaseUrl: z
-    .url()
-    .optional()
-    .describe('base URL of the content-generation and team services, /api/v1 and /api/v2 (default: baseUrl)'),
+  db: DbFile.optional().describe('DuckDB file (default data/warehouse.duckdb)'),
+  baseUrl: BaseUrl.optional().describe('API base URL, scheme://host[:port] (VWH_BASE_URL)'),
+  servicesBaseUrl: BaseUrl.optional().describe(
+    'base URL of the content-generation and team services, /api/v1 and /api/v2 (default: baseUrl)',
+  ),
   userId: Uuid.optional().describe('single-key runs: user id the team service answers for (team_members)'),
-  budgetShare: z
-    .number()
-    .gt(0)
-    .lte(1)
-    .optional()
-    .describe('part of each key rate window this sync may use, leaving the rest to other users (default 1)'),
+  budgetShare: Share.optional().describe(
+    'part of each key rate window this sync may use, leaving the rest to other users (default 1)',
+  ),
   teams: z.array(TeamConfig).min(1).optional().describe('several keys synced in parallel, each on its own budget'),
   streams: z.array(z.enum(STREAM_NAMES as [string, ...string[]])).optional(),
-  lookbackDays: z.int().min(0).max(60).optional().describe('recent days re-fetched every sync (default 3)'),
-  chunkDays: z.int().min(1).max(366).optional().describe('largest day range of one request (default 31)'),
-  windowDays: z.int().min(1).max(366).optional().describe('window of window-grain streams (default 30)'),
-  topDomains: z
-    .int()
-    .min(0)
-    .max(100)
+  lookbackDays: wholeNumber(0, 60).optional().describe('recent days re-fetched every sync (default 3)'),
+  chunkDays: wholeNumber(1, 366).optional().describe('largest day range of one request (default 31)'),
+  windowDays: wholeNumber(1, 366).optional().describe('window of window-grain streams (default 30)'),
+  topDomains: wholeNumber(0, 100)
     .optional()
     .describe('domains per project for source_details/source_chats (default 3)'),
-  maxSourcePages: z.int().min(1).max(1000).optional().describe('page cap per domain for those streams (default 5)'),
-  concurrency: z.int().min(1).max(32).optional().describe('requests in flight per key (default 4)'),
-  rateWindowMs: z.int().min(1).optional().describe('rate window length (default 60000)'),
-  rateLimit: z.int().min(1).optional().describe('requests per window (default 70, learnt from X-RateLimit-Limit)'),
+  maxSourcePages: wholeNumber(1, 1000).optional().describe('page cap per domain for those streams (default 5)'),
+  concurrency: wholeNumber(1, 32).optional().describe('requests in flight per key (default 4)'),
+  rateWindowMs: wholeNumber(1).optional().describe('rate window length (default 60000)'),
+  rateLimit: wholeNumber(1).optional().describe('requests per window (default 70, learnt from X-RateLimit-Limit)'),
   since: Day.optional(),
 });
 export type SyncConfig = z.infer<typeof SyncConfig>;

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
+import { Day, DbFile, ExistingDir, wholeNumber } from '../../core/inputs.js';
 import { createLogger } from '../../core/log.js';
 import { buildCatalog } from '../../models/artifacts/catalog.js';
 import { docsHtml } from '../../models/artifacts/docs-html.js';
@@ -11,7 +12,7 @@ import { buildManifest } from '../../models/artifacts/manifest.js';
 import { runResultsJson } from '../../models/artifacts/run-results.js';
 import { DEFAULT_TARGET_DIR, defaultTargetDir, writeArtifact } from '../../models/artifacts/write.js';
 import { Executor } from '../../models/executor.js';
-import { formatRanges, isDay } from '../../models/intervals.js';
+import { formatRanges } from '../../models/intervals.js';
 import { planProject } from '../../models/plan.js';
 import { DEFAULT_MODELS_DIR, loadProject } from '../../models/project.js';
 import { exitCodeFor, type RunResults, runProject } from '../../models/runner.js';
@@ -20,6 +21,7 @@ import { readModelStates } from '../../models/state.js';
 import type { Project } from '../../models/types.js';
 import { runUnitTests } from '../../models/unit-tests.js';
 import { Database, DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
+import { existingWarehouse, numberFlag, textFlag } from '../validate.js';
 
 interface CommonOptions {
   db: string;
@@ -33,7 +35,7 @@ interface RunCliOptions extends CommonOptions {
   start?: string;
   end?: string;
   fullRefresh?: boolean;
-  threads: string;
+  threads: number;
   storeFailures?: boolean;
   unit?: boolean;
 }
@@ -63,8 +65,8 @@ export function register(program: Command): void {
 
   const common = (cmd: Command, select = true) => {
     cmd
-      .option('--db <file>', 'the warehouse file', DEFAULT_DB_PATH)
-      .option('--models-dir <dir>', 'the models folder', DEFAULT_MODELS_DIR)
+      .option('--db <file>', 'the warehouse file', textFlag('--db', DbFile), DEFAULT_DB_PATH)
+      .option('--models-dir <dir>', 'the models folder', textFlag('--models-dir', ExistingDir), DEFAULT_MODELS_DIR)
       .option(
         '--target-dir <dir>',
         `where manifest.json, run_results.json and docs go (default: target/ beside the warehouse file, ${DEFAULT_TARGET_DIR} for the default --db)`,
@@ -78,10 +80,14 @@ export function register(program: Command): void {
   };
   const runOptions = (cmd: Command) =>
     cmd
-      .option('--start <day>', 'time-range models: reprocess from this day (YYYY-MM-DD), even if done')
-      .option('--end <day>', 'time-range models: last day to process (default: yesterday, UTC)')
+      .option(
+        '--start <day>',
+        'time-range models: reprocess from this day (YYYY-MM-DD), even if done',
+        textFlag('--start', Day),
+      )
+      .option('--end <day>', 'time-range models: last day to process (default: yesterday, UTC)', textFlag('--end', Day))
       .option('--full-refresh', 'rebuild incremental models from scratch (scd2 history is never dropped)')
-      .addOption(new Option('--threads <n>', 'models built at the same time').default('4'))
+      .option('--threads <n>', 'models built at the same time', numberFlag('--threads', wholeNumber(1, 64)), 4)
       .option('--store-failures', 'keep every failing audit row in audit_failures.*');
 
   runOptions(common(models.command('build').description('Build models in DAG order, then audit each one.')))
@@ -94,10 +100,14 @@ export function register(program: Command): void {
     .option('--unit', 'run the unit tests in tests/unit/ instead (in-memory DuckDB, no warehouse needed)')
     .addHelpText('after', HELP)
     .option('--store-failures', 'keep every failing audit row in audit_failures.*')
-    .action((o: RunCliOptions) => (o.unit ? unit(o) : execute('test', { ...o, threads: '1' })));
+    .action((o: RunCliOptions) => (o.unit ? unit(o) : execute('test', { ...o, threads: 1 })));
   common(models.command('plan').description('Show what changed since the last build and which days are missing.'))
-    .option('--start <day>', 'show what a backfill from this day (YYYY-MM-DD) would reprocess')
-    .option('--end <day>', 'last day to consider (default: yesterday, UTC)')
+    .option(
+      '--start <day>',
+      'show what a backfill from this day (YYYY-MM-DD) would reprocess',
+      textFlag('--start', Day),
+    )
+    .option('--end <day>', 'last day to consider (default: yesterday, UTC)', textFlag('--end', Day))
     .option('--json', 'print JSON')
     .action((o: RunCliOptions) => plan(o));
   common(models.command('ls').description('List models with kind, inputs and tags.'))
@@ -130,18 +140,10 @@ function targetOf(o: CommonOptions): string {
   return o.targetDir ?? defaultTargetDir(o.db);
 }
 
-function checkDay(name: string, value: string | undefined): void {
-  if (value !== undefined && !isDay(value))
-    throw new VwhError('USAGE', `--${name} must be a day as YYYY-MM-DD, not "${value}".`);
-}
-
 async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Promise<void> {
-  checkDay('start', o.start);
-  checkDay('end', o.end);
-  const threads = Number(o.threads);
-  if (!Number.isInteger(threads) || threads < 1) throw new VwhError('USAGE', '--threads must be a whole number ≥ 1.');
+  const file = existingWarehouse('--db', o.db);
   const project = await load(o);
-  const db = await Database.open(o.db);
+  const db = await Database.open(file);
   const target = targetOf(o);
   let results: RunResults;
   try {
@@ -152,7 +154,7 @@ async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Pro
       ...(o.start ? { start: o.start } : {}),
       ...(o.end ? { end: o.end } : {}),
       fullRefresh: o.fullRefresh ?? false,
-      threads,
+      threads: o.threads,
       storeFailures: o.storeFailures ?? false,
       clock: systemClock,
       logger: createLogger(),
@@ -198,8 +200,6 @@ async function unit(o: RunCliOptions): Promise<void> {
 }
 
 async function plan(o: RunCliOptions): Promise<void> {
-  checkDay('start', o.start);
-  checkDay('end', o.end);
   const project = await load(o);
   const db = await openForReading(o.db);
   try {

@@ -2,10 +2,11 @@
  * `vwh query`: runs one SQL statement on the warehouse, read-only, and prints the rows as an aligned table, CSV or
  * JSON lines. It is there so that the queries `vwh demo` and the docs suggest work without the DuckDB CLI installed.
  */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { VwhError } from '../../core/errors.js';
+import { wholeNumber } from '../../core/inputs.js';
 import { Database, DEFAULT_DB_PATH, normalizeRow, type Row } from '../../warehouse/duckdb.js';
+import { existingWarehouse, numberFlag } from '../validate.js';
 
 export type QueryFormat = 'table' | 'csv' | 'json';
 
@@ -24,13 +25,8 @@ export async function runQuery(sql: string, flags: QueryFlags, out: NodeJS.Writa
   if (!FORMATS.includes(flags.format)) {
     throw new VwhError('USAGE', `--format must be one of ${FORMATS.join(', ')}, got ${flags.format}.`);
   }
-  if (!existsSync(flags.db)) {
-    throw new VwhError(
-      'USAGE',
-      `No warehouse at ${flags.db}. Fill one first (vwh demo, or vwh sync), or point --db at an existing file.`,
-    );
-  }
-  const db = await Database.open(flags.db, { access_mode: 'READ_ONLY' });
+  const file = existingWarehouse('--db', flags.db);
+  const db = await Database.open(file, { access_mode: 'READ_ONLY' });
   try {
     let rows: Row[];
     let columns: string[];
@@ -106,11 +102,7 @@ export function register(program: Command): void {
     .option(
       '--max-rows <n>',
       'rows shown in table format (CSV and JSON print every row)',
-      (v) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 1) throw new VwhError('USAGE', `--max-rows must be an integer >= 1, got ${v}.`);
-        return n;
-      },
+      numberFlag('--max-rows', wholeNumber(1)),
       50,
     )
     .addHelpText(

@@ -6,9 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { VwhError } from '../../core/errors.js';
+import { Day, Fraction, Port, wholeNumber } from '../../core/inputs.js';
 import { parseFaultSpec } from '../../reference/faults/spec.js';
 import { type ReferenceServer, startReferenceServer } from '../../reference/index.js';
 import { configureServices } from '../../reference/services/registry.js';
+import { numberFlag, textFlag } from '../validate.js';
 
 export interface ServeFlags {
   host: string;
@@ -25,30 +27,6 @@ export interface ServeFlags {
   backgroundDelayMs: number;
   keyFile?: string;
   allowHttpWebhooks?: boolean;
-}
-
-function int(name: string, min: number) {
-  return (value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min)
-      throw new VwhError('USAGE', `${name} must be an integer >= ${min}, got ${value}.`);
-    return n;
-  };
-}
-
-function fraction(value: string): number {
-  const n = Number(value);
-  if (!(n >= 0 && n <= 1)) throw new VwhError('USAGE', `--late-fraction must be a number from 0 to 1, got ${value}.`);
-  return n;
-}
-
-// Errors are VwhError (exit 64) rather than commander's InvalidArgumentError, which would call process.exit.
-function day(value: string): string {
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
-    throw new VwhError('USAGE', `--today must be a date YYYY-MM-DD, got ${value}.`);
-  }
-  return value;
 }
 
 /** Starts the server for these flags, prints the ready lines to `out`, and stops when `signal` aborts. */
@@ -94,20 +72,34 @@ export function register(program: Command): void {
     .command('serve')
     .description('Run the reference server of the public data API (seeded, clock-controlled, with fault injection).')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--port <port>', 'port; 0 picks any free port', int('--port', 0), 8787)
-    .option('--seed <n>', 'seed of the simulated world', int('--seed', 0), 42)
-    .option('--today <YYYY-MM-DD>', 'simulated date (default: today, UTC); the clock starts at 06:00 UTC', day)
+    .option('--port <port>', 'port; 0 picks any free port', numberFlag('--port', Port), 8787)
+    .option('--seed <n>', 'seed of the simulated world', numberFlag('--seed', wholeNumber(0)), 42)
+    .option(
+      '--today <YYYY-MM-DD>',
+      'simulated date (default: today, UTC); the clock starts at 06:00 UTC',
+      textFlag('--today', Day),
+    )
     .option('--demo', 'create a demo team with projects and history, and print its API key')
-    .option('--history-days <n>', 'days of history of the demo team', int('--history-days', 1), 90)
-    .option('--projects <n>', 'demo projects (benchmark scale knob)', int('--projects', 1), 3)
-    .option('--prompts <n>', 'prompts per demo project (benchmark scale knob)', int('--prompts', 1), 12)
+    .option('--history-days <n>', 'days of history of the demo team', numberFlag('--history-days', wholeNumber(1)), 90)
+    .option('--projects <n>', 'demo projects (benchmark scale knob)', numberFlag('--projects', wholeNumber(1)), 3)
+    .option(
+      '--prompts <n>',
+      'prompts per demo project (benchmark scale knob)',
+      numberFlag('--prompts', wholeNumber(1)),
+      12,
+    )
     .option(
       '--rate-window-ms <ms>',
       'length of the sliding rate-limit window (60000 in the spec)',
-      int('--rate-window-ms', 1),
+      numberFlag('--rate-window-ms', wholeNumber(1)),
       60000,
     )
-    .option('--late-fraction <f>', "share of a day's answers that arrive a day late", fraction, 0.1)
+    .option(
+      '--late-fraction <f>',
+      "share of a day's answers that arrive a day late",
+      numberFlag('--late-fraction', Fraction),
+      0.1,
+    )
     .option(
       '--faults <spec>',
       'fault injection, e.g. 5xx=0.05,429=0.02,reset=0.01,truncate=0.01,slow=0.02:300ms@/projects/*/prompts/*/chats',
@@ -115,7 +107,7 @@ export function register(program: Command): void {
     .option(
       '--background-delay-ms <ms>',
       'real time background work takes (bootstrap, suggested prompts)',
-      int('--background-delay-ms', 0),
+      numberFlag('--background-delay-ms', wholeNumber(0)),
       2000,
     )
     .option(

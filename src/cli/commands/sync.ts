@@ -4,8 +4,9 @@
  * `--plan` prints the request plan and stops. Exit codes: 0 ok, 1 failed units, 2 rejected rows or unreachable
  * projects, 3 key refused, 4 warehouse locked.
  */
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { ExitCode, VwhError } from '../../core/errors.js';
+import { BaseUrl, Day, DbFile, Share, Uuid, wholeNumber } from '../../core/inputs.js';
 import { createLogger, type LogFormat } from '../../core/log.js';
 import { configJsonSchema, loadConfig, readKey } from '../../extract/config.js';
 import { formatPlan, LogProgress, type ProgressSink, TerminalProgress } from '../../extract/progress.js';
@@ -15,6 +16,7 @@ import type { summary } from '../../extract/team-sync.js';
 import type { SyncSettings } from '../../extract/types.js';
 import { DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
 import { Warehouse } from '../../warehouse/warehouse.js';
+import { numberFlag, resolved, textFlag } from '../validate.js';
 
 export interface SyncFlags {
   db?: string;
@@ -43,33 +45,6 @@ export interface SyncFlags {
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
-function day(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-    throw new InvalidArgumentError('must be a date YYYY-MM-DD.');
-  }
-  return value;
-}
-
-function int(min: number) {
-  return (value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}.`);
-    return n;
-  };
-}
-
-function uuid(value: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
-    throw new InvalidArgumentError('must be a UUID (the user id the team service knows).');
-  return value;
-}
-
-function share(value: string): number {
-  const n = Number(value);
-  if (!(n > 0 && n <= 1)) throw new InvalidArgumentError('must be a number in (0, 1], e.g. 0.5.');
-  return n;
-}
-
 function list(value: string): string[] {
   return value
     .split(',')
@@ -81,7 +56,10 @@ function streamList(value: string): string[] {
   const names = list(value);
   const unknown = names.filter((n) => !STREAM_NAMES.includes(n));
   if (unknown.length > 0)
-    throw new InvalidArgumentError(`unknown stream ${unknown.join(', ')}; streams: ${STREAM_NAMES.join(', ')}`);
+    throw new VwhError(
+      'USAGE',
+      `--streams: unknown stream ${unknown.join(', ')}; streams: ${STREAM_NAMES.join(', ')}.`,
+    );
   return names;
 }
 
@@ -97,14 +75,30 @@ export function register(program: Command): void {
     .option('--db <path>', `DuckDB file (default ${DEFAULT_DB_PATH}, or "db" in the config)`)
     .option('--config <path>', 'config file (default ./vwh.config.json when present)')
     .option('--plan', 'print the request plan (requests per stream, floor time, what is complete) and stop')
-    .option('--since <day>', 'first day of day-partitioned streams (default: each prompt creation day)', day)
-    .option('--until <day>', 'last day (default: today, the API current day)', day)
+    .option(
+      '--since <day>',
+      'first day of day-partitioned streams (default: each prompt creation day)',
+      textFlag('--since', Day),
+    )
+    .option('--until <day>', 'last day (default: today, the API current day)', textFlag('--until', Day))
     .option('--full-refresh', 'forget the sync state of the selected streams and fetch everything again')
     .option('--streams <list>', `comma-separated streams (default all): ${STREAM_NAMES.join(', ')}`, streamList)
     .option('--projects <list>', 'comma-separated project ids or names (default all)', list)
-    .option('--lookback-days <n>', 'recent days re-fetched every sync to catch late answers (default 3)', int(0))
-    .option('--window-days <n>', 'window of window-grain streams, ending on the last day (default 30)', int(1))
-    .option('--top-domains <n>', 'domains per project for source_details and source_chats (default 3)', int(0))
+    .option(
+      '--lookback-days <n>',
+      'recent days re-fetched every sync to catch late answers (default 3)',
+      numberFlag('--lookback-days', wholeNumber(0, 60)),
+    )
+    .option(
+      '--window-days <n>',
+      'window of window-grain streams, ending on the last day (default 30)',
+      numberFlag('--window-days', wholeNumber(1, 366)),
+    )
+    .option(
+      '--top-domains <n>',
+      'domains per project for source_details and source_chats (default 3)',
+      numberFlag('--top-domains', wholeNumber(0, 100)),
+    )
     .addOption(
       new Option('--log-format <format>', 'pretty or json (default: pretty on a terminal)').choices(['pretty', 'json']),
     )
@@ -118,16 +112,28 @@ export function register(program: Command): void {
     .option(
       '--user-id <uuid>',
       'user the team service answers for; team_members is skipped without it (VWH_USER_ID)',
-      uuid,
+      textFlag('--user-id', Uuid),
     )
     .option(
       '--budget-share <fraction>',
       'part of the key rate window this sync may use, leaving the rest to other users of the key (default 1)',
-      share,
+      numberFlag('--budget-share', Share),
     )
-    .option('--today <day>', "the API's current UTC day (default: today; a reference server may simulate another)", day)
-    .option('--rate-window-ms <ms>', 'rate window length (default 60000; scaled for tests and benchmarks)', int(1))
-    .option('--concurrency <n>', 'requests in flight per key (default 4)', int(1))
+    .option(
+      '--today <day>',
+      "the API's current UTC day (default: today; a reference server may simulate another)",
+      textFlag('--today', Day),
+    )
+    .option(
+      '--rate-window-ms <ms>',
+      'rate window length (default 60000; scaled for tests and benchmarks)',
+      numberFlag('--rate-window-ms', wholeNumber(1)),
+    )
+    .option(
+      '--concurrency <n>',
+      'requests in flight per key (default 4)',
+      numberFlag('--concurrency', wholeNumber(1, 32)),
+    )
     .option('--config-schema', 'print the JSON Schema of vwh.config.json and stop')
     .action(async (flags: SyncFlags) => {
       process.exitCode = await runSyncCommand(flags);
@@ -142,9 +148,48 @@ export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStrea
   }
   const config = loadConfig(flags.config);
   const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
-  const baseUrl = normalizeBaseUrl(flags.baseUrl ?? process.env.VWH_BASE_URL ?? config.baseUrl ?? DEFAULT_BASE_URL);
-  const servicesBaseUrl = flags.servicesBaseUrl ?? process.env.VWH_SERVICES_BASE_URL ?? config.servicesBaseUrl;
-  const budgetShare = flags.budgetShare ?? config.budgetShare;
+  // Flags reach here from commander or straight from callers and environment variables from cron scripts: every
+  // value is checked once more with the same schema, under the name of where it came from.
+  const inConfig = (field: string) => `${field} in ${flags.config ?? 'vwh.config.json'}`;
+  const baseUrl = normalizeBaseUrl(
+    resolved(
+      BaseUrl,
+      [
+        ['--base-url', flags.baseUrl],
+        ['VWH_BASE_URL', process.env.VWH_BASE_URL],
+        [inConfig('baseUrl'), config.baseUrl],
+      ],
+      DEFAULT_BASE_URL,
+    ) as string,
+  );
+  const servicesBaseUrl = resolved(BaseUrl, [
+    ['--services-base-url', flags.servicesBaseUrl],
+    ['VWH_SERVICES_BASE_URL', process.env.VWH_SERVICES_BASE_URL],
+    [inConfig('servicesBaseUrl'), config.servicesBaseUrl],
+  ]);
+  const userId = resolved(Uuid, [
+    ['--user-id', flags.userId],
+    ['VWH_USER_ID', process.env.VWH_USER_ID || undefined],
+    [inConfig('userId'), config.userId],
+  ]);
+  const budgetShare = resolved(Share, [
+    ['--budget-share', flags.budgetShare],
+    [inConfig('budgetShare'), config.budgetShare],
+  ]);
+  const dbPath = resolved(
+    DbFile,
+    [
+      ['--db', flags.db],
+      [inConfig('db'), config.db],
+    ],
+    DEFAULT_DB_PATH,
+  ) as string;
+  const since = resolved(Day, [
+    ['--since', flags.since],
+    [inConfig('since'), config.since],
+  ]);
+  const until = resolved(Day, [['--until', flags.until]]);
+  const today = resolved(Day, [['--today', flags.today]], new Date().toISOString().slice(0, 10)) as string;
   const jobs: TeamJob[] = config.teams
     ? config.teams.map((t) => ({
         teamId: t.team,
@@ -163,23 +208,22 @@ export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStrea
           teamId: flags.team ?? process.env.VWH_TEAM ?? 'default',
           baseUrl,
           ...servicesOf(servicesBaseUrl),
-          ...userOf(flags.userId ?? process.env.VWH_USER_ID ?? config.userId),
+          ...userOf(userId),
           apiKey: readKey(flags.keyFile ? { file: flags.keyFile } : {}, 'the sync'),
           ...shareOf(budgetShare),
         },
       ];
   if (flags.projects) for (const job of jobs) job.projects = flags.projects;
   checkSharedKeys(jobs);
-  const since = flags.since ?? config.since;
   const settings: SyncSettings = {
-    today: flags.today ?? new Date().toISOString().slice(0, 10),
+    today,
     lookbackDays: flags.lookbackDays ?? config.lookbackDays ?? 3,
     chunkDays: config.chunkDays ?? 31,
     windowDays: flags.windowDays ?? config.windowDays ?? 30,
     topDomains: flags.topDomains ?? config.topDomains ?? 3,
     maxSourcePages: config.maxSourcePages ?? 5,
     ...(since ? { since } : {}),
-    ...(flags.until ? { until: flags.until } : {}),
+    ...(until ? { until } : {}),
   };
   if (settings.since && settings.until && settings.since > settings.until) {
     throw new VwhError('USAGE', `--since ${settings.since} is after --until ${settings.until}.`);
@@ -190,7 +234,7 @@ export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStrea
     : onTerminal
       ? new TerminalProgress()
       : new LogProgress(logger);
-  const warehouse = await Warehouse.open(flags.db ?? config.db ?? DEFAULT_DB_PATH);
+  const warehouse = await Warehouse.open(dbPath);
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);

@@ -1,0 +1,72 @@
+/**
+ * The value schemas every user input goes through: command-line flags, environment variables and vwh.config.json
+ * fields alike. A flag and the config field it mirrors use the same schema, so a value that one rejects the other
+ * does too, and every message says what a valid value looks like.
+ */
+import { statSync } from 'node:fs';
+import * as z from 'zod';
+import { isCalendarDay } from './days.js';
+
+/** A calendar day that exists: `2026-02-28`, not `2026-02-30`. */
+export const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: (i) => `must be a day YYYY-MM-DD, got "${String(i.input)}"` })
+  .refine(isCalendarDay, { error: (i) => `must be a calendar day that exists, got "${String(i.input)}"` });
+
+/**
+ * A DuckDB file. Empty (an unset shell variable) would open an in-memory database that vanishes with the process,
+ * so it is refused rather than reported as a successful sync.
+ */
+export const DbFile = z
+  .string()
+  .refine((v) => v.trim() !== '', {
+    error: 'is empty (an unset variable?): give the path of the warehouse file, e.g. data/warehouse.duckdb',
+  })
+  .refine((v) => v.startsWith(':memory:') || !isDirectory(v), {
+    error: (i) => `is a directory (${String(i.input)}); give the path of the warehouse file inside it`,
+  });
+
+/** An HTTP(S) base URL: scheme, host, optional port and path. `ftp:`, `file:` and bare words are refused. */
+export const BaseUrl = z.url({
+  protocol: /^https?$/,
+  error: (i) => `must be an http:// or https:// URL such as https://api.example.com, got "${String(i.input)}"`,
+});
+
+/** A TCP port to listen on; 0 picks a free one. */
+export const Port = wholeNumber(0, 65535);
+
+/** An existing directory (a models folder, a lake root). */
+export const ExistingDir = z.string().refine(isDirectory, {
+  error: (i) => `must be an existing directory, got "${String(i.input)}"`,
+});
+
+/** A whole number in `[min, max]`. */
+export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return numberRule(
+    max === Number.MAX_SAFE_INTEGER ? `a whole number >= ${min}` : `a whole number from ${min} to ${max}`,
+  )
+    .int()
+    .min(min)
+    .max(max);
+}
+
+/** A share in (0, 1]. */
+export const Share = numberRule('a number in (0, 1], e.g. 0.5').gt(0).lte(1);
+
+/** A fraction in [0, 1]. */
+export const Fraction = numberRule('a number from 0 to 1').min(0).max(1);
+
+export const Uuid = z.guid('must be a UUID such as 3f2b6c1e-8a4d-4b7e-9c2f-1d5e6a7b8c9d');
+
+/** A number schema whose every failure says the whole rule and the value given. */
+function numberRule(rule: string) {
+  return z.number({ error: (i) => `must be ${rule}, got ${JSON.stringify(i.input) ?? String(i.input)}` });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
