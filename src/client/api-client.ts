@@ -74,6 +74,7 @@ export class ApiClient {
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly max429: number;
+  private readonly maxRetryAfterMs: number;
   private readonly backoff: Required<BackoffOptions>;
   private readonly random: () => number;
   private readonly logger: Logger;
@@ -103,6 +104,7 @@ export class ApiClient {
     this.queue = new PQueue({ concurrency });
     this.retries = options.retries ?? 5;
     this.max429 = options.max429 ?? 10;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.backoff = { minMs: 500, maxMs: 30_000, factor: 2, ...options.backoff };
     this.random = options.random ?? Math.random;
     this.logger = options.logger ?? silentLogger;
@@ -272,14 +274,14 @@ export class ApiClient {
         try {
           body = JSON.parse(text);
         } catch (cause) {
-          throw new RetrySignal(
-            'body',
-            `${method} ${target}: ${status} with an unparsable or truncated body`,
-            undefined,
-            {
-              cause,
-            },
-          );
+          // JSON cut short is worth another attempt; a whole body of something else (a proxy's HTML page, a wrong
+          // base URL) would come back the same.
+          if (!startsLikeJson(text, headers['content-type'])) {
+            throw new AbortError(notJsonError(method, target, status, headers['content-type'], text));
+          }
+          throw new RetrySignal('body', `${method} ${target}: ${status} with a truncated JSON body`, undefined, {
+            cause,
+          });
         }
       }
       return { status, headers, text, body };
@@ -288,7 +290,11 @@ export class ApiClient {
     const facts: ResponseFacts = { method, path: target, status, detail, apiCode };
     if (isRateLimit(status, headers, detail)) {
       this.counters.rateLimited++;
-      const wait = retryAfterMs(headers['retry-after'], detail, this.clock.now()) ?? this.budget.windowMs;
+      const asked = retryAfterMs(headers['retry-after'], detail, this.clock.now());
+      if (asked !== undefined && asked > this.maxRetryAfterMs) {
+        throw new AbortError(this.retryAfterTooLong(facts, headers['retry-after'] ?? detail ?? '', asked));
+      }
+      const wait = asked ?? this.budget.windowMs;
       this.budget.block(wait);
       this.logger.warn('api rate limited', { method, path: target, retryAfterMs: wait });
       throw new RetrySignal('rate-limit', `${method} ${target}: 429 ${detail ?? ''}`.trim(), facts);
@@ -296,6 +302,9 @@ export class ApiClient {
     this.budget.observe(headers, sentAt);
     if (status >= 500) {
       const after = retryAfterMs(headers['retry-after'], undefined, this.clock.now());
+      if (after !== undefined && after > this.maxRetryAfterMs) {
+        throw new AbortError(this.retryAfterTooLong(facts, headers['retry-after'] ?? '', after));
+      }
       throw new RetrySignal('server', `${method} ${target}: ${status} ${detail ?? ''}`.trim(), facts, {}, after);
     }
     // A 401 on a request that carried the key (or needed one) refuses the key: nothing else will work either.
@@ -305,6 +314,20 @@ export class ApiClient {
       throw new AbortError(this.fatal);
     }
     throw new AbortError(clientError(facts));
+  }
+
+  /** A wait beyond the cap fails this call only: the sync goes on with other units and the next run fetches it. */
+  private retryAfterTooLong(facts: ResponseFacts, value: string, ms: number): VwhError {
+    const cap = this.maxRetryAfterMs / 1000;
+    return new VwhError(
+      'RETRY_AFTER_TOO_LONG',
+      `${facts.method} ${facts.path} answered ${facts.status} with Retry-After: ${value.slice(0, 60)} ` +
+        `(${formatSeconds(ms / 1000)}), longer than the ${formatSeconds(cap)} this sync waits ` +
+        '(maxRetryAfterSeconds in vwh.config.json, --max-retry-after); not waited for, the next run fetches it again',
+      {
+        details: { ...facts, retryAfter: value.slice(0, 60), retryAfterMs: ms, maxRetryAfterMs: this.maxRetryAfterMs },
+      },
+    );
   }
 
   private finalError(error: unknown, method: string, target: string, attempts: number): unknown {
@@ -319,7 +342,7 @@ export class ApiClient {
       );
     }
     if (error.kind === 'server' && error.facts) return serverError(error.facts, attempts);
-    const what = error.kind === 'body' ? 'answered with an unparsable or truncated body' : 'failed below HTTP';
+    const what = error.kind === 'body' ? 'answered with a truncated JSON body' : 'failed below HTTP';
     return new VwhError(
       'HTTP_TRANSPORT',
       `${method} ${target} ${what} on each of ${attempts} attempts (last: ${error.message}); check the network or the API`,
@@ -332,6 +355,42 @@ export class ApiClient {
     const base = Math.min(this.backoff.maxMs, this.backoff.minMs * this.backoff.factor ** retriesConsumed);
     return Math.round(base / 2 + (base / 2) * this.random());
   }
+}
+
+/** As dlt's default: five minutes is as long as a sync holding the warehouse should wait for one request. */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 300_000;
+
+function formatSeconds(seconds: number): string {
+  return seconds >= 3600 * 24 * 365
+    ? `${Math.round(seconds / (3600 * 24 * 365))} years`
+    : seconds >= 3600
+      ? `${Math.round((seconds / 3600) * 10) / 10} h`
+      : `${Math.round(seconds * 10) / 10} s`;
+}
+
+/** A JSON document (object or array) that may have been cut short, as opposed to a body of another kind. */
+function startsLikeJson(text: string, contentType: string | undefined): boolean {
+  if (contentType && !/json/i.test(contentType)) return false;
+  return /^\s*[[{]/.test(text);
+}
+
+function notJsonError(
+  method: string,
+  target: string,
+  status: number,
+  contentType: string | undefined,
+  text: string,
+): VwhError {
+  const head = text.trim().slice(0, 80).replace(/\s+/g, ' ');
+  const html = /html/i.test(contentType ?? '') || /^<(!doctype html|html|head|body)/i.test(head);
+  const type = contentType ? `Content-Type ${contentType.slice(0, 80)}` : 'no Content-Type';
+  return new VwhError(
+    'HTTP_NOT_JSON',
+    `${method} ${target} answered ${status} with ${type} and ${html ? 'an HTML page' : 'a body that is not JSON'} ` +
+      `(it begins "${head}${text.trim().length > 80 ? '…' : ''}"): check that the base URL points at the API, not a ` +
+      'web page or a proxy; not retried, since the same page would come back',
+    { details: { method, path: target, status, contentType, html } },
+  );
 }
 
 function trimSlash(url: string): string {

@@ -35,6 +35,11 @@ export interface ApiClientOptions {
   retries?: number;
   /** Rate-limit 429s one call may meet before it fails with `BUDGET_EXHAUSTED` (default 10). */
   max429?: number;
+  /**
+   * Longest `Retry-After` (429 or 503) honoured, in ms (default 300 000, as dlt): a longer one fails the call at once
+   * with `RETRY_AFTER_TOO_LONG` rather than holding the warehouse for an hour.
+   */
+  maxRetryAfterMs?: number;
   backoff?: BackoffOptions;
   /** Jitter source, in [0, 1) (default Math.random). */
   random?: () => number;

@@ -7,7 +7,7 @@
  * user, whatever the latency. `observe` corrects from `X-RateLimit-Remaining` (someone else uses the key: phantom
  * entries), `block` honours a 429's `Retry-After` in full, and a `BudgetStore` keeps the window across restarts.
  */
-import { type Clock, systemClock } from '../core/clock.js';
+import { type Clock, systemClock, timerMs } from '../core/clock.js';
 import type { BudgetStore } from './budget-store.js';
 import { WaitEmitter, type WaitEvent, type WaitListener, type WaitReason } from './wait-events.js';
 
@@ -357,7 +357,7 @@ export class RateBudget {
       this.saveTimer = setTimeout(() => {
         this.saveTimer = undefined;
         this.startSave();
-      }, wait);
+      }, timerMs(wait));
       this.saveTimer.unref?.();
       return;
     }

@@ -4,6 +4,7 @@
  * to `TransportError` kinds so the retry policy never looks at library codes.
  */
 import { Agent, errors as undiciErrors } from 'undici';
+import { timerMs } from '../core/clock.js';
 import { type Transport, TransportError, type TransportErrorKind, type TransportRequest } from './transport.js';
 
 export interface UndiciTransportOptions {
@@ -46,7 +47,7 @@ export class UndiciTransport implements Transport {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new TransportError('timeout', `timeout after ${timeoutMs} ms`));
-    }, timeoutMs);
+    }, timerMs(timeoutMs));
     const onAbort = () => controller.abort(req.signal?.reason);
     if (req.signal?.aborted) onAbort();
     else req.signal?.addEventListener('abort', onAbort, { once: true });

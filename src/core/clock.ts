@@ -7,18 +7,23 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** The longest delay `setTimeout` accepts (2^31 - 1 ms, about 24.8 days); a longer one fires at once, with a warning. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** `ms` as a delay `setTimeout` honours: within [0, MAX_TIMER_MS], 0 for NaN. */
+export function timerMs(ms: number): number {
+  return Number.isNaN(ms) ? 0 : Math.min(MAX_TIMER_MS, Math.max(0, ms));
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(
-        () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        Math.max(0, ms),
-      );
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, timerMs(ms));
       const onAbort = () => {
         clearTimeout(timer);
         reject(signal?.reason);

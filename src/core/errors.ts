@@ -30,6 +30,8 @@ export type VwhErrorCode =
   | 'HTTP_CLIENT_ERROR'
   | 'HTTP_SERVER_ERROR'
   | 'HTTP_TRANSPORT'
+  | 'HTTP_NOT_JSON'
+  | 'RETRY_AFTER_TOO_LONG'
   | 'SCHEMA_DRIFT'
   | 'MODEL_ERROR'
   | 'MODEL_GRAPH'

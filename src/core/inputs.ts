@@ -56,6 +56,9 @@ export const Share = numberRule('a number in (0, 1], e.g. 0.5').gt(0).lte(1);
 /** A fraction in [0, 1]. */
 export const Fraction = numberRule('a number from 0 to 1').min(0).max(1);
 
+/** The longest Retry-After a sync waits for, in seconds: at most a day. */
+export const MaxRetryAfterSeconds = wholeNumber(0, 86_400);
+
 export const Uuid = z.guid('must be a UUID such as 3f2b6c1e-8a4d-4b7e-9c2f-1d5e6a7b8c9d');
 
 /** A number schema whose every failure says the whole rule and the value given. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { VwhError } from '../core/errors.js';
-import { BaseUrl, Day, DbFile, Share, Uuid, wholeNumber } from '../core/inputs.js';
+import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, Share, Uuid, wholeNumber } from '../core/inputs.js';
 import { STREAM_NAMES } from './streams/index.js';
 
 /** One key (one team) to sync. The key itself never sits in the config: an environment variable or a file names it. */
@@ -46,6 +46,9 @@ export const SyncConfig = z.strictObject({
   rateWindowMs: wholeNumber(1).optional().describe('rate window length (default 60000)'),
   rateLimit: wholeNumber(1).optional().describe('requests per window (default 70, learnt from X-RateLimit-Limit)'),
   since: Day.optional(),
+  maxRetryAfterSeconds: MaxRetryAfterSeconds.optional().describe(
+    'longest Retry-After waited for; a longer one fails its unit, fetched again next run (default 300)',
+  ),
 });
 export type SyncConfig = z.infer<typeof SyncConfig>;
 

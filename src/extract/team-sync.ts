@@ -59,6 +59,8 @@ export interface TeamSyncOptions {
   retries?: number;
   backoff?: BackoffOptions;
   timeoutMs?: number;
+  /** Longest Retry-After waited for (default 5 min); a longer one fails its unit, which the next run fetches. */
+  maxRetryAfterMs?: number;
   /** The client's clock (rate window, backoff). Default real time. */
   clock?: Clock;
   logger: Logger;
@@ -114,6 +116,7 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...(options.backoff ? { backoff: options.backoff } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
   });
   let waits = 0;
   const offWait = client.onWait((event) => {

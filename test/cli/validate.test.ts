@@ -42,6 +42,7 @@ describe('one validation for every input', () => {
     [['sync', '--base-url', 'ftp://example.com', '--plan'], /--base-url must be an http:\/\/ or https:\/\/ URL/],
     [['sync', '--base-url', 'file:///etc/passwd', '--plan'], /--base-url must be an http:\/\/ or https:\/\/ URL/],
     [['sync', '--concurrency', 'many', '--plan'], /--concurrency must be a whole number from 1 to 32, got "many"/],
+    [['sync', '--max-retry-after', '-1', '--plan'], /--max-retry-after must be a whole number from 0 to 86400, got -1/],
     [['serve', '--port', '99999'], /--port must be a whole number from 0 to 65535, got 99999/],
     [['serve', '--today', '2026-02-29'], /--today must be a calendar day that exists/],
     [['models', 'build', '--models-dir', '/etc/hostname'], /--models-dir must be an existing directory/],

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/api-client.js';
 import { RateBudget } from '../../src/client/rate-budget.js';
 import type { WaitEvent } from '../../src/client/wait-events.js';
-import { ManualClock } from '../../src/core/clock.js';
+import { ManualClock, systemClock } from '../../src/core/clock.js';
 import type { VwhError } from '../../src/core/errors.js';
 import { drive } from './support/drive.js';
 import { KEY, listThings, PROJECT } from './support/endpoints.js';
@@ -200,5 +200,111 @@ describe('ApiClient: retries', () => {
     controller.abort(new Error('user stop'));
     await expect(call).rejects.toThrow('user stop');
     expect(server.hits).toHaveLength(1);
+  });
+});
+
+const rateLimited =
+  (retryAfter: string): Handler =>
+  (_req, res) =>
+    json(res, 429, { detail: 'Rate limit exceeded.' }, { 'retry-after': retryAfter });
+
+describe('ApiClient: Retry-After has a ceiling', () => {
+  it.each([
+    ['3600', /Retry-After: 3600 \(1 h\), longer than the 300 s this sync waits/],
+    ['99999999999', /Retry-After: 99999999999 \(3171 years\)/],
+  ])('a 429 asking for %s s fails at once, naming the value and the setting', async (value, message) => {
+    const { server, client, clock } = await setup(rateLimited(value));
+    const error = (await drive(clock, client.call(listThings, params)).catch((e: unknown) => e)) as VwhError;
+    expect(error.code).toBe('RETRY_AFTER_TOO_LONG');
+    expect(error.message).toMatch(message);
+    expect(error.message).toMatch(/maxRetryAfterSeconds.*--max-retry-after/);
+    expect(server.hits).toHaveLength(1);
+    expect(clock.now()).toBe(0);
+    // The budget is not held for the hour either: other calls go on at once.
+    expect(client.budget.blockedUntilTime).toBe(0);
+  });
+
+  it('a 503 asking for more than the ceiling is not retried after it', async () => {
+    const { server, client, clock } = await setup((_req, res) =>
+      json(res, 503, { detail: 'maintenance' }, { 'retry-after': '7200' }),
+    );
+    const error = (await drive(clock, client.call(listThings, params)).catch((e: unknown) => e)) as VwhError;
+    expect(error.code).toBe('RETRY_AFTER_TOO_LONG');
+    expect(error.message).toContain('Retry-After: 7200');
+    expect(server.hits).toHaveLength(1);
+  });
+
+  it('a Retry-After within the ceiling is still honoured in full', async () => {
+    const { server, client, clock } = await setup(
+      (req, res, hit, index) => (index === 0 ? rateLimited('20')(req, res, hit, index) : json(res, 200, ok)),
+      { maxRetryAfterMs: 20_000 },
+    );
+    const result = await drive(clock, client.call(listThings, params));
+    expect(result.ok).toBe(true);
+    expect(server.hits).toHaveLength(2);
+    expect(clock.now()).toBeGreaterThanOrEqual(20_000);
+  });
+
+  it('a lower ceiling (maxRetryAfterMs) fails what the default would wait for', async () => {
+    const { server, client, clock } = await setup(rateLimited('20'), { maxRetryAfterMs: 10_000 });
+    const error = (await drive(clock, client.call(listThings, params)).catch((e: unknown) => e)) as VwhError;
+    expect(error.message).toMatch(/Retry-After: 20 \(20 s\), longer than the 10 s/);
+    expect(server.hits).toHaveLength(1);
+  });
+});
+
+describe('timers stay within what setTimeout accepts', () => {
+  it('the system clock sleeps on a huge delay without a TimeoutOverflowWarning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const sleeping = systemClock.sleep(99_999_999_999_000, controller.signal);
+      await new Promise((r) => setTimeout(r, 20));
+      controller.abort(new Error('stop'));
+      await expect(sleeping).rejects.toThrow('stop');
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+  });
+});
+
+describe('ApiClient: a complete body that is not JSON', () => {
+  it('an HTML page with 200 fails at once, saying it was HTML, its content type and first bytes', async () => {
+    const { server, client, clock } = await setup((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!DOCTYPE html>\n<html><head><title>Sign in to the proxy</title></head><body>…</body></html>');
+    });
+    const error = (await drive(clock, client.call(listThings, params)).catch((e: unknown) => e)) as VwhError;
+    expect(error.code).toBe('HTTP_NOT_JSON');
+    expect(error.message).toContain('answered 200 with Content-Type text/html; charset=utf-8 and an HTML page');
+    expect(error.message).toContain('it begins "<!DOCTYPE html> <html><head><title>Sign in to the proxy');
+    expect(error.message).not.toMatch(/truncated/);
+    expect(server.hits).toHaveLength(1);
+  });
+
+  it('plain text under a JSON content type is not retried either', async () => {
+    const { server, client, clock } = await setup((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('OK');
+    });
+    const error = (await drive(clock, client.call(listThings, params)).catch((e: unknown) => e)) as VwhError;
+    expect(error.code).toBe('HTTP_NOT_JSON');
+    expect(error.message).toContain('a body that is not JSON (it begins "OK")');
+    expect(server.hits).toHaveLength(1);
+  });
+
+  it('JSON cut short is still retried', async () => {
+    const { server, client, clock } = await setup((_req, res, _hit, index) => {
+      if (index > 0) return json(res, 200, ok);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"success":true,"data":[{"id":');
+    });
+    const result = await drive(clock, client.call(listThings, params));
+    expect(result.ok).toBe(true);
+    expect(server.hits).toHaveLength(2);
   });
 });

@@ -5,8 +5,9 @@
  * projects, 3 key refused, 4 warehouse locked.
  */
 import { type Command, Option } from 'commander';
+import { DEFAULT_MAX_RETRY_AFTER_MS } from '../../client/api-client.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
-import { BaseUrl, Day, DbFile, Share, Uuid, wholeNumber } from '../../core/inputs.js';
+import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, Share, Uuid, wholeNumber } from '../../core/inputs.js';
 import { createLogger, type LogFormat } from '../../core/log.js';
 import { configJsonSchema, loadConfig, readKey } from '../../extract/config.js';
 import { formatPlan, LogProgress, type ProgressSink, TerminalProgress } from '../../extract/progress.js';
@@ -40,10 +41,12 @@ export interface SyncFlags {
   today?: string;
   rateWindowMs?: number;
   concurrency?: number;
+  maxRetryAfter?: number;
   configSchema?: boolean;
 }
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+const DEFAULT_MAX_RETRY_AFTER_S = DEFAULT_MAX_RETRY_AFTER_MS / 1000;
 
 function list(value: string): string[] {
   return value
@@ -133,6 +136,11 @@ export function register(program: Command): void {
       '--concurrency <n>',
       'requests in flight per key (default 4)',
       numberFlag('--concurrency', wholeNumber(1, 32)),
+    )
+    .option(
+      '--max-retry-after <s>',
+      'longest Retry-After waited for, in seconds; a longer one fails its unit, which the next sync fetches (default 300)',
+      numberFlag('--max-retry-after', MaxRetryAfterSeconds),
     )
     .option('--config-schema', 'print the JSON Schema of vwh.config.json and stop')
     .action(async (flags: SyncFlags) => {
@@ -250,6 +258,7 @@ export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStrea
         fullRefresh: Boolean(flags.fullRefresh),
         planOnly: Boolean(flags.plan),
         concurrency: flags.concurrency ?? config.concurrency ?? 4,
+        maxRetryAfterMs: 1000 * (flags.maxRetryAfter ?? config.maxRetryAfterSeconds ?? DEFAULT_MAX_RETRY_AFTER_S),
         rate: {
           ...(rateWindowMs ? { windowMs: rateWindowMs } : {}),
           ...(config.rateLimit ? { limit: config.rateLimit } : {}),
