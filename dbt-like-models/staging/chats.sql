@@ -1,7 +1,9 @@
 /* @model
 description: >
   One row per AI answer (the atom of every visibility figure), deduplicated on (team_id, chat_id) by the newest
-  _extracted_at, with the prompt's current text. `mentioned`, `position` and `sentiment` are the own brand's
+  _extracted_at, with the prompt's current text. An id landed under two parents (project, prompt) is two answers
+  the API gave one id: neither is kept here, both are in staging.chats_quarantine (and its audit warns), so no
+  figure silently counts one of them at random. `mentioned`, `position` and `sentiment` are the own brand's
   (detected with the project's aliases as of the answer's day).
 grain: one row per team and chat
 columns:
@@ -23,8 +25,13 @@ audits:
   - relationships: {column: prompt_id, to: staging.prompts, field: prompt_id, severity: warn}
 */
 with chats as (
-  select *
+  select
+    *,
+    -- the same rule as staging.chats_quarantine
+    min(project_id) over same_id <> max(project_id) over same_id
+      or min(prompt_id) over same_id <> max(prompt_id) over same_id as under_two_parents
   from raw.chats
+  window same_id as (partition by team_id, id)
   qualify row_number() over (partition by team_id, id order by _extracted_at desc) = 1
 )
 select
@@ -50,3 +57,4 @@ select
 from chats
 left join staging.prompts as prompts
   on prompts.team_id = chats.team_id and prompts.prompt_id = chats.prompt_id
+where not chats.under_two_parents

@@ -3,14 +3,11 @@
  * test or a demo can be replayed. Secrets (API keys, passwords) are not seeded: they come from node:crypto.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { uuidFrom } from './world/hash.js';
 
-/** A UUID (version-4 layout) derived from the seed and the parts given. */
+/** A UUID derived from the seed and the parts given (the world's `uuidFrom`: 122 bits of SHA-256). */
 export function seededUuid(seed: number, ...parts: Array<string | number>): string {
-  const hex = createHash('sha256')
-    .update(`${seed}|${parts.join('|')}`)
-    .digest('hex');
-  const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return uuidFrom(seed, ...parts);
 }
 
 /** Hands out distinct seeded UUIDs in order; `kind` keeps families apart. */

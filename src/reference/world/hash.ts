@@ -2,6 +2,7 @@
  * Deterministic hashing: every random-looking choice of the world is a hash of (seed, what is being chosen), so
  * the same seed always gives the same world and any single answer can be generated on its own, in any order.
  */
+import { hash } from 'node:crypto';
 
 /** FNV-1a over the UTF-16 code units of `text`, continuing from `h`. */
 export function hashString(text: string, h = 0x811c9dc5): number {
@@ -51,17 +52,19 @@ export function prng(seed: number): () => number {
   };
 }
 
-function hex8(value: number): string {
-  return (value >>> 0).toString(16).padStart(8, '0');
-}
-
-/** A UUID (version 4 layout, RFC variant) derived from the parts: stable ids for generated entities. */
+/**
+ * A UUID (version 4 layout, RFC variant) derived from the parts: stable ids for generated entities. The parts are
+ * encoded without ambiguity (type, length, value) and hashed with SHA-256, of which 122 bits are kept: distinct
+ * parts give distinct ids unless SHA-256 itself collides (the birthday bound at a billion ids is ~1e-19), as
+ * unique as a random UUID. A 32-bit hash here once made 18 of 489,822 chat ids of a 10 × 50 × 365 world collide.
+ */
 export function uuidFrom(...parts: ReadonlyArray<string | number>): string {
-  const a = hashParts(...parts, 'uuid-a');
-  const b = hashParts(...parts, 'uuid-b');
-  const c = hashParts(...parts, 'uuid-c');
-  const d = hashParts(...parts, 'uuid-d');
-  const h = hex8(a) + hex8(b) + hex8(c) + hex8(d);
+  let encoded = '';
+  for (const part of parts) {
+    const text = String(part);
+    encoded += `${typeof part === 'number' ? 'n' : 's'}${text.length}:${text}`;
+  }
+  const h = hash('sha256', encoded);
   const variant = ((Number.parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

@@ -1,0 +1,42 @@
+/* @model
+description: >
+  Answers held back from staging.chats because their id was landed under more than one parent (project, prompt):
+  an id names one answer, so two parents mean the API reused an id and no version can be trusted over the other.
+  Every parent's newest extraction is kept here for inspection; empty on a healthy API, and the audit
+  `chat_ids_under_two_parents` warns whenever it is not.
+grain: one row per team, chat id and parent (project, prompt)
+columns:
+  chat_id: the id landed under several parents (raw.chats.id)
+  parents: how many (project, prompt) parents the id was landed under
+  chat_at: when this parent's answer was collected (UTC)
+  chat_date: UTC day of chat_at
+  provider: the AI provider (raw.chats.platform)
+audits:
+  - not_null: [team_id, chat_id, project_id, prompt_id]
+  - number_of_rows: {max: 0, severity: warn, name: chat_ids_under_two_parents}
+*/
+with versions as (
+  select *
+  from raw.chats
+  qualify row_number() over (partition by team_id, id, project_id, prompt_id order by _extracted_at desc) = 1
+),
+counted as (
+  select *, count(*) over (partition by team_id, id) as parents
+  from versions
+)
+select
+  team_id,
+  id as chat_id,
+  project_id,
+  prompt_id,
+  parents,
+  date as chat_at,
+  chat_date,
+  platform as provider,
+  model,
+  prompt_content,
+  full_content,
+  _sync_run_id,
+  _extracted_at
+from counted
+where parents > 1
