@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { register as registerDemo } from './demo.js';
+import { register as registerExport } from './export.js';
 import { register as registerModels } from './models.js';
 import { register as registerOpenapi } from './openapi.js';
 import { register as registerQuery } from './query.js';
@@ -14,4 +15,5 @@ export function registerCommands(program: Command): void {
   registerSync(program);
   registerModels(program);
   registerQuery(program);
+  registerExport(program);
 }

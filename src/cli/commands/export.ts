@@ -1,0 +1,57 @@
+/**
+ * `vwh export parquet|arrow`: the warehouse's marts (and on request raw tables and staging views) for tools that do
+ * not speak DuckDB. The work is in src/export/; this file parses flags and prints the summary.
+ */
+import type { Command } from 'commander';
+import { createLogger } from '../../core/log.js';
+import { describeSummary, type ExportSummary, exportParquetLake } from '../../export/index.js';
+import { DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
+
+interface ParquetFlags {
+  db: string;
+  out: string;
+  raw?: boolean;
+  staging?: boolean;
+  tables?: string[];
+  logFormat?: 'pretty' | 'json';
+}
+
+function print(summary: ExportSummary, out: NodeJS.WritableStream): void {
+  out.write(`${describeSummary(summary)}\n`);
+}
+
+export function register(program: Command): void {
+  const exp = program
+    .command('export')
+    .description('Export the warehouse for other tools: a Parquet lake, Arrow IPC files (docs/exports.md).');
+
+  exp
+    .command('parquet')
+    .description(
+      'Write the marts as a zstd Parquet lake, Hive-partitioned (team_id/project_id/month), with _manifest.json; ' +
+        'only changed partitions are rewritten.',
+    )
+    .requiredOption('--out <dir>', 'the lake folder (created when missing; several writers may share it)')
+    .option('--db <file>', 'the warehouse file (opened read-only)', DEFAULT_DB_PATH)
+    .option('--raw', 'also the raw.* tables')
+    .option('--staging', 'also the staging.* views')
+    .option('--tables <name...>', 'only these tables (name or schema.name)')
+    .option('--log-format <format>', 'pretty or json (default: pretty on a terminal)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vwh export parquet --out lake/\n  vwh export parquet --out lake/ --raw --tables brand_visibility_daily raw.chats\n' +
+        '  duckdb -c "select * from read_parquet(\'lake/marts/brand_visibility_daily/**/*.parquet\', hive_partitioning = true)"',
+    )
+    .action(async (flags: ParquetFlags) => {
+      const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+      const summary = await exportParquetLake({
+        db: flags.db,
+        outDir: flags.out,
+        ...(flags.raw ? { raw: true } : {}),
+        ...(flags.staging ? { staging: true } : {}),
+        ...(flags.tables ? { tables: flags.tables } : {}),
+        log,
+      });
+      print(summary, process.stdout);
+    });
+}

@@ -1,0 +1,161 @@
+/**
+ * The lake's manifests. Each writer owns the manifest of the teams it exports (`_manifests/team_id=<team>.json`,
+ * `_manifests/unpartitioned.json` for tables without a team), so writers never rewrite each other's records;
+ * `_manifest.json` is the union of them all, rebuilt under a lock file by whichever writer finishes.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { VwhError } from '../core/errors.js';
+import { writeFileAtomic } from './paths.js';
+
+export const LAKE_FORMAT = 'vwh-lake/1';
+
+export interface ManifestColumn {
+  name: string;
+  /** Type written, in DuckDB's spelling (see docs/exports.md for each reader's type). */
+  type: string;
+  source_type: string;
+}
+
+export interface ManifestPartition {
+  /** Relative to the table's folder: `team_id=…/project_id=…/month=YYYY-MM`, or `team_id=…`, or `` */
+  path: string;
+  team_id: string | null;
+  rows: number;
+  bytes: number;
+  /** Content hash of the partition's rows and the table's schema: unchanged hash, file not rewritten. */
+  hash: string;
+  files: string[];
+}
+
+export interface ManifestTable {
+  /** Relative to the lake: `marts/brand_visibility_daily`. */
+  path: string;
+  /** Hive partition columns, outermost first; they live in the path, not in the files. */
+  partition_by: string[];
+  columns: ManifestColumn[];
+  partitions: ManifestPartition[];
+}
+
+export interface WriterRecord {
+  /** `team_id=<team>` or `unpartitioned`. */
+  scope: string;
+  run_id: string;
+  generated_at: string;
+  /** The sync runs whose rows the export holds (the newest finished run of each team in the warehouse). */
+  sync_runs: { run_id: string; team_id: string; status: string; ended_at: string | null }[];
+  /** The models build the marts come from (newest run of ops.model_runs). */
+  model_build: { run_id: string; finished_at: string } | null;
+}
+
+export interface ScopeManifest {
+  format: typeof LAKE_FORMAT;
+  writer: WriterRecord;
+  tables: Record<string, ManifestTable>;
+}
+
+export interface LakeTableSummary extends ManifestTable {
+  rows: number;
+  files: number;
+  bytes: number;
+}
+
+export interface LakeManifest {
+  format: typeof LAKE_FORMAT;
+  generated_at: string;
+  writers: WriterRecord[];
+  tables: Record<string, LakeTableSummary>;
+}
+
+export const MANIFESTS_DIR = '_manifests';
+
+export function scopeFile(root: string, scope: string): string {
+  return join(root, MANIFESTS_DIR, `${scope}.json`);
+}
+
+export function readScopeManifest(root: string, scope: string): ScopeManifest | undefined {
+  const file = scopeFile(root, scope);
+  if (!existsSync(file)) return undefined;
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as ScopeManifest;
+    return parsed.format === LAKE_FORMAT ? parsed : undefined;
+  } catch {
+    // A manifest that does not parse is treated as absent: every partition of its scope is rewritten.
+    return undefined;
+  }
+}
+
+export function writeScopeManifest(root: string, manifest: ScopeManifest): void {
+  writeFileAtomic(scopeFile(root, manifest.writer.scope), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** Every scope manifest of the lake, merged: tables' partitions unioned, writers listed. */
+export function mergeManifests(root: string, generatedAt: string): LakeManifest {
+  const dir = join(root, MANIFESTS_DIR);
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+    : [];
+  const merged: LakeManifest = { format: LAKE_FORMAT, generated_at: generatedAt, writers: [], tables: {} };
+  const schemaAt = new Map<string, string>();
+  for (const file of files) {
+    const scope = readScopeManifest(root, file.slice(0, -'.json'.length));
+    if (!scope) continue;
+    merged.writers.push(scope.writer);
+    for (const [name, table] of Object.entries(scope.tables)) {
+      const into = merged.tables[name] ?? { ...table, partitions: [], rows: 0, files: 0, bytes: 0 };
+      // The newest writer's schema describes the table; the partitions of every writer are listed.
+      if (scope.writer.generated_at >= (schemaAt.get(name) ?? '')) {
+        into.columns = table.columns;
+        schemaAt.set(name, scope.writer.generated_at);
+      }
+      for (const part of table.partitions) {
+        into.partitions.push(part);
+        into.rows += part.rows;
+        into.files += part.files.length;
+        into.bytes += part.bytes;
+      }
+      merged.tables[name] = into;
+    }
+  }
+  for (const table of Object.values(merged.tables)) table.partitions.sort((a, b) => a.path.localeCompare(b.path));
+  return merged;
+}
+
+const LOCK_STALE_MS = 120_000;
+const LOCK_WAIT_MS = 60_000;
+
+/**
+ * Runs `fn` holding `_manifest.lock` (created with O_EXCL, which local and network file systems honour). A lock
+ * older than two minutes is a dead writer's and is broken: rebuilding the union takes milliseconds.
+ */
+export async function withLakeLock<T>(root: string, fn: () => T): Promise<T> {
+  const lock = join(root, '_manifest.lock');
+  mkdirSync(root, { recursive: true });
+  const start = Date.now();
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = (() => {
+        try {
+          return Date.now() - statSync(lock).mtimeMs;
+        } catch {
+          return 0;
+        }
+      })();
+      if (age > LOCK_STALE_MS) rmSync(lock, { force: true });
+      else if (Date.now() - start > LOCK_WAIT_MS) {
+        throw new VwhError('DB_LOCKED', `Another export holds ${lock} for more than a minute; wait or remove it.`);
+      } else await new Promise((r) => setTimeout(r, 25 + Math.random() * 50));
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}

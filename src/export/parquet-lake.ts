@@ -1,0 +1,345 @@
+/**
+ * `vwh export parquet`: the warehouse as a Hive-partitioned, zstd Parquet lake. Changed partitions are written into
+ * `_staging/<run_id>/` first and then renamed into place one file at a time (a partition is one file), so a reader,
+ * or a kill -9, sees each partition whole, old or new; unchanged partitions (same content hash as in the manifest)
+ * are not rewritten; files of the writer's teams that the new export does not list are removed, so re-exporting
+ * the same data yields the same file set. The manifests and `_SUCCESS` are written last.
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { listValue } from '@duckdb/node-api';
+import type { Logger } from '../core/log.js';
+import { silentLogger } from '../core/log.js';
+import type { Database } from '../warehouse/duckdb.js';
+import { withHeartbeat } from './heartbeat.js';
+import { layoutOf, partitionHash, partitionPath, partitionStatsSql, type TableLayout } from './lake-layout.js';
+import {
+  LAKE_FORMAT,
+  type ManifestPartition,
+  type ManifestTable,
+  mergeManifests,
+  readScopeManifest,
+  type ScopeManifest,
+  type WriterRecord,
+  withLakeLock,
+  writeScopeManifest,
+} from './lake-manifest.js';
+import { checkSegment, inside, writeFileAtomic } from './paths.js';
+import { quoteIdent } from './portable-types.js';
+import { withWarehouse } from './source.js';
+import type { ExportSummary } from './summary.js';
+import { selectTables } from './tables.js';
+
+export interface ParquetLakeOptions {
+  db: string;
+  outDir: string;
+  raw?: boolean;
+  staging?: boolean;
+  tables?: string[];
+  log?: Logger;
+}
+
+const STAGING = '_staging';
+/** A staging folder of another host is only removed when this old: its writer may still be running. */
+const FOREIGN_STAGING_MS = 24 * 3600_000;
+
+interface PlannedPartition extends ManifestPartition {
+  values: string[];
+  changed: boolean;
+}
+
+interface PlannedTable {
+  key: string;
+  layout: TableLayout;
+  partitions: PlannedPartition[];
+}
+
+export async function exportParquetLake(options: ParquetLakeOptions): Promise<ExportSummary> {
+  const started = Date.now();
+  const log = options.log ?? silentLogger;
+  const root = resolve(options.outDir);
+  mkdirSync(root, { recursive: true });
+  const runId = `${new Date().toISOString().replace(/[-:.]/g, '')}-${checkSegment(hostname(), 'Host')}-${process.pid}`;
+  const stagingDir = inside(root, STAGING, runId);
+  cleanDeadStaging(root, log);
+
+  return withWarehouse(options.db, async (db) => {
+    const tables = await selectTables(db, options);
+    const hasProjectTeams = await relationExists(db, 'raw', 'projects');
+    const planned: PlannedTable[] = [];
+    const outputs: string[] = [];
+    let rows = 0;
+    let bytes = 0;
+    let files = 0;
+    mkdirSync(stagingDir, { recursive: true });
+    try {
+      const previous = new Map<string, ScopeManifest | undefined>();
+      const prevOf = (scope: string) => {
+        if (!previous.has(scope)) previous.set(scope, readScopeManifest(root, scope));
+        return previous.get(scope);
+      };
+      for (const table of tables) {
+        const layout = layoutOf(table, hasProjectTeams);
+        const key = `${table.schema}.${table.name}`;
+        const plan = await planTable(db, root, layout, key, prevOf);
+        const changed = plan.partitions.filter((p) => p.changed);
+        const tableDir = join(stagingDir, table.schema, table.name);
+        if (changed.length > 0) {
+          await withHeartbeat(log, 'export progress', { table: key, step: 'writing parquet' }, () =>
+            copyPartitions(db, layout, tableDir, changed.length === plan.partitions.length ? undefined : changed),
+          );
+        }
+        for (const part of changed) {
+          const dir = join(tableDir, part.path);
+          part.files = readdirSync(dir)
+            .filter((f) => f.endsWith('.parquet'))
+            .sort();
+          part.bytes = part.files.reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+          rows += part.rows;
+          bytes += part.bytes;
+          files += part.files.length;
+        }
+        planned.push(plan);
+        log.info('export table staged', {
+          table: key,
+          partitions: plan.partitions.length,
+          rewritten: changed.length,
+          rows: plan.partitions.reduce((s, p) => s + p.rows, 0),
+        });
+      }
+      const writers = await writerRecords(db, runId);
+      await publish(root, stagingDir, planned, writers, outputs);
+    } finally {
+      rmSync(stagingDir, { recursive: true, force: true });
+      removeIfEmpty(join(root, STAGING));
+    }
+    const summary: ExportSummary = { kind: 'parquet', files, rows, bytes, ms: Date.now() - started, outputs };
+    log.info('parquet lake exported', { out: root, files, rows, bytes, ms: summary.ms, tables: planned.length });
+    return summary;
+  });
+}
+
+async function relationExists(db: Database, schema: string, name: string): Promise<boolean> {
+  const n = await db.scalar<number>(
+    'select count(*) from duckdb_tables() where schema_name = $1 and table_name = $2 and database_name = current_database()',
+    [schema, name],
+  );
+  return Number(n) > 0;
+}
+
+function scopeOf(layout: TableLayout, teamId: string | null): string {
+  return layout.partitionBy[0] === 'team_id' && teamId !== null ? `team_id=${teamId}` : 'unpartitioned';
+}
+
+async function planTable(
+  db: Database,
+  root: string,
+  layout: TableLayout,
+  key: string,
+  prevOf: (scope: string) => ScopeManifest | undefined,
+): Promise<PlannedTable> {
+  const stats = await db.all<Record<string, string> & { n: number; x: string; s: string }>(partitionStatsSql(layout));
+  const partitions: PlannedPartition[] = [];
+  for (const row of stats) {
+    const values = layout.partitionBy.map((name) => checkSegment(String(row[name]), `Partition value of ${name}`));
+    const path = partitionPath(layout, values);
+    const teamId = layout.partitionBy[0] === 'team_id' ? (values[0] ?? null) : null;
+    const hash = partitionHash(layout, Number(row.n), row.x, row.s);
+    const before = prevOf(scopeOf(layout, teamId))?.tables[key]?.partitions.find((p) => p.path === path);
+    // Unchanged only if its files are still where the manifest says (someone may have deleted them by hand).
+    const intact =
+      before?.hash === hash &&
+      before.files.every((f) => existsSync(join(root, layout.table.schema, layout.table.name, path, f)));
+    partitions.push({
+      path,
+      values,
+      team_id: teamId,
+      rows: Number(row.n),
+      hash,
+      changed: !intact,
+      files: intact && before ? before.files : [],
+      bytes: intact && before ? before.bytes : 0,
+    });
+  }
+  partitions.sort((a, b) => a.path.localeCompare(b.path));
+  return { key, layout, partitions };
+}
+
+async function copyPartitions(
+  db: Database,
+  layout: TableLayout,
+  dir: string,
+  only: PlannedPartition[] | undefined,
+): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const keys = layout.partitionBy.map(quoteIdent);
+  const options = ['FORMAT parquet', 'COMPRESSION zstd'];
+  if (keys.length === 0) {
+    await db.run(`COPY (${layout.sql}) TO '${sqlString(join(dir, 'part-0.parquet'))}' (${options.join(', ')})`);
+    return;
+  }
+  options.push(`PARTITION_BY (${keys.join(', ')})`, 'OVERWRITE_OR_IGNORE', `FILENAME_PATTERN 'part-{i}'`);
+  if (!only) {
+    await db.run(`COPY (${layout.sql}) TO '${sqlString(dir)}' (${options.join(', ')})`);
+    return;
+  }
+  const keyExpr = keys.map((k) => `r.${k}`).join(` || '/' || `);
+  await db.run(
+    `COPY (select * from (${layout.sql}) r where ${keyExpr} in (select unnest($1::varchar[])))
+       TO '${sqlString(dir)}' (${options.join(', ')})`,
+    [listValue(only.map((p) => p.values.join('/')))],
+  );
+}
+
+function sqlString(text: string): string {
+  return text.replace(/'/g, "''");
+}
+
+async function writerRecords(db: Database, runId: string): Promise<Omit<WriterRecord, 'scope'>> {
+  const generatedAt = new Date().toISOString();
+  const syncRuns = (await relationExists(db, 'ops', 'sync_runs'))
+    ? await db.all<{ run_id: string; team_id: string; status: string; ended_at: string | null }>(
+        `select run_id, team_id, status, strftime(ended_at, '%Y-%m-%dT%H:%M:%SZ') as ended_at
+           from ops.sync_runs where ended_at is not null
+          qualify row_number() over (partition by team_id order by ended_at desc) = 1 order by team_id`,
+      )
+    : [];
+  const build = (await relationExists(db, 'ops', 'model_runs'))
+    ? await db.one<{ run_id: string; finished_at: string }>(
+        `select run_id, strftime(max(finished_at), '%Y-%m-%dT%H:%M:%SZ') as finished_at
+           from ops.model_runs group by run_id order by max(finished_at) desc limit 1`,
+      )
+    : undefined;
+  return { run_id: runId, generated_at: generatedAt, sync_runs: syncRuns, model_build: build ?? null };
+}
+
+/** Renames the staged files into place, removes what the export no longer lists, writes manifests and _SUCCESS. */
+async function publish(
+  root: string,
+  stagingDir: string,
+  planned: PlannedTable[],
+  writer: Omit<WriterRecord, 'scope'>,
+  outputs: string[],
+): Promise<void> {
+  const scopes = new Map<string, ScopeManifest>();
+  const scopeManifest = (scope: string): ScopeManifest => {
+    let manifest = scopes.get(scope);
+    if (!manifest) {
+      const previous = readScopeManifest(root, scope);
+      manifest = {
+        format: LAKE_FORMAT,
+        writer: {
+          ...writer,
+          scope,
+          sync_runs: writer.sync_runs.filter((r) => scope === 'unpartitioned' || `team_id=${r.team_id}` === scope),
+        },
+        tables: previous?.tables ?? {},
+      };
+      scopes.set(scope, manifest);
+    }
+    return manifest;
+  };
+  const teams = [
+    ...new Set(planned.flatMap((p) => p.partitions.map((part) => part.team_id)).filter((t): t is string => t !== null)),
+  ];
+  for (const plan of planned) {
+    const { schema, name } = plan.layout.table;
+    const tableRoot = inside(root, schema, name);
+    for (const part of plan.partitions.filter((p) => p.changed)) {
+      const target = part.path ? inside(tableRoot, ...part.path.split('/')) : tableRoot;
+      const staged = part.path
+        ? join(stagingDir, schema, name, ...part.path.split('/'))
+        : join(stagingDir, schema, name);
+      mkdirSync(target, { recursive: true });
+      for (const file of part.files) {
+        renameSync(join(staged, file), join(target, file));
+        outputs.push(join(target, file));
+      }
+    }
+    // What this export owns of the table: every team it saw (in any table), or the single unpartitioned file.
+    const owned = plan.layout.partitionBy[0] === 'team_id' ? teams : [null];
+    removeUnlisted(tableRoot, plan, owned);
+    for (const team of owned) {
+      const scope = team === null ? 'unpartitioned' : `team_id=${team}`;
+      const table: ManifestTable = {
+        path: `${schema}/${name}`,
+        partition_by: plan.layout.partitionBy,
+        columns: plan.layout.columns.map((c) => ({ name: c.name, type: c.type, source_type: c.sourceType })),
+        partitions: plan.partitions
+          .filter((p) => p.team_id === team)
+          .map(({ path, team_id, rows, bytes, hash, files }) => ({ path, team_id, rows, bytes, hash, files })),
+      };
+      scopeManifest(scope).tables[plan.key] = table;
+    }
+  }
+  const manifestPath = join(root, '_manifest.json');
+  await withLakeLock(root, () => {
+    for (const manifest of scopes.values()) writeScopeManifest(root, manifest);
+    writeFileAtomic(manifestPath, `${JSON.stringify(mergeManifests(root, writer.generated_at), null, 2)}\n`);
+    writeFileAtomic(join(root, '_SUCCESS'), '');
+  });
+  outputs.unshift(manifestPath);
+}
+
+/** Deletes files and folders of `owned` teams below the table that the plan does not list (none are orphans). */
+function removeUnlisted(tableRoot: string, plan: PlannedTable, owned: (string | null)[]): void {
+  if (!existsSync(tableRoot)) return;
+  const keep = new Set<string>();
+  for (const part of plan.partitions) for (const f of part.files) keep.add(join(part.path, f));
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(path);
+        removeIfEmpty(path);
+      } else if (!keep.has(relative(tableRoot, path))) rmSync(path, { force: true });
+    }
+  };
+  for (const team of owned) {
+    if (team === null) {
+      for (const entry of readdirSync(tableRoot, { withFileTypes: true })) {
+        if (entry.isFile() && !keep.has(entry.name)) rmSync(join(tableRoot, entry.name), { force: true });
+      }
+    } else {
+      const dir = join(tableRoot, `team_id=${team}`);
+      if (existsSync(dir)) {
+        walk(dir);
+        removeIfEmpty(dir);
+      }
+    }
+  }
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty, or gone: both fine
+  }
+}
+
+/** Staging folders of runs that died (this host, process gone; other hosts, a day old): never left as orphans. */
+function cleanDeadStaging(root: string, log: Logger): void {
+  const dir = join(root, STAGING);
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const match = /^[0-9TZ]+-(.+)-(\d+)$/.exec(name);
+    const path = join(dir, name);
+    const mine = match?.[1] === hostname();
+    const dead = mine ? !alive(Number(match?.[2])) : Date.now() - statSync(path).mtimeMs > FOREIGN_STAGING_MS;
+    if (dead) {
+      rmSync(path, { recursive: true, force: true });
+      log.info('removed the staging folder of an interrupted export', { path });
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

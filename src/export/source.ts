@@ -1,0 +1,35 @@
+/** The warehouse as every export reads it: opened read-only, so an export never blocks or changes it. */
+import { existsSync } from 'node:fs';
+import { VwhError } from '../core/errors.js';
+import { Database } from '../warehouse/duckdb.js';
+
+/**
+ * Opens `path` read-only with the session time zone set to UTC (timestamps are UTC instants in the warehouse;
+ * casts to TIMESTAMPTZ and the hive `month` must not depend on the machine's zone). Throws USAGE when no file.
+ */
+export async function openForExport(path: string): Promise<Database> {
+  if (!path || !existsSync(path)) {
+    throw new VwhError(
+      'USAGE',
+      `No warehouse at ${path || '(empty path)'}. Fill one first (vwh demo, or vwh sync then vwh models build), or point --db at an existing file.`,
+    );
+  }
+  const db = await Database.open(path, { access_mode: 'READ_ONLY' });
+  try {
+    await db.run("SET TimeZone = 'UTC'");
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+/** Runs `fn` with the warehouse open read-only and closes it whatever happens. */
+export async function withWarehouse<T>(path: string, fn: (db: Database) => Promise<T>): Promise<T> {
+  const db = await openForExport(path);
+  try {
+    return await fn(db);
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * A small world for the export tests: `vwh demo` (reference server on port 0, the production sync and models
+ * build) into a temp warehouse, once per test file. Another seed and size than the demo's, across two months so
+ * that facts land in more than one month partition.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { runDemo } from '../../src/cli/commands/demo.js';
+import { Database } from '../../src/warehouse/duckdb.js';
+
+export const EXPORT_WORLD = { seed: 11, historyDays: 40, projects: 2, prompts: 3 } as const;
+
+export interface ExportWorld {
+  dir: string;
+  /** The built warehouse (closed). */
+  db: string;
+  /** A copy of the warehouse at `name`, optionally changed by `sql` (run on the copy, writable). */
+  copy(name: string, sql?: string): Promise<string>;
+  cleanup(): void;
+}
+
+export async function buildExportWorld(): Promise<ExportWorld> {
+  const dir = mkdtempSync(join(tmpdir(), 'vwh-export-'));
+  const db = join(dir, 'warehouse.duckdb');
+  const out = new PassThrough();
+  out.resume();
+  const code = await runDemo({ db, ...EXPORT_WORLD, rateWindowMs: 200, logFormat: 'json' }, out);
+  if (code !== 0) throw new Error(`the export test world ended with exit ${code}`);
+  return {
+    dir,
+    db,
+    async copy(name, sql) {
+      const path = join(dir, name);
+      copyFileSync(db, path);
+      if (sql) {
+        const copy = await Database.open(path);
+        try {
+          await copy.run(sql);
+        } finally {
+          copy.close();
+        }
+      }
+      return path;
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Rows of `sql` on a fresh in-memory DuckDB (to read the lake as any other reader would, not through the export). */
+export async function readWithDuckDB<T extends Record<string, unknown>>(sql: string): Promise<T[]> {
+  const db = await Database.open(':memory:');
+  try {
+    await db.run("SET TimeZone = 'UTC'");
+    return await db.all<T>(sql);
+  } finally {
+    db.close();
+  }
+}
