@@ -1,4 +1,10 @@
-import { catalogue, type Project, type Prompt, Prompt as PromptSchema } from '../api/index.js';
+import {
+  catalogue,
+  type Project,
+  Project as ProjectSchema,
+  type Prompt,
+  Prompt as PromptSchema,
+} from '../api/index.js';
 import type { ApiClient } from '../client/api-client.js';
 import { isVwhError, VwhError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
@@ -18,6 +24,8 @@ export interface Discovery {
   projects: ProjectPrompts[];
   /** Projects named by `--projects` (or listed) that the key cannot read, with the API's reason. */
   unreachable: Array<{ project: string; reason: string }>;
+  /** Items of GET /projects that do not fit the contract: quarantined, the others synced. */
+  rejected: Rejection[];
   requests: number;
 }
 
@@ -47,23 +55,35 @@ export async function discover(
 ): Promise<Discovery> {
   const sig = signal ? { signal } : {};
   const listed = await client.call(catalogue.listProjects, sig);
-  if (!listed.ok) {
+  // Drift in some items costs those items only, as for any list: the ones that fit are synced.
+  const split = listed.ok ? { good: listed.data, bad: [] } : salvage(listed.raw, ProjectSchema);
+  if (!split) {
     throw new VwhError(
       'SCHEMA_DRIFT',
-      'GET /projects answered a body that does not fit the contract; nothing to sync',
-      {
-        details: { issues: listed.issues },
-      },
+      `GET /projects answered a body that does not fit the contract (${describeIssues(listed.issues)}); nothing to sync`,
+      { details: { issues: listed.issues } },
     );
+  }
+  const rejected: Rejection[] = split.bad.map((b) => ({
+    endpoint: 'listProjects',
+    payload: b.payload,
+    issues: b.issues,
+  }));
+  for (const r of rejected) {
+    logger.warn('project does not fit the contract; quarantined in ops.rejected_rows', {
+      project: idOf(r.payload),
+      fields: describeIssues(r.issues),
+    });
   }
   let requests = 1;
   const unreachable: Discovery['unreachable'] = [];
-  let projects: Project[] = listed.data;
+  const fitting: Project[] = split.good;
+  let projects: Project[] = fitting;
   if (selection && selection.length > 0) {
     const wanted = new Set(selection);
-    projects = listed.data.filter((p) => wanted.has(p.id) || wanted.has(p.name));
+    projects = fitting.filter((p) => wanted.has(p.id) || wanted.has(p.name));
     for (const name of selection) {
-      if (listed.data.some((p) => p.id === name || p.name === name)) continue;
+      if (fitting.some((p) => p.id === name || p.name === name)) continue;
       unreachable.push({ project: name, reason: await whyUnreachable(client, name, sig) });
       requests += UUID.test(name) ? 1 : 0;
     }
@@ -97,5 +117,22 @@ export async function discover(
       throw error;
     }
   }
-  return { projects: out, unreachable, requests };
+  return { projects: out, unreachable, rejected, requests };
+}
+
+/** `name: expected string, received number; …`: the fields a drifted item got wrong, for logs and errors. */
+export function describeIssues(issues: unknown): string {
+  if (!Array.isArray(issues)) return 'no detail';
+  return issues
+    .slice(0, 5)
+    .map(
+      (i: { path?: PropertyKey[]; message?: string }) =>
+        `${(i.path ?? []).map(String).join('.') || '(item)'}: ${i.message ?? 'invalid'}`,
+    )
+    .join('; ');
+}
+
+function idOf(payload: unknown): string | undefined {
+  const id = payload && typeof payload === 'object' ? (payload as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : undefined;
 }

@@ -195,6 +195,23 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
       since: settings.since ?? null,
       until: settings.until ?? null,
     });
+    // Projects quarantined by discovery belong to this run: recorded now that it exists (partial, exit 2).
+    for (const r of discovery.rejected) {
+      await ws.runs.reject({
+        runId,
+        teamId,
+        stream: 'projects',
+        parentId: 'team',
+        unitKey: 'discovery',
+        endpoint: r.endpoint,
+        payload: r.payload,
+        issues: r.issues,
+      });
+    }
+    if (discovery.rejected.length > 0) {
+      counters.rejectedRows += discovery.rejected.length;
+      result.rejectedByStream.projects = (result.rejectedByStream.projects ?? 0) + discovery.rejected.length;
+    }
     if (options.fullRefresh)
       await ws.state.forget(
         teamId,
@@ -203,6 +220,8 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
 
     const total = plans.reduce((sum, p) => sum + p.units.length, 0);
     counters.unitsPlanned = total;
+    takeStats();
+    await ws.runs.record(runId, teamId, counters);
     const ctx: UnitContext = {
       client,
       teamId,
@@ -236,7 +255,8 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
       if (fatal) return;
       const number = counters.unitsDone + 1;
       try {
-        const counts = await ws.loader.loadUnit(output.loads, { ...run, _extracted_at: new Date() }, async () => {
+        let landed: RunCounters | undefined;
+        await ws.loader.loadUnit(output.loads, { ...run, _extracted_at: new Date() }, async (counts) => {
           for (const r of output.rejected) {
             await ws.runs.reject({
               runId,
@@ -249,6 +269,9 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
               issues: r.issues,
             });
           }
+          // The run's record counts this unit in the unit's own transaction: true even after a kill -9.
+          landed = afterUnit(counters, unit.stream.name, counts, output.rejected.length, client.stats());
+          await ws.runs.record(runId, teamId, landed);
           options.hooks?.inTransaction?.(number, unit);
           // A unit with rejected rows is not finished: the next sync fetches it again.
           if (output.rejected.length === 0) {
@@ -259,11 +282,9 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
             );
           }
         });
-        counters.unitsDone++;
-        const rows = Object.values(counts).reduce((a, b) => a + b, 0);
-        counters.rowsPerStream[unit.stream.name] = (counters.rowsPerStream[unit.stream.name] ?? 0) + rows;
+        const rows = (landed?.rowsPerStream[unit.stream.name] ?? 0) - (counters.rowsPerStream[unit.stream.name] ?? 0);
+        if (landed) Object.assign(counters, landed);
         if (output.rejected.length > 0) {
-          counters.rejectedRows += output.rejected.length;
           result.rejectedByStream[unit.stream.name] =
             (result.rejectedByStream[unit.stream.name] ?? 0) + output.rejected.length;
         }
@@ -352,6 +373,26 @@ function eta(elapsedMs: number, done: number, total: number, requestsLeft: numbe
   const byUnits = done > 0 ? (elapsedMs / done) * (total - done) : 0;
   const byBudget = (Math.max(0, requestsLeft - budget.available()) / budget.usable) * budget.windowMs;
   return Math.max(byUnits, byBudget);
+}
+
+/** The run's counters once `stream`'s unit has landed `counts` rows and rejected `rejected`. */
+function afterUnit(
+  counters: RunCounters,
+  stream: string,
+  counts: Record<string, number>,
+  rejected: number,
+  stats: { requests: number; rateLimited: number; retries: number },
+): RunCounters {
+  const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+  return {
+    ...counters,
+    unitsDone: counters.unitsDone + 1,
+    requests: stats.requests,
+    throttled429: stats.rateLimited,
+    retries: stats.retries,
+    rowsPerStream: { ...counters.rowsPerStream, [stream]: (counters.rowsPerStream[stream] ?? 0) + rows },
+    rejectedRows: counters.rejectedRows + rejected,
+  };
 }
 
 function skipReason(stream: StreamDef, scope: TeamScope): { skipped?: string } {

@@ -63,7 +63,11 @@ export class Loader {
    * Stages every load, then commits them with `inTransaction` (the unit's state update) atomically.
    * Returns the rows inserted per table.
    */
-  loadUnit(loads: TableLoad[], run: RunColumns, inTransaction?: () => Promise<void>): Promise<Record<string, number>> {
+  loadUnit(
+    loads: TableLoad[],
+    run: RunColumns,
+    inTransaction?: (counts: Record<string, number>) => Promise<void>,
+  ): Promise<Record<string, number>> {
     const next = this.tail.then(
       () => this.loadNow(loads, run, inTransaction),
       () => this.loadNow(loads, run, inTransaction),
@@ -75,7 +79,7 @@ export class Loader {
   private async loadNow(
     loads: TableLoad[],
     run: RunColumns,
-    inTransaction?: () => Promise<void>,
+    inTransaction?: (counts: Record<string, number>) => Promise<void>,
   ): Promise<Record<string, number>> {
     // Loads of the same table (two partitions of one unit) share one staging table: staged together.
     const byTable = new Map<string, { partitions: Partition[]; rows: RawRow[] }>();
@@ -108,7 +112,7 @@ export class Loader {
         }
         if (inTransaction) {
           try {
-            await inTransaction();
+            await inTransaction(counts);
           } catch (error) {
             callerError = { error };
             throw error;

@@ -44,6 +44,19 @@ export class RunStore {
       .execute();
   }
 
+  /**
+   * What the run has done so far, written in the transaction of each unit that lands (and once the plan is known):
+   * a run killed with -9 then still says how many units, requests and rows it landed.
+   */
+  async record(runId: string, teamId: string, counters: RunCounters): Promise<void> {
+    await this.db
+      .updateTable('ops.sync_runs')
+      .set(countsOf(counters))
+      .where('run_id', '=', runId)
+      .where('team_id', '=', teamId)
+      .execute();
+  }
+
   async finish(
     runId: string,
     teamId: string,
@@ -56,13 +69,7 @@ export class RunStore {
       .set({
         ended_at: new Date(),
         status,
-        units_planned: counters.unitsPlanned,
-        units_done: counters.unitsDone,
-        requests: counters.requests,
-        throttled_429: counters.throttled429,
-        retries: counters.retries,
-        rows_per_stream: JSON.stringify(counters.rowsPerStream),
-        rejected_rows: counters.rejectedRows,
+        ...countsOf(counters),
         error_code: error?.code ?? null,
         error: error?.message ?? null,
       })
@@ -98,4 +105,16 @@ export class RunStore {
       })
       .execute();
   }
+}
+
+function countsOf(counters: RunCounters) {
+  return {
+    units_planned: counters.unitsPlanned,
+    units_done: counters.unitsDone,
+    requests: counters.requests,
+    throttled_429: counters.throttled429,
+    retries: counters.retries,
+    rows_per_stream: JSON.stringify(counters.rowsPerStream),
+    rejected_rows: counters.rejectedRows,
+  };
 }

@@ -96,3 +96,47 @@ describe('schema drift', () => {
     }
   });
 });
+
+describe('schema drift in GET /projects', () => {
+  it('lands the projects that fit, quarantines the other with its zod issue and field, and ends partial', async () => {
+    const server: ReferenceServer = await startWorld({ historyDays: 3 });
+    let broken: string | undefined;
+    const proxy = await startRewritingProxy(server.url, (path, body) => {
+      const data = (body as { data?: Array<Record<string, unknown>> }).data;
+      if (/\/projects$/.test(path) && Array.isArray(data) && data[0]) {
+        broken = String(data[0].id);
+        data[0].name = 42;
+      }
+      return body;
+    });
+    const tmp = tempDir();
+    const wh = await openWarehouse(tmp.db);
+    try {
+      const result = await runSync({ ...server, url: proxy.url }, wh, { streams: ['projects', 'prompts'] });
+      expect(result.status).toBe('partial');
+      expect(result.rejectedByStream.projects).toBe(1);
+      const rejected = await query<{ stream: string; endpoint: string; payload: string; issues: string }>(
+        wh,
+        'SELECT stream, endpoint, payload, issues FROM ops.rejected_rows',
+      );
+      expect(rejected).toHaveLength(1);
+      expect(rejected[0]?.stream).toBe('projects');
+      expect(rejected[0]?.endpoint).toBe('listProjects');
+      expect(JSON.parse(rejected[0]?.payload ?? '{}').id).toBe(broken);
+      expect(JSON.parse(rejected[0]?.issues ?? '[]')[0].path).toEqual(['name']);
+      const projects = await query<{ id: string }>(wh, 'SELECT DISTINCT project_id AS id FROM raw.prompts');
+      expect(projects.length).toBe(1);
+      expect(projects[0]?.id).not.toBe(broken);
+      const [run] = await query<{ status: string; rejected_rows: number }>(
+        wh,
+        'SELECT status, rejected_rows FROM ops.sync_runs',
+      );
+      expect(run).toEqual({ status: 'partial', rejected_rows: 1 });
+    } finally {
+      wh.close();
+      await proxy.close();
+      await server.close();
+      tmp.cleanup();
+    }
+  });
+});

@@ -82,8 +82,18 @@ describe('kill -9', () => {
 
       const wh = await openWarehouse(db);
       expect(await contentOf(wh)).toEqual(expected);
-      const runs = await query<{ status: string }>(wh, 'SELECT status FROM ops.sync_runs ORDER BY started_at');
+      const runs = await query<{ status: string; units_done: number; units_planned: number; requests: number }>(
+        wh,
+        'SELECT status, units_done, units_planned, requests FROM ops.sync_runs ORDER BY started_at',
+      );
       expect(runs.map((r) => r.status)).toEqual(['interrupted', 'interrupted', 'succeeded']);
+      // A killed run's record counts what it landed (written in each unit's transaction), not zeros.
+      for (const [i, after] of kills.entries()) {
+        const run = runs[i];
+        expect(run?.units_done, `run killed after ${after} units`).toBeGreaterThanOrEqual(after);
+        expect(run?.units_planned).toBeGreaterThan(run?.units_done ?? 0);
+        expect(run?.requests).toBeGreaterThanOrEqual(run?.units_done ?? 0);
+      }
       wh.close();
     },
   );

@@ -27,9 +27,12 @@ describe('kill and resume', () => {
     const dbB = `${tmp.dir}/b.duckdb`;
     // Three crashes at random units (inside a unit's transaction, between units, inside again), then a clean run.
     const schedule = [true, false, true];
+    const landedBeforeCrash: number[] = [];
     for (const inside of schedule) {
       const whB = await openWarehouse(dbB);
       const crashAt = 1 + Math.floor(random() * 25);
+      // A crash inside a unit's transaction rolls that unit back; one after it keeps it.
+      landedBeforeCrash.push(inside ? crashAt - 1 : crashAt);
       const crash = (n: number) => {
         if (n === crashAt) throw new SimulatedCrash(`crash at unit ${n}`);
       };
@@ -58,6 +61,16 @@ describe('kill and resume', () => {
       { status: 'interrupted', n: crashes },
       { status: 'succeeded', n: 1 },
     ]);
+    // Their records count the units they landed, written in each unit's transaction, so true after the crash.
+    const records = await query<{ units_done: number; units_planned: number; requests: number }>(
+      whB,
+      "SELECT units_done, units_planned, requests FROM ops.sync_runs WHERE status = 'interrupted' ORDER BY started_at",
+    );
+    for (const [i, record] of records.entries()) {
+      expect(record.units_done).toBeGreaterThanOrEqual(landedBeforeCrash[i] ?? 0);
+      expect(record.units_planned).toBeGreaterThan(record.units_done);
+      expect(record.requests).toBeGreaterThanOrEqual(record.units_done);
+    }
     whB.close();
   });
 
