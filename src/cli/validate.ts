@@ -53,7 +53,7 @@ export function existingWarehouse(name: string, path: unknown): string {
   if (!file.startsWith(':memory:') && !existsSync(file)) {
     throw new VwhError(
       'USAGE',
-      `No warehouse at ${file}. Fill one first (vwh demo, or vwh sync), or point ${name} at an existing file.`,
+      `No warehouse at ${file}. Fill one first (vwh run, or vwh sync), or point ${name} at an existing file.`,
     );
   }
   return file;

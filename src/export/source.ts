@@ -11,7 +11,7 @@ export async function openForExport(path: string): Promise<Database> {
   if (!path || !existsSync(path)) {
     throw new VwhError(
       'USAGE',
-      `No warehouse at ${path || '(empty path)'}. Fill one first (vwh demo, or vwh sync then vwh models build), or point --db at an existing file.`,
+      `No warehouse at ${path || '(empty path)'}. Fill one first (vwh run, or vwh sync then vwh models build), or point --db at an existing file.`,
     );
   }
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });

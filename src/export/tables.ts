@@ -50,7 +50,7 @@ export async function selectTables(db: Database, selection: TableSelection): Pro
   if (all.length === 0) {
     throw new VwhError(
       'USAGE',
-      `The warehouse has no ${schemas.join('/')} tables yet. Build the models first (vwh models build, or vwh demo).`,
+      `The warehouse has no ${schemas.join('/')} tables yet. Build the models first (vwh models build, or vwh run).`,
     );
   }
   let chosen = all;

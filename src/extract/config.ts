@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { VwhError } from '../core/errors.js';
 import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, Share, Uuid, wholeNumber } from '../core/inputs.js';
+import { opsSections } from '../ops/config.js';
 import { STREAM_NAMES } from './streams/index.js';
 
 /** One key (one team) to sync. The key itself never sits in the config: an environment variable or a file names it. */
@@ -49,6 +50,7 @@ export const SyncConfig = z.strictObject({
   maxRetryAfterSeconds: MaxRetryAfterSeconds.optional().describe(
     'longest Retry-After waited for; a longer one fails its unit, fetched again next run (default 300)',
   ),
+  ...opsSections,
 });
 export type SyncConfig = z.infer<typeof SyncConfig>;
 

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { VwhError } from '../core/errors.js';
 import { compileModel, ephemeralAncestors } from './compile.js';
 import { DependencyReader, type TableRef } from './dependencies.js';
@@ -10,6 +11,21 @@ import { loadMacros, macrosCalledBy, macrosFingerprint } from './macros.js';
 import { MODEL_SCHEMAS, type Model, type Project, type SingularTest } from './types.js';
 
 export const DEFAULT_MODELS_DIR = 'dbt-like-models';
+
+/**
+ * The models shipped with vwh (dbt-like-models/ at the package root, found from this file whether it runs from
+ * src/ or dist/src/): the default models folder wherever the command runs, not ./dbt-like-models of the working
+ * directory. A user's own folder is `--models-dir` or `models.dir` in the config.
+ */
+export function shippedModelsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    const candidate = join(dir, DEFAULT_MODELS_DIR);
+    if (existsSync(join(candidate, 'marts'))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new VwhError('INTERNAL', `The models shipped with vwh (${DEFAULT_MODELS_DIR}/) are missing from the package.`);
+}
 
 export interface LoadOptions {
   /** Schemas whose tables are sources, readable without declaration. Default `raw`. */

@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
-import { register as registerDemo } from './demo.js';
 import { register as registerExport } from './export.js';
 import { register as registerModels } from './models.js';
 import { register as registerOpenapi } from './openapi.js';
 import { register as registerQuery } from './query.js';
+import { register as registerRun } from './run.js';
 import { register as registerServe } from './serve.js';
 import { register as registerSync } from './sync.js';
 
 /** Every `vwh` subcommand; each file under this folder owns one command and its --help. */
 export function registerCommands(program: Command): void {
-  registerDemo(program);
+  registerRun(program);
   registerServe(program);
   registerOpenapi(program);
   registerSync(program);

@@ -14,7 +14,7 @@ import { DEFAULT_TARGET_DIR, defaultTargetDir, writeArtifact } from '../../model
 import { Executor } from '../../models/executor.js';
 import { formatRanges } from '../../models/intervals.js';
 import { planProject } from '../../models/plan.js';
-import { DEFAULT_MODELS_DIR, loadProject } from '../../models/project.js';
+import { loadProject, shippedModelsDir } from '../../models/project.js';
 import { exitCodeFor, type RunResults, runProject } from '../../models/runner.js';
 import { selectModels } from '../../models/selection.js';
 import { readModelStates } from '../../models/state.js';
@@ -25,7 +25,7 @@ import { existingWarehouse, numberFlag, textFlag } from '../validate.js';
 
 interface CommonOptions {
   db: string;
-  modelsDir: string;
+  modelsDir?: string;
   targetDir?: string;
   select?: string[];
   exclude?: string[];
@@ -66,7 +66,11 @@ export function register(program: Command): void {
   const common = (cmd: Command, select = true) => {
     cmd
       .option('--db <file>', 'the warehouse file', textFlag('--db', DbFile), DEFAULT_DB_PATH)
-      .option('--models-dir <dir>', 'the models folder', textFlag('--models-dir', ExistingDir), DEFAULT_MODELS_DIR)
+      .option(
+        '--models-dir <dir>',
+        'the models folder (default: the models shipped with vwh)',
+        textFlag('--models-dir', ExistingDir),
+      )
       .option(
         '--target-dir <dir>',
         `where manifest.json, run_results.json and docs go (default: target/ beside the warehouse file, ${DEFAULT_TARGET_DIR} for the default --db)`,
@@ -121,7 +125,7 @@ export function register(program: Command): void {
 
 /** Loads the models folder and says which files it ignored (a model in a misspelt folder would never build). */
 async function load(o: CommonOptions): Promise<Project> {
-  const project = await loadProject(o.modelsDir);
+  const project = await loadProject(o.modelsDir ?? shippedModelsDir());
   const logger = createLogger();
   for (const warning of project.warnings) logger.warn(warning);
   return project;

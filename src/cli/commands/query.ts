@@ -1,6 +1,6 @@
 /**
  * `vwh query`: runs one SQL statement on the warehouse, read-only and unable to touch any other file, and prints the rows as an aligned table, CSV or
- * JSON lines. It is there so that the queries `vwh demo` and the docs suggest work without the DuckDB CLI installed.
+ * JSON lines. It is there so that the queries `vwh run` and the docs suggest work without the DuckDB CLI installed.
  */
 import type { Command } from 'commander';
 import { VwhError } from '../../core/errors.js';

@@ -149,7 +149,12 @@ export function register(program: Command): void {
 }
 
 /** The command body, callable from tests. Returns the exit code; throws VwhError for usage, auth and lock errors. */
-export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export async function runSyncCommand(
+  flags: SyncFlags,
+  out: NodeJS.WritableStream = process.stdout,
+  /** A caller's stop (the nightly job's SIGTERM): the sync stops as on SIGINT, its unit in hand committed. */
+  stop?: AbortSignal,
+): Promise<number> {
   if (flags.configSchema) {
     out.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
     return ExitCode.ok;
@@ -247,6 +252,8 @@ export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStrea
   const onSignal = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  if (stop?.aborted) onSignal();
+  stop?.addEventListener('abort', onSignal, { once: true });
   try {
     const rateWindowMs = flags.rateWindowMs ?? config.rateWindowMs;
     const result = await syncAll(
@@ -279,6 +286,7 @@ export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStrea
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    stop?.removeEventListener('abort', onSignal);
     warehouse.close();
   }
 }

@@ -60,6 +60,30 @@ export interface RateBudgetTable {
   updated_at: Timestamp;
 }
 
+export type StageStatus = 'running' | 'succeeded' | 'partial' | 'failed' | 'skipped' | 'interrupted';
+
+export interface PipelineRunsTable {
+  run_id: string;
+  stage: string;
+  trigger: 'manual' | 'schedule' | 'catch-up';
+  started_at: Timestamp;
+  ended_at: Timestamp | null;
+  status: StageStatus;
+  duration_ms: number | null;
+  exit_code: number | null;
+  counts: Json | null;
+  error: string | null;
+}
+
+export interface AlertsSentTable {
+  fingerprint: string;
+  run_id: string;
+  sent_at: Timestamp;
+  outcome: 'sent' | 'suppressed' | 'failed';
+  channels: Json;
+  summary: Json;
+}
+
 /** The `ops` schema as kysely sees it (tables addressed as `ops.<name>`). */
 export interface OpsDatabase {
   'ops.schema_migrations': SchemaMigrationsTable;
@@ -67,4 +91,6 @@ export interface OpsDatabase {
   'ops.sync_state': SyncStateTable;
   'ops.rejected_rows': RejectedRowsTable;
   'ops.rate_budget': RateBudgetTable;
+  'ops.pipeline_runs': PipelineRunsTable;
+  'ops.alerts_sent': AlertsSentTable;
 }

@@ -1,0 +1,89 @@
+/**
+ * `vwh run`: the nightly job, once: sync → models build (with audits) → exports → publish → alerts, each stage in
+ * the run ledger (ops.pipeline_runs). With no API key configured it runs on the embedded reference services.
+ */
+import { type Command, Option } from 'commander';
+import { BaseUrl, Day, DbFile, ExistingDir, wholeNumber } from '../../core/inputs.js';
+import { type NightlyFlags, runNightly } from '../../ops/nightly.js';
+import { EXIT_INTERRUPTED, STAGE_EXIT } from '../../ops/stage.js';
+import { numberFlag, textFlag } from '../validate.js';
+
+interface RunCliFlags extends Omit<NightlyFlags, 'world'> {
+  seed: number;
+  projects: number;
+  prompts: number;
+  historyDays: number;
+}
+
+export const RUN_EXIT_HELP = `
+Exit codes:
+  0    every stage succeeded
+  2    partial: the run finished, but rows were rejected or projects skipped (see vwh status)
+  3    the API refused the key (sync stage); nothing was written
+  4    the warehouse or the run lock is held by another process
+  ${STAGE_EXIT.sync}   the sync stage failed (units failed; the rest of the run was skipped)
+  ${STAGE_EXIT.models}   the models stage failed (a model errored or an audit at error failed; exports and publish skipped)
+  ${STAGE_EXIT.exports}   the exports stage failed
+  ${STAGE_EXIT.publish}   the publish stage failed (the previous published copy is untouched)
+  ${STAGE_EXIT.alerts}   an alert could not be delivered
+  ${STAGE_EXIT.events}   the webhook journal could not be ingested
+  64   bad arguments or configuration
+  ${EXIT_INTERRUPTED}  interrupted by SIGINT/SIGTERM at a safe point (recorded as interrupted)`;
+
+export function register(program: Command): void {
+  program
+    .command('run')
+    .description(
+      'Run the nightly job once: sync, models build, exports, publish, alerts (on the embedded demo services when no API key is configured).',
+    )
+    .option('--config <path>', 'config file (default ./vwh.config.json when present)')
+    .option(
+      '--db <path>',
+      'DuckDB file (default data/warehouse.duckdb, or "db" in the config)',
+      textFlag('--db', DbFile),
+    )
+    .option('--key-file <path>', 'read the API key from this file instead of VWH_API_KEY')
+    .option(
+      '--base-url <url>',
+      'API base URL (default VWH_BASE_URL, or "baseUrl" in the config)',
+      textFlag('--base-url', BaseUrl),
+    )
+    .option('--team <name>', 'team name stored in every row (single-key runs)')
+    .option('--today <day>', "the API's current UTC day (default: today)", textFlag('--today', Day))
+    .option(
+      '--models-dir <dir>',
+      'your own models folder (default: models.dir in the config, else the shipped models)',
+      textFlag('--models-dir', ExistingDir),
+    )
+    .addOption(
+      new Option('--log-format <format>', 'pretty or json (default: pretty on a terminal)').choices(['pretty', 'json']),
+    )
+    .option('--embedded', 'run on the embedded reference services even when a key is configured')
+    .option('--seed <n>', 'embedded: seed of the demo world', numberFlag('--seed', wholeNumber(0)), 42)
+    .option('--projects <n>', 'embedded: demo projects', numberFlag('--projects', wholeNumber(1)), 3)
+    .option('--prompts <n>', 'embedded: prompts per demo project', numberFlag('--prompts', wholeNumber(1)), 12)
+    .option('--history-days <n>', 'embedded: days of history', numberFlag('--history-days', wholeNumber(1)), 90)
+    .option(
+      '--rate-window-ms <ms>',
+      'rate window (60000 in production; the embedded default uses 1000)',
+      numberFlag('--rate-window-ms', wholeNumber(1)),
+    )
+    .addHelpText('after', RUN_EXIT_HELP)
+    .action(async (flags: RunCliFlags) => {
+      const stop = new AbortController();
+      const onSignal = () => stop.abort(new Error('interrupted'));
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        const { seed, projects, prompts, historyDays, ...rest } = flags;
+        const result = await runNightly(
+          { ...rest, world: { seed, projects, prompts, historyDays } },
+          { stop: stop.signal },
+        );
+        process.exitCode = result.exitCode;
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    });
+}

@@ -1,0 +1,142 @@
+/**
+ * The run ledger, ops.pipeline_runs: one row per run and stage, plus the stage `run` for the whole run. The nightly
+ * job writes it between its stages, each time on a short-lived connection, because the sync and the models build
+ * hold the warehouse themselves while they work and the exports open it read-only.
+ */
+import type { Kysely } from 'kysely';
+import type { OpsDatabase, StageStatus } from '../warehouse/kysely/ops-database.js';
+import { Warehouse } from '../warehouse/warehouse.js';
+
+export type Trigger = 'manual' | 'schedule' | 'catch-up';
+export type { StageStatus };
+
+export interface LedgerRow {
+  runId: string;
+  stage: string;
+  trigger: Trigger;
+  startedAt: Date;
+  endedAt: Date | null;
+  status: StageStatus;
+  durationMs: number | null;
+  exitCode: number | null;
+  counts: Record<string, unknown> | null;
+  error: string | null;
+}
+
+/** Opens the warehouse (migrating it), runs `fn` on its ops tables, closes it. */
+export async function withOps<T>(dbPath: string, fn: (w: Awaited<ReturnType<Warehouse['session']>>) => Promise<T>) {
+  const warehouse = await Warehouse.open(dbPath);
+  try {
+    const session = await warehouse.session();
+    try {
+      return await fn(session);
+    } finally {
+      session.close();
+    }
+  } finally {
+    warehouse.close();
+  }
+}
+
+/** Inserts or replaces the row of (run, stage). */
+export async function writeLedger(dbPath: string, row: LedgerRow): Promise<void> {
+  await withOps(dbPath, async ({ ops }) => {
+    await ops.deleteFrom('ops.pipeline_runs').where('run_id', '=', row.runId).where('stage', '=', row.stage).execute();
+    await ops
+      .insertInto('ops.pipeline_runs')
+      .values({
+        run_id: row.runId,
+        stage: row.stage,
+        trigger: row.trigger,
+        started_at: row.startedAt,
+        ended_at: row.endedAt,
+        status: row.status,
+        duration_ms: row.durationMs,
+        exit_code: row.exitCode,
+        counts: row.counts ? JSON.stringify(row.counts) : null,
+        error: row.error,
+      })
+      .execute();
+  });
+}
+
+/**
+ * Runs still marked `running` were killed (kill -9, power loss) before they recorded their end: the caller holds
+ * the run lock, so none of them is alive. They become `interrupted`, stage rows included.
+ */
+export async function closeAbandonedRuns(dbPath: string, now: Date): Promise<number> {
+  return withOps(dbPath, async ({ ops }) => {
+    const rows = await ops
+      .updateTable('ops.pipeline_runs')
+      .set({ status: 'interrupted', ended_at: now, error: 'the process ended before the run recorded its end' })
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(rows.numUpdatedRows ?? 0);
+  });
+}
+
+/** The start of the newest run whose status is succeeded or partial (a finished run), or undefined. */
+export async function lastFinishedRunStart(dbPath: string): Promise<number | undefined> {
+  return withOps(dbPath, async ({ ops }) => {
+    const row = await ops
+      .selectFrom('ops.pipeline_runs')
+      .select((eb) => eb.fn.max('started_at').as('at'))
+      .where('stage', '=', 'run')
+      .where('status', 'in', ['succeeded', 'partial'])
+      .executeTakeFirst();
+    const at = row?.at as Date | string | null | undefined;
+    return at ? new Date(at).getTime() : undefined;
+  });
+}
+
+/** The newest `limit` runs, newest first, each with its stages in the order they ran. */
+export async function recentRuns(
+  ops: Kysely<OpsDatabase>,
+  limit: number,
+): Promise<Array<LedgerRow & { stages: LedgerRow[] }>> {
+  const rows = (
+    await ops
+      .selectFrom('ops.pipeline_runs')
+      .selectAll()
+      .where(
+        'run_id',
+        'in',
+        ops
+          .selectFrom('ops.pipeline_runs')
+          .select('run_id')
+          .where('stage', '=', 'run')
+          .orderBy('started_at', 'desc')
+          .limit(limit),
+      )
+      .orderBy('started_at', 'asc')
+      .execute()
+  ).map(fromDb);
+  const runs = rows.filter((r) => r.stage === 'run').sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime());
+  return runs.map((run) => ({ ...run, stages: rows.filter((r) => r.runId === run.runId && r.stage !== 'run') }));
+}
+
+function fromDb(r: {
+  run_id: string;
+  stage: string;
+  trigger: Trigger;
+  started_at: Date;
+  ended_at: Date | null;
+  status: StageStatus;
+  duration_ms: number | null;
+  exit_code: number | null;
+  counts: string | null;
+  error: string | null;
+}): LedgerRow {
+  return {
+    runId: r.run_id,
+    stage: r.stage,
+    trigger: r.trigger,
+    startedAt: new Date(r.started_at),
+    endedAt: r.ended_at ? new Date(r.ended_at) : null,
+    status: r.status,
+    durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
+    exitCode: r.exit_code,
+    counts: typeof r.counts === 'string' ? JSON.parse(r.counts) : (r.counts ?? null),
+    error: r.error,
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * One run of the nightly job as `vwh run` and `vwh schedule` start it: reads the config, picks the embedded default
+ * when no key is configured, resolves the models folder, the published path and the stages, runs the pipeline.
+ */
+
+import type { SyncFlags } from '../cli/commands/sync.js';
+import { type Clock, systemClock } from '../core/clock.js';
+import { createLogger, type LogFormat, type Logger } from '../core/log.js';
+import { loadConfig, type SyncConfig } from '../extract/config.js';
+import { shippedModelsDir } from '../models/project.js';
+import { DEFAULT_DB_PATH } from '../warehouse/duckdb.js';
+import { DEMO_WORLD, type EmbeddedWorld, startEmbedded, wantsEmbedded } from './embedded.js';
+import type { Trigger } from './ledger.js';
+import { type PipelineResult, runPipeline } from './pipeline.js';
+import { defaultPublishedPath } from './publish.js';
+import type { Stage } from './stage.js';
+import { modelsStage } from './stages/models.js';
+import { publishStage } from './stages/publish.js';
+import { syncStage } from './stages/sync.js';
+import { formatSummary } from './summary.js';
+
+export interface NightlyFlags {
+  config?: string;
+  db?: string;
+  keyFile?: string;
+  baseUrl?: string;
+  team?: string;
+  today?: string;
+  modelsDir?: string;
+  logFormat?: LogFormat;
+  rateWindowMs?: number;
+  /** Run on the embedded reference services even when a key is configured. */
+  embedded?: boolean;
+  /** The embedded world (defaults: the demo world). */
+  world?: Partial<EmbeddedWorld>;
+}
+
+export interface NightlyOptions {
+  trigger?: Trigger;
+  clock?: Clock;
+  out?: NodeJS.WritableStream;
+  stop?: AbortSignal;
+  logger?: Logger;
+  /** Print the summary at the end (where to look); the scheduler logs instead. */
+  summary?: boolean;
+}
+
+/** The stages in the order they run. */
+export const STAGES: readonly Stage[] = [syncStage, modelsStage, publishStage];
+
+export function dbPathOf(flags: { db?: string }, config: SyncConfig): string {
+  return flags.db ?? config.db ?? DEFAULT_DB_PATH;
+}
+
+export function publishPathOf(dbPath: string, config: SyncConfig): string | undefined {
+  if (config.publish?.enabled === false) return undefined;
+  return config.publish?.path ?? defaultPublishedPath(dbPath);
+}
+
+export async function runNightly(flags: NightlyFlags, options: NightlyOptions = {}): Promise<PipelineResult> {
+  const config = loadConfig(flags.config);
+  const out = options.out ?? process.stdout;
+  const logger = options.logger ?? createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+  const dbPath = dbPathOf(flags, config);
+  const embedded = flags.embedded || wantsEmbedded(config, flags);
+  const world = { ...DEMO_WORLD, ...flags.world, ...(flags.today ? { today: flags.today } : {}) };
+  const services = embedded ? await startEmbedded(world) : undefined;
+  const previousKey = process.env.VWH_API_KEY;
+  try {
+    let sync: SyncFlags = {
+      ...(flags.config ? { config: flags.config } : {}),
+      ...(flags.keyFile ? { keyFile: flags.keyFile } : {}),
+      ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+      ...(flags.team ? { team: flags.team } : {}),
+      ...(flags.today ? { today: flags.today } : {}),
+      ...(flags.logFormat ? { logFormat: flags.logFormat } : {}),
+      ...(flags.rateWindowMs ? { rateWindowMs: flags.rateWindowMs } : {}),
+    };
+    if (services) {
+      out.write(
+        `vwh run: no API key configured, so this run uses ${services.describe}. Set VWH_API_KEY to sync your own account.\n`,
+      );
+      // The sync reads the single key from VWH_API_KEY, as it would the user's.
+      process.env.VWH_API_KEY = services.apiKey;
+      sync = {
+        ...sync,
+        baseUrl: services.url,
+        team: flags.team ?? 'demo',
+        today: services.today,
+        rateWindowMs: flags.rateWindowMs ?? world.rateWindowMs,
+        ...(services.userId ? { userId: services.userId } : {}),
+      };
+    }
+    const today = sync.today;
+    const result = await runPipeline(STAGES, {
+      trigger: options.trigger ?? 'manual',
+      dbPath,
+      config,
+      sync,
+      ...(today ? { today } : {}),
+      modelsDir: flags.modelsDir ?? config.models?.dir ?? shippedModelsDir(),
+      publishPath: publishPathOf(dbPath, config),
+      clock: options.clock ?? systemClock,
+      logger,
+      out,
+      stop: options.stop ?? new AbortController().signal,
+    });
+    if (options.summary !== false) {
+      const published = result.stages.find((s) => s.name === 'publish')?.outcome.counts?.path;
+      out.write(formatSummary(result, { db: dbPath, ...(typeof published === 'string' ? { published } : {}) }));
+    }
+    return result;
+  } finally {
+    if (services) {
+      if (previousKey === undefined) delete process.env.VWH_API_KEY;
+      else process.env.VWH_API_KEY = previousKey;
+      await services.close();
+    }
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * `vwh run`'s engine: takes the run lock, closes runs a kill left open, then runs the stages in order. A stage
+ * whose needs failed (or were skipped) is skipped; a stop request (SIGINT/SIGTERM) lets the stage in hand finish
+ * its unit and marks the rest interrupted. Every stage's outcome, timing and counts go to ops.pipeline_runs.
+ */
+import { ExitCode } from '../core/errors.js';
+import { closeAbandonedRuns, type StageStatus, writeLedger } from './ledger.js';
+import { lockedError, lockPathFor, tryLock } from './lock.js';
+import {
+  EXIT_INTERRUPTED,
+  type RunContext,
+  STAGE_EXIT,
+  type Stage,
+  type StageName,
+  type StageOutcome,
+} from './stage.js';
+
+export interface PipelineResult {
+  runId: string;
+  status: Exclude<StageStatus, 'running' | 'skipped'>;
+  exitCode: number;
+  stages: Array<{ name: StageName; outcome: StageOutcome; durationMs: number }>;
+}
+
+export function newRunId(now: number): string {
+  return `${new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export async function runPipeline(
+  stages: readonly Stage[],
+  context: Omit<RunContext, 'runId' | 'outcomes'> & { runId?: string },
+): Promise<PipelineResult> {
+  const { clock, logger } = context;
+  const lockPath = lockPathFor(context.dbPath);
+  const taken = tryLock(lockPath, {
+    command: `vwh run (${context.trigger})`,
+    now: () => clock.now(),
+    ...(context.config.schedule?.staleLockMinutes
+      ? { staleAfterMs: context.config.schedule.staleLockMinutes * 60_000 }
+      : {}),
+  });
+  if ('heldBy' in taken) throw lockedError(lockPath, taken.heldBy);
+  if (taken.tookOver) logger.warn('took over a stale run lock', { lock: lockPath, why: taken.tookOver });
+  try {
+    const ctx: RunContext = { ...context, runId: context.runId ?? newRunId(clock.now()), outcomes: new Map() };
+    const abandoned = await closeAbandonedRuns(ctx.dbPath, new Date(clock.now()));
+    if (abandoned > 0) logger.warn('runs killed before their end are now marked interrupted', { rows: abandoned });
+    const started = clock.now();
+    const runRow = { runId: ctx.runId, stage: 'run', trigger: ctx.trigger, startedAt: new Date(started) };
+    await writeLedger(ctx.dbPath, {
+      ...runRow,
+      endedAt: null,
+      status: 'running',
+      durationMs: null,
+      exitCode: null,
+      counts: null,
+      error: null,
+    });
+    logger.info('run started', { run_id: ctx.runId, trigger: ctx.trigger, stages: stages.map((s) => s.name) });
+    const results: PipelineResult['stages'] = [];
+    for (const stage of stages) {
+      const at = clock.now();
+      const outcome = await runStage(stage, ctx);
+      const durationMs = clock.now() - at;
+      ctx.outcomes.set(stage.name, outcome);
+      results.push({ name: stage.name, outcome, durationMs });
+      await writeLedger(ctx.dbPath, {
+        runId: ctx.runId,
+        stage: stage.name,
+        trigger: ctx.trigger,
+        startedAt: new Date(at),
+        endedAt: new Date(at + durationMs),
+        status: outcome.status,
+        durationMs,
+        exitCode: outcome.status === 'failed' ? (outcome.exitCode ?? STAGE_EXIT[stage.name]) : null,
+        counts: outcome.counts ?? null,
+        error: outcome.error ?? null,
+      });
+      const log =
+        outcome.status === 'failed' ? logger.error : outcome.status === 'succeeded' ? logger.info : logger.warn;
+      log(`stage ${stage.name} ${outcome.status}`, {
+        run_id: ctx.runId,
+        stage: stage.name,
+        ms: durationMs,
+        ...(outcome.error ? { error: outcome.error } : {}),
+        ...(outcome.counts ? { counts: outcome.counts } : {}),
+      });
+    }
+    const { status, exitCode } = summarize(results);
+    const ended = clock.now();
+    const failed = results.filter((r) => r.outcome.status === 'failed').map((r) => r.name);
+    await writeLedger(ctx.dbPath, {
+      ...runRow,
+      endedAt: new Date(ended),
+      status,
+      durationMs: ended - started,
+      exitCode,
+      counts: { stages: Object.fromEntries(results.map((r) => [r.name, r.outcome.status])) },
+      error: failed.length ? `failed: ${failed.join(', ')}` : null,
+    });
+    logger.info('run ended', { run_id: ctx.runId, status, exit_code: exitCode, ms: ended - started });
+    return { runId: ctx.runId, status, exitCode, stages: results };
+  } finally {
+    taken.lock.release();
+  }
+}
+
+async function runStage(stage: Stage, ctx: RunContext): Promise<StageOutcome> {
+  if (ctx.stop.aborted) return { status: 'interrupted', error: 'stopped before this stage (SIGINT/SIGTERM)' };
+  const unmet = stage.needs.filter((n) => {
+    const status = ctx.outcomes.get(n)?.status;
+    return status !== undefined && status !== 'succeeded' && status !== 'partial';
+  });
+  if (unmet.length) {
+    return {
+      status: 'skipped',
+      error: `needs ${unmet.map((n) => `${n} (${ctx.outcomes.get(n)?.status})`).join(', ')}`,
+    };
+  }
+  try {
+    return await stage.run(ctx);
+  } catch (error) {
+    const e = error as { message?: string; code?: string; exitCode?: number };
+    const message = `${e.message ?? String(error)}${e.code ? ` [${e.code}]` : ''}`;
+    const exitCode = e.exitCode === ExitCode.usage || e.exitCode === ExitCode.dbLocked ? e.exitCode : undefined;
+    return { status: 'failed', error: message, exitCode: exitCode ?? STAGE_EXIT[stage.name] };
+  }
+}
+
+/** The run's status and exit code: the first failed stage decides; an interrupted run exits 130; partial is 2. */
+function summarize(stages: PipelineResult['stages']): Pick<PipelineResult, 'status' | 'exitCode'> {
+  const firstFailed = stages.find((s) => s.outcome.status === 'failed');
+  if (stages.some((s) => s.outcome.status === 'interrupted'))
+    return { status: 'interrupted', exitCode: EXIT_INTERRUPTED };
+  if (firstFailed) {
+    return { status: 'failed', exitCode: firstFailed.outcome.exitCode ?? STAGE_EXIT[firstFailed.name] };
+  }
+  if (stages.some((s) => s.outcome.status === 'partial')) return { status: 'partial', exitCode: ExitCode.partial };
+  return { status: 'succeeded', exitCode: ExitCode.ok };
+}

@@ -1,0 +1,55 @@
+/** What a stage of the nightly job is, what it gets, what it returns, and the exit code of each failed stage. */
+
+import type { SyncFlags } from '../cli/commands/sync.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import type { SyncConfig } from '../extract/config.js';
+import type { StageStatus, Trigger } from './ledger.js';
+
+export type StageName = 'events' | 'sync' | 'models' | 'exports' | 'publish' | 'alerts';
+
+/** `vwh run` exits with the code of the first stage that failed (the README and docs/operations.md list them). */
+export const STAGE_EXIT: Record<StageName, number> = {
+  sync: 10,
+  models: 11,
+  exports: 12,
+  publish: 13,
+  alerts: 14,
+  events: 15,
+};
+/** The run stopped at a safe point on SIGINT/SIGTERM and is recorded as interrupted (`vwh run` only). */
+export const EXIT_INTERRUPTED = 130;
+
+export interface StageOutcome {
+  status: Exclude<StageStatus, 'running'>;
+  counts?: Record<string, unknown>;
+  error?: string;
+  /** For a failed stage: the code the run exits with (3 key refused, 4 locked, 64 config; else the stage's). */
+  exitCode?: number;
+}
+
+export interface RunContext {
+  runId: string;
+  trigger: Trigger;
+  dbPath: string;
+  config: SyncConfig;
+  /** Flags handed to the sync (config path, key file, base URL, the embedded server's URL and key...). */
+  sync: SyncFlags;
+  /** The API's current day when known (the embedded server's simulated day); the models process up to the day before. */
+  today?: string;
+  modelsDir: string;
+  publishPath: string | undefined;
+  clock: Clock;
+  logger: Logger;
+  out: NodeJS.WritableStream;
+  stop: AbortSignal;
+  /** Outcomes of the stages that ran before, for the stages that report on them (alerts). */
+  outcomes: Map<StageName, StageOutcome>;
+}
+
+export interface Stage {
+  name: StageName;
+  /** Stages whose failure (or skip) skips this one. */
+  needs: StageName[];
+  run(ctx: RunContext): Promise<StageOutcome>;
+}

@@ -1,0 +1,50 @@
+/** The end of `vwh run`: each stage's outcome, then where to look (warehouse, published copy, report, queries). */
+import { relative } from 'node:path';
+import { DEFAULT_DB_PATH } from '../warehouse/duckdb.js';
+import type { PipelineResult } from './pipeline.js';
+
+/** The first queries to try: the brand's visibility trend, share of voice, and the run ledger. */
+const QUERIES = [
+  "select date, brand_name, visibility_28d_pct, mom_delta_pp, mom_significant from marts.brand_visibility_trend where is_own_brand and provider = 'all' order by date desc limit 10",
+  "select project_id, brand_name, sum(brand_responses) as named from marts.share_of_voice_daily where provider = 'all' group by all order by project_id, named desc",
+  'select stage, status, duration_ms, counts from ops.pipeline_runs where run_id = (select max(run_id) from ops.pipeline_runs) order by started_at',
+];
+
+export interface Places {
+  db: string;
+  published?: string;
+  report?: string;
+  lake?: string;
+}
+
+export function formatSummary(result: PipelineResult, places: Places): string {
+  const lines = [`\nrun ${result.runId}: ${result.status} (exit ${result.exitCode})`];
+  for (const s of result.stages) {
+    const why = s.outcome.error ? `  ${s.outcome.error.split('\n')[0]}` : '';
+    lines.push(`  ${s.name.padEnd(8)} ${s.outcome.status.padEnd(11)} ${formatMs(s.durationMs).padStart(7)}${why}`);
+  }
+  lines.push('', 'Where to look:', `  warehouse       ${places.db}`);
+  if (places.published) lines.push(`  published copy  ${places.published}   (open this one from BI tools)`);
+  if (places.report) lines.push(`  HTML report     ${places.report}`);
+  if (places.lake) lines.push(`  Parquet lake    ${places.lake}`);
+  lines.push('', 'Query it next:');
+  for (const sql of QUERIES) lines.push(`  ${queryCommand(places.db)} "${sql}"`);
+  lines.push('  docs/analytics.md explains every mart; docs/operations.md runs this every night.');
+  return `${lines.join('\n')}\n`;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** How this CLI was started, so printed commands can be pasted: `node dist/src/cli/bin.js` from a checkout, else `vwh`. */
+export function cliCommand(): string {
+  const script = process.argv[1];
+  if (script && /bin\.js$/.test(script)) return `node ${relative(process.cwd(), script) || script}`;
+  return 'vwh';
+}
+
+/** `vwh query` on this warehouse (`--db` only when it is not the default). */
+export function queryCommand(path: string): string {
+  return `${cliCommand()} query${path === DEFAULT_DB_PATH ? '' : ` --db ${path}`}`;
+}

@@ -1,0 +1,44 @@
+/** Shared pieces of the nightly-job tests: output capture, a temp folder, a tiny embedded world. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { silentLogger } from '../../src/core/log.js';
+import type { NightlyFlags } from '../../src/ops/nightly.js';
+
+export function capture(): { out: PassThrough; text: () => string } {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (chunk) => {
+    text += chunk;
+  });
+  return { out, text: () => text };
+}
+
+export function tempDir(prefix = 'vwh-ops-'): { dir: string; db: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, db: join(dir, 'w.duckdb'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A world small enough for a run of the whole pipeline to stay in seconds (not the demo's seed or size). */
+export function tinyWorld(db: string, today: string, extra: Partial<NightlyFlags> = {}): NightlyFlags {
+  return {
+    db,
+    today,
+    embedded: true,
+    logFormat: 'json',
+    rateWindowMs: 200,
+    world: { seed: 5, projects: 1, prompts: 2, historyDays: 5 },
+    config: writeConfig(db, {}),
+    ...extra,
+  };
+}
+
+export const quiet = silentLogger;
+
+/** vwh.config.json beside the test's warehouse (so the working directory's config is never read). */
+export function writeConfig(db: string, config: Record<string, unknown>): string {
+  const path = join(dirname(db), 'vwh.config.json');
+  writeFileSync(path, JSON.stringify(config));
+  return path;
+}
