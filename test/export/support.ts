@@ -1,13 +1,13 @@
 /**
- * A small world for the export tests: `vwh demo` (reference server on port 0, the production sync and models
- * build) into a temp warehouse, once per test file. Another seed and size than the demo's, across two months so
+ * A small world for the export tests: `vwh run` on the embedded default (reference server on port 0, the production
+ * sync and models build) into a temp warehouse, once per test file. Another seed and size than the demo's, across two months so
  * that facts land in more than one month partition.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { runDemo } from '../../src/cli/commands/demo.js';
+import { runNightly } from '../../src/ops/nightly.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 
 export const EXPORT_WORLD = { seed: 11, historyDays: 40, projects: 2, prompts: 3 } as const;
@@ -26,8 +26,13 @@ export async function buildExportWorld(): Promise<ExportWorld> {
   const db = join(dir, 'warehouse.duckdb');
   const out = new PassThrough();
   out.resume();
-  const code = await runDemo({ db, ...EXPORT_WORLD, rateWindowMs: 200, logFormat: 'json' }, out);
-  if (code !== 0) throw new Error(`the export test world ended with exit ${code}`);
+  const config = join(dir, 'vwh.config.json');
+  writeFileSync(config, '{}');
+  const { exitCode } = await runNightly(
+    { db, config, embedded: true, world: EXPORT_WORLD, rateWindowMs: 200, logFormat: 'json' },
+    { out },
+  );
+  if (exitCode !== 0) throw new Error(`the export test world ended with exit ${exitCode}`);
   return {
     dir,
     db,
