@@ -54,16 +54,20 @@ export class ManualClock implements Clock {
     if (ms <= 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const sleeper: Sleeper = { wakeAt: this.current + ms, resolve };
-      this.sleepers.push(sleeper);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.sleepers = this.sleepers.filter((s) => s !== sleeper);
-          reject(signal.reason);
+      const onAbort = () => {
+        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+        reject(signal?.reason);
+      };
+      // The listener goes when the sleeper wakes, so a loop sleeping on one long-lived signal does not pile them up.
+      const sleeper: Sleeper = {
+        wakeAt: this.current + ms,
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
         },
-        { once: true },
-      );
+      };
+      this.sleepers.push(sleeper);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

@@ -4,7 +4,7 @@
  * the defaults written in each description and applied by the `*Of` helpers below.
  */
 import * as z from 'zod';
-import { BaseUrl, Day, Port, wholeNumber } from '../core/inputs.js';
+import { BaseUrl, Port, wholeNumber } from '../core/inputs.js';
 
 const Age = z.strictObject({
   count: wholeNumber(1),
@@ -35,27 +35,8 @@ const ParquetExport = z.strictObject({
   staging: z.boolean().optional(),
   tables: z.array(z.string()).optional(),
 });
-const ArrowExport = z.strictObject({ outDir: z.string().min(1), tables: z.array(z.string()).optional() });
-const ReportExport = z.strictObject({
-  name: z.string().min(1).describe('a report of sql/reports/'),
-  format: z.string().min(1),
-  out: z.string().min(1),
-  projectId: z.string().optional(),
-  from: Day.optional(),
-  to: Day.optional(),
-  bom: z.boolean().optional(),
-});
-const HtmlExport = z.strictObject({
-  out: z.string().min(1),
-  projectId: z.string().optional(),
-  from: Day.optional(),
-  to: Day.optional(),
-});
 export const ExportsSection = z.strictObject({
-  parquet: ParquetExport.optional(),
-  arrow: ArrowExport.optional(),
-  reports: z.array(ReportExport).optional(),
-  html: HtmlExport.optional(),
+  parquet: ParquetExport.optional().describe('default: {"outDir": "lake/ beside the warehouse"}'),
 });
 export type ExportsSection = z.infer<typeof ExportsSection>;
 

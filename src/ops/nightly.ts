@@ -14,6 +14,8 @@ import type { Trigger } from './ledger.js';
 import { type PipelineResult, runPipeline } from './pipeline.js';
 import { defaultPublishedPath } from './publish.js';
 import type { Stage } from './stage.js';
+import { alertsStage } from './stages/alerts.js';
+import { exportsStage } from './stages/exports.js';
 import { modelsStage } from './stages/models.js';
 import { publishStage } from './stages/publish.js';
 import { syncStage } from './stages/sync.js';
@@ -43,10 +45,12 @@ export interface NightlyOptions {
   logger?: Logger;
   /** Print the summary at the end (where to look); the scheduler logs instead. */
   summary?: boolean;
+  /** See runPipeline: a reason not to run, checked once the run lock is held. */
+  onlyIf?: (dbPath: string) => Promise<string | undefined>;
 }
 
 /** The stages in the order they run. */
-export const STAGES: readonly Stage[] = [syncStage, modelsStage, publishStage];
+export const STAGES: readonly Stage[] = [syncStage, modelsStage, exportsStage, publishStage, alertsStage];
 
 export function dbPathOf(flags: { db?: string }, config: SyncConfig): string {
   return flags.db ?? config.db ?? DEFAULT_DB_PATH;
@@ -104,10 +108,20 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
       logger,
       out,
       stop: options.stop ?? new AbortController().signal,
+      ...(options.onlyIf ? { onlyIf: () => options.onlyIf?.(dbPath) ?? Promise.resolve(undefined) } : {}),
     });
-    if (options.summary !== false) {
+    if (options.summary !== false && !result.skipped) {
       const published = result.stages.find((s) => s.name === 'publish')?.outcome.counts?.path;
-      out.write(formatSummary(result, { db: dbPath, ...(typeof published === 'string' ? { published } : {}) }));
+      const lake = (
+        result.stages.find((s) => s.name === 'exports')?.outcome.counts?.parquet as { path?: string } | undefined
+      )?.path;
+      out.write(
+        formatSummary(result, {
+          db: dbPath,
+          ...(typeof published === 'string' ? { published } : {}),
+          ...(lake ? { lake } : {}),
+        }),
+      );
     }
     return result;
   } finally {

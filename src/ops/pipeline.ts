@@ -17,6 +17,8 @@ import {
 
 export interface PipelineResult {
   runId: string;
+  /** Set when `onlyIf` found nothing to do once the lock was held (no ledger row then). */
+  skipped?: string;
   status: Exclude<StageStatus, 'running' | 'skipped'>;
   exitCode: number;
   stages: Array<{ name: StageName; outcome: StageOutcome; durationMs: number }>;
@@ -31,7 +33,14 @@ export function newRunId(now: number): string {
 
 export async function runPipeline(
   stages: readonly Stage[],
-  context: Omit<RunContext, 'runId' | 'outcomes'> & { runId?: string },
+  context: Omit<RunContext, 'runId' | 'outcomes'> & {
+    runId?: string;
+    /**
+     * Checked once the lock is held: a reason not to run (the firing was served meanwhile by another process), or
+     * undefined to run. Two schedulers started together thus run the job once.
+     */
+    onlyIf?: () => Promise<string | undefined>;
+  },
 ): Promise<PipelineResult> {
   const { clock, logger } = context;
   const lockPath = lockPathFor(context.dbPath);
@@ -45,7 +54,13 @@ export async function runPipeline(
   if ('heldBy' in taken) throw lockedError(lockPath, taken.heldBy);
   if (taken.tookOver) logger.warn('took over a stale run lock', { lock: lockPath, why: taken.tookOver });
   try {
-    const ctx: RunContext = { ...context, runId: context.runId ?? newRunId(clock.now()), outcomes: new Map() };
+    const skip = await context.onlyIf?.();
+    if (skip) {
+      logger.info('run not needed', { why: skip });
+      return { runId: '', skipped: skip, status: 'succeeded', exitCode: ExitCode.ok, stages: [] };
+    }
+    const { onlyIf: _onlyIf, ...rest } = context;
+    const ctx: RunContext = { ...rest, runId: context.runId ?? newRunId(clock.now()), outcomes: new Map() };
     const abandoned = await closeAbandonedRuns(ctx.dbPath, new Date(clock.now()));
     if (abandoned > 0) logger.warn('runs killed before their end are now marked interrupted', { rows: abandoned });
     const started = clock.now();

@@ -27,7 +27,8 @@ export async function buildExportWorld(): Promise<ExportWorld> {
   const out = new PassThrough();
   out.resume();
   const config = join(dir, 'vwh.config.json');
-  writeFileSync(config, '{}');
+  // Only what the export tests read: the sync and the models (their own exports are what they test).
+  writeFileSync(config, JSON.stringify({ exports: {}, publish: { enabled: false } }));
   const { exitCode } = await runNightly(
     { db, config, embedded: true, world: EXPORT_WORLD, rateWindowMs: 200, logFormat: 'json' },
     { out },

@@ -4,7 +4,7 @@
  * `vwh query` on what it built. Real HTTP on port 0, real DuckDB files, a real second process.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,7 +78,9 @@ describe('vwh run on the embedded default, then vwh query', () => {
     expect(first.stages.map((s) => [s.name, s.outcome.status])).toEqual([
       ['sync', 'succeeded'],
       ['models', 'succeeded'],
+      ['exports', 'succeeded'],
       ['publish', 'succeeded'],
+      ['alerts', 'succeeded'],
     ]);
     const db = await Database.open(t.db, { access_mode: 'READ_ONLY' });
     try {
@@ -99,6 +101,8 @@ describe('vwh run on the embedded default, then vwh query', () => {
       db.close();
     }
     expect(printed).toContain(`published copy  ${join(t.dir, 'published', 'w.duckdb')}`);
+    expect(printed).toContain(`Parquet lake    ${join(t.dir, 'lake')}`);
+    expect(readdirSync(join(t.dir, 'lake')).length).toBeGreaterThan(0);
   });
 
   it('publishes a read-only copy a reader keeps open through the next run: old data until it reconnects', async () => {

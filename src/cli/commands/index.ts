@@ -4,12 +4,16 @@ import { register as registerModels } from './models.js';
 import { register as registerOpenapi } from './openapi.js';
 import { register as registerQuery } from './query.js';
 import { register as registerRun } from './run.js';
+import { register as registerSchedule } from './schedule.js';
 import { register as registerServe } from './serve.js';
+import { register as registerStatus } from './status.js';
 import { register as registerSync } from './sync.js';
 
 /** Every `vwh` subcommand; each file under this folder owns one command and its --help. */
 export function registerCommands(program: Command): void {
   registerRun(program);
+  registerSchedule(program);
+  registerStatus(program);
   registerServe(program);
   registerOpenapi(program);
   registerSync(program);

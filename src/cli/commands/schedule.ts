@@ -1,0 +1,141 @@
+/**
+ * `vwh schedule`: the long-lived service. Runs `vwh run` on a cron expression in an IANA time zone, catches up
+ * from the run ledger at start and after a sleep, never overlaps (the run lock works across processes and hosts),
+ * and stops gracefully on SIGINT/SIGTERM: the unit in hand commits, the run is recorded as interrupted, exit 0.
+ */
+import { type Command, Option } from 'commander';
+import { systemClock } from '../../core/clock.js';
+import { isVwhError } from '../../core/errors.js';
+import { DbFile, wholeNumber } from '../../core/inputs.js';
+import { createLogger, type LogFormat } from '../../core/log.js';
+import { loadConfig } from '../../extract/config.js';
+import { DEFAULT_CRON } from '../../ops/config.js';
+import { CronTrigger } from '../../ops/cron.js';
+import { lastFinishedRunStart } from '../../ops/ledger.js';
+import { dbPathOf, runNightly } from '../../ops/nightly.js';
+import { missed, runScheduler } from '../../ops/scheduler.js';
+import { numberFlag, textFlag } from '../validate.js';
+
+interface ScheduleFlags {
+  config?: string;
+  db?: string;
+  cron?: string;
+  timezone?: string;
+  catchUp?: 'latest' | 'skip';
+  once?: boolean;
+  embedded?: boolean;
+  logFormat?: LogFormat;
+  stopTimeout: number;
+}
+
+export function register(program: Command): void {
+  program
+    .command('schedule')
+    .description(
+      'Run the nightly job on a schedule (node-cron expression, IANA time zone), with catch-up and no overlap.',
+    )
+    .option('--config <path>', 'config file (default ./vwh.config.json when present)')
+    .option(
+      '--db <path>',
+      'DuckDB file (default data/warehouse.duckdb, or "db" in the config)',
+      textFlag('--db', DbFile),
+    )
+    .option('--cron <expression>', `cron expression (default schedule.cron, else "${DEFAULT_CRON}")`)
+    .option('--timezone <zone>', 'IANA time zone of the expression (default schedule.timezone, else UTC)')
+    .addOption(
+      new Option('--catch-up <policy>', 'a missed run: latest (run once now) or skip').choices(['latest', 'skip']),
+    )
+    .option('--once', 'do the catch-up check (run if a firing was missed), then exit: for cron-driven setups')
+    .option('--embedded', 'run on the embedded reference services even when a key is configured')
+    .addOption(
+      new Option('--log-format <format>', 'pretty or json (default: pretty on a terminal)').choices(['pretty', 'json']),
+    )
+    .option(
+      '--stop-timeout <s>',
+      'after SIGINT/SIGTERM, exit 1 if the run has not reached a safe point within this many seconds',
+      numberFlag('--stop-timeout', wholeNumber(1)),
+      120,
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 stopped (SIGINT/SIGTERM, or --once done), 1 the stop timeout passed, 64 bad configuration.\n' +
+        'Each run is recorded in ops.pipeline_runs; `vwh status` shows them.',
+    )
+    .action(async (flags: ScheduleFlags) => {
+      process.exitCode = await runSchedule(flags);
+    });
+}
+
+export async function runSchedule(flags: ScheduleFlags): Promise<number> {
+  const config = loadConfig(flags.config);
+  const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+  const trigger = new CronTrigger(
+    flags.cron ?? config.schedule?.cron ?? DEFAULT_CRON,
+    flags.timezone ?? config.schedule?.timezone ?? 'UTC',
+  );
+  const dbPath = dbPathOf(flags, config);
+  const stop = new AbortController();
+  let stopTimer: NodeJS.Timeout | undefined;
+  const onSignal = (signal: string) => {
+    if (stop.signal.aborted) {
+      logger.warn(`second ${signal}: exiting now`);
+      process.exit(1);
+    }
+    logger.info(`${signal}: stopping at the next safe point`, { timeout_s: flags.stopTimeout });
+    stop.abort(new Error(signal));
+    stopTimer = setTimeout(() => {
+      logger.error('the run did not reach a safe point in time; exiting', { timeout_s: flags.stopTimeout });
+      process.exit(1);
+    }, flags.stopTimeout * 1000);
+    stopTimer.unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const lastFinished = () => lastFinishedRunStart(dbPath);
+  try {
+    await runScheduler({
+      trigger,
+      clock: systemClock,
+      catchUp: flags.catchUp ?? config.schedule?.catchUp ?? 'latest',
+      logger,
+      stop: stop.signal,
+      lastFinished,
+      ...(flags.once ? { once: true } : {}),
+      job: async (why, due) => {
+        try {
+          const result = await runNightly(
+            {
+              ...(flags.config ? { config: flags.config } : {}),
+              db: dbPath,
+              ...(flags.embedded ? { embedded: true } : {}),
+              ...(flags.logFormat ? { logFormat: flags.logFormat } : {}),
+            },
+            {
+              trigger: why,
+              stop: stop.signal,
+              logger,
+              summary: false,
+              // Once the lock is ours: another process may have served this firing meanwhile.
+              onlyIf: async () => ((await missed(lastFinished, due)) ? undefined : 'another process already ran it'),
+            },
+          );
+          if (!result.skipped)
+            logger.info('scheduled run ended', {
+              run_id: result.runId,
+              status: result.status,
+              exit_code: result.exitCode,
+            });
+        } catch (error) {
+          // A run that cannot start (the lock held by another process, a locked warehouse) waits for the next firing.
+          if (!isVwhError(error)) throw error;
+          logger.warn('scheduled run did not start', { error: error.message, code: error.code });
+        }
+      },
+    });
+    return 0;
+  } finally {
+    if (stopTimer) clearTimeout(stopTimer);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
