@@ -89,6 +89,8 @@ describe('vwh run on the embedded default, then vwh query', () => {
         [first.runId],
       );
       expect(rows.map((r) => `${r.stage}:${r.status}`).sort()).toEqual([
+        'alerts:succeeded',
+        'exports:succeeded',
         'models:succeeded',
         'publish:succeeded',
         'run:succeeded',
