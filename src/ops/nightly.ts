@@ -15,6 +15,7 @@ import { type PipelineResult, runPipeline } from './pipeline.js';
 import { defaultPublishedPath } from './publish.js';
 import type { Stage } from './stage.js';
 import { alertsStage } from './stages/alerts.js';
+import { eventsStage } from './stages/events.js';
 import { exportsStage } from './stages/exports.js';
 import { modelsStage } from './stages/models.js';
 import { publishStage } from './stages/publish.js';
@@ -50,7 +51,7 @@ export interface NightlyOptions {
 }
 
 /** The stages in the order they run. */
-export const STAGES: readonly Stage[] = [syncStage, modelsStage, exportsStage, publishStage, alertsStage];
+export const STAGES: readonly Stage[] = [eventsStage, syncStage, modelsStage, exportsStage, publishStage, alertsStage];
 
 export function dbPathOf(flags: { db?: string }, config: SyncConfig): string {
   return flags.db ?? config.db ?? DEFAULT_DB_PATH;

@@ -76,6 +76,7 @@ describe('vwh run on the embedded default, then vwh query', () => {
     expect(printed.split('\n')[0]).toMatch(/^vwh run: no API key configured, so this run uses the embedded reference/);
     expect(first.exitCode).toBe(0);
     expect(first.stages.map((s) => [s.name, s.outcome.status])).toEqual([
+      ['events', 'succeeded'],
       ['sync', 'succeeded'],
       ['models', 'succeeded'],
       ['exports', 'succeeded'],
@@ -90,6 +91,7 @@ describe('vwh run on the embedded default, then vwh query', () => {
       );
       expect(rows.map((r) => `${r.stage}:${r.status}`).sort()).toEqual([
         'alerts:succeeded',
+        'events:succeeded',
         'exports:succeeded',
         'models:succeeded',
         'publish:succeeded',

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { register as registerEvents } from './events.js';
 import { register as registerExport } from './export.js';
 import { register as registerModels } from './models.js';
 import { register as registerOpenapi } from './openapi.js';
@@ -20,4 +21,5 @@ export function registerCommands(program: Command): void {
   registerModels(program);
   registerQuery(program);
   registerExport(program);
+  registerEvents(program);
 }

@@ -1,0 +1,93 @@
+/**
+ * `vwh events listen`: receives the service's webhook deliveries (signed action events on /webhooks, unsigned
+ * project.bootstrap callbacks on /bootstrap) into an append-only journal that the next `vwh run` ingests into
+ * raw.webhook_events. It never opens the warehouse, so it runs beside the nightly job.
+ */
+import { type Command, Option } from 'commander';
+import { systemClock } from '../../core/clock.js';
+import { registerSecret } from '../../core/errors.js';
+import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
+import { createLogger, type LogFormat } from '../../core/log.js';
+import { loadConfig } from '../../extract/config.js';
+import { EventJournal } from '../../ops/events/journal.js';
+import { startReceiver } from '../../ops/events/receiver.js';
+import { dbPathOf } from '../../ops/nightly.js';
+import { journalDirOf } from '../../ops/stages/events.js';
+import { numberFlag, textFlag } from '../validate.js';
+
+interface ListenFlags {
+  config?: string;
+  db?: string;
+  port?: number;
+  host?: string;
+  secret: string[];
+  journalDir?: string;
+  maxBodyBytes?: number;
+  logFormat?: LogFormat;
+}
+
+export function register(program: Command): void {
+  const events = program.command('events').description("Receive the service's webhook deliveries.");
+  events
+    .command('listen')
+    .description('Receive webhook deliveries into a journal the next vwh run ingests (raw.webhook_events).')
+    .option('--config <path>', 'config file (default ./vwh.config.json when present)')
+    .option(
+      '--db <path>',
+      'the warehouse whose journal this is (the journal sits in events/ beside it)',
+      textFlag('--db', DbFile),
+    )
+    .option('--port <n>', 'port (default events.port, else 8788)', numberFlag('--port', Port))
+    .option('--host <host>', 'interface (default events.host, else 127.0.0.1)')
+    .option(
+      '--secret <secret>',
+      'a webhook secret accepted (repeat during a rotation; also events.secrets and VWH_WEBHOOK_SECRETS, comma-separated)',
+      (v: string, all: string[]) => [...all, v],
+      [],
+    )
+    .option('--journal-dir <dir>', 'journal folder (default events.journalDir, else events/ beside the warehouse)')
+    .option(
+      '--max-body-bytes <n>',
+      'larger bodies get 413 (default 1048576)',
+      numberFlag('--max-body-bytes', wholeNumber(1)),
+    )
+    .addOption(new Option('--log-format <format>', 'pretty or json').choices(['pretty', 'json']))
+    .addHelpText(
+      'after',
+      '\nRegister https://<this host>/webhooks with POST /webhooks (events action.checkpoint, action.completed,\n' +
+        'action.failed), and give https://<this host>/bootstrap as webhook_url when creating projects.\n' +
+        'Answers: 200 stored (or already stored), 401 missing/invalid X-Webhook-Signature, 413 body too large, 400 not an event.',
+    )
+    .action(async (flags: ListenFlags) => {
+      const config = loadConfig(flags.config);
+      const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+      const secrets = [
+        ...(config.events?.secrets ?? []),
+        ...flags.secret,
+        ...(process.env.VWH_WEBHOOK_SECRETS ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ];
+      for (const s of secrets) registerSecret(s);
+      if (secrets.length === 0)
+        logger.warn('no webhook secret configured: every signed delivery will be refused (401)');
+      const dir = flags.journalDir ?? journalDirOf(dbPathOf(flags, config), config);
+      const receiver = await startReceiver({
+        host: flags.host ?? config.events?.host ?? '127.0.0.1',
+        port: flags.port ?? config.events?.port ?? 8788,
+        secrets,
+        journal: new EventJournal(dir),
+        maxBodyBytes: flags.maxBodyBytes ?? config.events?.maxBodyBytes ?? 1_048_576,
+        clock: systemClock,
+        logger,
+      });
+      logger.info('listening for webhook deliveries', { url: receiver.url, journal: dir, secrets: secrets.length });
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await receiver.close();
+    });
+}

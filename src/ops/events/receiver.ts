@@ -1,0 +1,153 @@
+/**
+ * `vwh events listen`'s HTTP server. `POST /webhooks` takes the signed action events: the body is read raw (413
+ * past the size limit), `X-Webhook-Signature` is checked against every accepted secret (rotation) in constant time
+ * after a length check, before the body is parsed (401 when missing or wrong); then the event is journaled durably
+ * and answered 200 (also for a redelivery, journaled once). `POST /bootstrap` takes the unsigned
+ * `project.bootstrap` callback, which is only a hint: the next run confirms it with an authenticated request.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as z from 'zod';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/log.js';
+import type { EventJournal } from './journal.js';
+
+export const SIGNATURE_HEADER = 'x-webhook-signature';
+export const DELIVERY_ID_HEADER = 'x-webhook-delivery-id';
+export const ACTION_EVENTS = ['action.checkpoint', 'action.completed', 'action.failed'] as const;
+
+const ActionDelivery = z.object({
+  event: z.enum(ACTION_EVENTS),
+  timestamp: z.string(),
+  data: z.object({ action_id: z.string(), workflow_id: z.string() }).passthrough(),
+});
+const BootstrapCallback = z.object({
+  event: z.literal('project.bootstrap'),
+  project_id: z.guid(),
+  status: z.enum(['completed', 'error']),
+  error: z.string().nullable().optional(),
+  timestamp: z.string(),
+});
+
+export interface ReceiverOptions {
+  host: string;
+  port: number;
+  secrets: readonly string[];
+  journal: EventJournal;
+  maxBodyBytes: number;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface Receiver {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** True when `header` is the hex HMAC-SHA256 of `body` under one of `secrets`; every secret is tried. */
+export function verifyAny(secrets: readonly string[], body: Buffer, header: string | undefined): boolean {
+  if (typeof header !== 'string' || !/^[0-9a-fA-F]{64}$/.test(header.trim())) return false;
+  const given = Buffer.from(header.trim(), 'hex');
+  let ok = false;
+  for (const secret of secrets) {
+    const expected = createHmac('sha256', secret).update(body).digest();
+    if (expected.length === given.length && timingSafeEqual(expected, given)) ok = true;
+  }
+  return ok;
+}
+
+class TooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) return reject(new TooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new TooLarge());
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function answer(res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/health') return answer(res, 200, { ok: true });
+    if (req.method !== 'POST' || (path !== '/webhooks' && path !== '/bootstrap')) {
+      return answer(res, 404, {
+        detail: 'POST /webhooks (signed action events) or POST /bootstrap (project callbacks)',
+      });
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(req, o.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof TooLarge) {
+        res.setHeader('connection', 'close');
+        return answer(res, 413, { detail: `body larger than ${o.maxBodyBytes} bytes` });
+      }
+      throw error;
+    }
+    const signed = path === '/webhooks';
+    if (signed && !verifyAny(o.secrets, body, req.headers[SIGNATURE_HEADER] as string | undefined)) {
+      o.logger.warn('webhook refused: missing or invalid signature', { remote: req.socket.remoteAddress });
+      return answer(res, 401, { detail: 'missing or invalid X-Webhook-Signature' });
+    }
+    let parsed: { event: string };
+    try {
+      const json: unknown = JSON.parse(body.toString('utf8'));
+      parsed = signed ? ActionDelivery.parse(json) : BootstrapCallback.parse(json);
+    } catch (error) {
+      return answer(res, 400, {
+        detail: `not a ${signed ? 'action event' : 'project.bootstrap callback'}: ${(error as Error).message.slice(0, 200)}`,
+      });
+    }
+    const deliveryId = (req.headers[DELIVERY_ID_HEADER] as string | undefined) ?? null;
+    const key = deliveryId ? `delivery:${deliveryId}` : `sha256:${createHash('sha256').update(body).digest('hex')}`;
+    const stored = o.journal.append({
+      key,
+      event: parsed.event,
+      received_at: new Date(o.clock.now()).toISOString(),
+      delivery_id: deliveryId,
+      signed,
+      body: body.toString('utf8'),
+    });
+    o.logger.info(stored ? 'webhook journaled' : 'webhook redelivered (already journaled)', {
+      event: parsed.event,
+      key,
+    });
+    return answer(res, 200, { stored, duplicate: !stored });
+  };
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      o.logger.error('webhook receiver failed', { error: (error as Error).message });
+      if (!res.headersSent) answer(res, 500, { detail: 'not stored; retry' });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${o.host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Stage `events`: ingests the webhook journal of `vwh events listen` into raw.webhook_events (idempotent: one row per
+ * delivery key, however often the journal is read), then confirms pending `project.bootstrap` callbacks with an
+ * authenticated GET /projects/{id}, as the spec advises: found → confirmed (the sync that follows discovers and syncs
+ * the project), 404 → rejected, anything else stays pending for the next run.
+ */
+import { dirname, join } from 'node:path';
+import { ApiClient } from '../../client/api-client.js';
+import { isVwhError } from '../../core/errors.js';
+import { readKey, type SyncConfig } from '../../extract/config.js';
+import { readJournal } from '../events/journal.js';
+import { withOps } from '../ledger.js';
+import type { RunContext, Stage, StageOutcome } from '../stage.js';
+
+export function journalDirOf(dbPath: string, config: SyncConfig): string {
+  return config.events?.journalDir ?? join(dirname(dbPath), 'events');
+}
+
+/** The key and address a confirmation uses: the single key of the sync, or the first team's. */
+function confirmer(ctx: RunContext): ApiClient | undefined {
+  const team = ctx.config.teams?.[0];
+  const baseUrl = team?.baseUrl ?? ctx.sync.baseUrl ?? process.env.VWH_BASE_URL ?? ctx.config.baseUrl;
+  if (!baseUrl) return undefined;
+  try {
+    const apiKey = team
+      ? readKey(
+          { ...(team.apiKeyEnv ? { env: team.apiKeyEnv } : {}), ...(team.apiKeyFile ? { file: team.apiKeyFile } : {}) },
+          `team ${team.team}`,
+        )
+      : readKey(ctx.sync.keyFile ? { file: ctx.sync.keyFile } : {}, 'the bootstrap confirmation');
+    return new ApiClient({ baseUrl, apiKey, retries: 2, backoff: { minMs: 200, maxMs: 2000 } });
+  } catch {
+    return undefined;
+  }
+}
+
+export const eventsStage: Stage = {
+  name: 'events',
+  needs: [],
+  async run(ctx): Promise<StageOutcome> {
+    const entries = readJournal(journalDirOf(ctx.dbPath, ctx.config));
+    const counts = { journaled: entries.length, new: 0, confirmed: 0, rejected: 0, pending: 0 };
+    await withOps(ctx.dbPath, async ({ session }) => {
+      const before = Number(
+        (await session.all<{ n: number }>('select count(*)::int as n from raw.webhook_events'))[0]?.n ?? 0,
+      );
+      await session.transaction(async () => {
+        for (const e of entries) {
+          const body = JSON.parse(e.body) as {
+            project_id?: string;
+            data?: { action_id?: string; workflow_id?: string };
+          };
+          await session.run(
+            `insert or ignore into raw.webhook_events
+               (event_key, event, received_at, delivery_id, signed, action_id, workflow_id, project_id, confirmation, body, _ingested_at)
+             values (?, ?, ?::timestamptz, ?, ?, ?, ?, ?, ?, ?::json, now())`,
+            [
+              e.key,
+              e.event,
+              e.received_at,
+              e.delivery_id,
+              e.signed,
+              body.data?.action_id ?? null,
+              body.data?.workflow_id ?? null,
+              body.project_id ?? null,
+              e.event === 'project.bootstrap' ? 'pending' : null,
+              e.body,
+            ],
+          );
+        }
+      });
+      const after = Number(
+        (await session.all<{ n: number }>('select count(*)::int as n from raw.webhook_events'))[0]?.n ?? 0,
+      );
+      counts.new = after - before;
+      const pending = await session.all<{ event_key: string; project_id: string }>(
+        "select event_key, project_id from raw.webhook_events where confirmation = 'pending' order by received_at",
+      );
+      if (pending.length === 0) return;
+      const client = confirmer(ctx);
+      try {
+        for (const p of pending) {
+          const verdict = client ? await confirm(client, p.project_id) : 'pending';
+          counts[verdict] += 1;
+          if (verdict !== 'pending') {
+            await session.run('update raw.webhook_events set confirmation = ? where event_key = ?', [
+              verdict,
+              p.event_key,
+            ]);
+          }
+        }
+      } finally {
+        await client?.close();
+      }
+    });
+    return { status: 'succeeded', counts };
+  },
+};
+
+async function confirm(client: ApiClient, projectId: string): Promise<'confirmed' | 'rejected' | 'pending'> {
+  try {
+    const result = await client.call('getProject', { path: { project_id: projectId } });
+    return result.ok ? 'confirmed' : 'pending';
+  } catch (error) {
+    const status = isVwhError(error) ? error.details.status : undefined;
+    if (status === 404 || status === 403) return 'rejected';
+    return 'pending';
+  }
+}
