@@ -40,7 +40,8 @@ select
   c.provider,
   c.mentioned as brand_mentioned,
   case when c.mentioned then c.position end as brand_position,
-  case when c.mentioned and c.position >= 1 then 1.0 / c.position else 0.0 end as brand_weight,
+  -- DECIMAL so that sums of it are exact, whatever the order of the rows.
+  cast(case when c.mentioned and c.position >= 1 then 1 / c.position else 0 end as decimal(18, 15)) as brand_weight,
   coalesce(cm.competitors_named, 0) as competitors_named
 from chats as c
 left join competitor_mentions as cm on cm.chat_id = c.chat_id

@@ -72,7 +72,8 @@ mentions as (
     cast(sum(tracked.position) as bigint) as position_sum,
     count(tracked.position) as position_n,
     count(*) filter (where tracked.position = 1) as first_mentions,
-    sum(1.0 / tracked.position) as position_weight_sum,
+    -- Summed as DECIMAL, exactly: a sum of doubles differs in its last digit with the order of its inputs.
+    cast(sum(cast(1 / tracked.position as decimal(18, 15))) as double) as position_weight_sum,
     sum(tracked.sentiment) as sentiment_sum,
     count(tracked.sentiment) as sentiment_n
   from answers

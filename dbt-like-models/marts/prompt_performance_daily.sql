@@ -66,7 +66,8 @@ own_counts as (
     cast(coalesce(sum(position), 0) as bigint) as position_sum,
     count(position) as position_n,
     count(*) filter (where position = 1) as first_mentions,
-    coalesce(sum(1.0 / position), 0) as position_weight_sum,
+    -- Summed as DECIMAL, exactly: a sum of doubles differs in its last digit with the order of its inputs.
+    coalesce(cast(sum(cast(1 / position as decimal(18, 15))) as double), 0) as position_weight_sum,
     cast(sum(sentiment) as bigint) as sentiment_sum,
     count(sentiment) as sentiment_n
   from answers
