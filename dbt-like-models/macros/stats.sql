@@ -29,3 +29,27 @@ create or replace macro newcombe_high(x_after, n_after, x_before, n_before) as
       + sqrt((wilson_high(x_after, n_after) - x_after / n_after) ^ 2
         + (x_before / n_before - wilson_low(x_before, n_before)) ^ 2)
   end;
+
+-- The 97.5% quantile of Student's t with df degrees of freedom (two-sided 95% intervals): the table for df ≤ 30,
+-- the Cornish–Fisher expansion beyond (error < 0.001 there). NULL when df < 1.
+create or replace macro t975(df) as
+  case
+    when df is null or df < 1 then null
+    when df <= 30 then [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+      2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045,
+      2.042][cast(floor(df) as integer)]
+    else 1.959964 + (1.959964 ^ 3 + 1.959964) / (4 * df)
+      + (5 * 1.959964 ^ 5 + 16 * 1.959964 ^ 3 + 3 * 1.959964) / (96 * df ^ 2)
+  end;
+
+-- Standard normal upper tail P(Z > z) (Abramowitz & Stegun 26.2.17, absolute error < 7.5e-8).
+create or replace macro normal_sf(z) as
+  case when z >= 0 then
+    exp(-z * z / 2) / sqrt(2 * pi()) * (0.319381530 * (1 / (1 + 0.2316419 * z))
+      - 0.356563782 * (1 / (1 + 0.2316419 * z)) ^ 2 + 1.781477937 * (1 / (1 + 0.2316419 * z)) ^ 3
+      - 1.821255978 * (1 / (1 + 0.2316419 * z)) ^ 4 + 1.330274429 * (1 / (1 + 0.2316419 * z)) ^ 5)
+  else
+    1 - exp(-z * z / 2) / sqrt(2 * pi()) * (0.319381530 * (1 / (1 - 0.2316419 * z))
+      - 0.356563782 * (1 / (1 - 0.2316419 * z)) ^ 2 + 1.781477937 * (1 / (1 - 0.2316419 * z)) ^ 3
+      - 1.821255978 * (1 / (1 - 0.2316419 * z)) ^ 4 + 1.330274429 * (1 / (1 - 0.2316419 * z)) ^ 5)
+  end;

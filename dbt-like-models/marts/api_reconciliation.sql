@@ -6,7 +6,8 @@ description: >
   mentioned / chats, position = mean position of mentioning chats, sentiment = mean sentiment of mentioning chats,
   unrounded (to 6 decimals). The API rounds each to 2 decimals, so agreement means |diff| <= 0.005; the audits
   allow 0.0051 (float noise). A point served by the API for a day we hold no chats for (or the reverse) is a
-  disagreement too (match_status). position and sentiment are served only for providers with a mention that day,
+  disagreement too (match_status), unless the API's value is not fetched yet or was fetched before our answers of
+  that day (late answers arrived after it): `pending`, which the aggregate sync's rotation resolves. position and sentiment are served only for providers with a mention that day,
   so both sides are null when the brand was not named.
 grain: one row per team, prompt, provider and date present on either side
 columns:
@@ -27,13 +28,13 @@ columns:
   sentiment_ours: sentiment_sum / sentiment_n over mentioning chats
   sentiment_api: the API's sentiment_chart value
   sentiment_diff: sentiment_ours - sentiment_api
-  match_status: both (the day is on both sides), api_only (served, no chats held), ours_only (chats, nothing served)
+  match_status: "both (the day is on both sides and agrees), pending (the API value is not fetched yet, or older than our answers of the day), api_only (served, no chats held), ours_only (chats, nothing served)"
   within_rounding: every diff is within 0.0051, or null on both sides, and match_status is both
 audits:
   - not_null: [team_id, prompt_id, provider, date, match_status, within_rounding]
   - unique: [team_id, prompt_id, provider, date]
-  - accepted_values: {column: match_status, values: [both]}
-  - expression: {sql: "within_rounding", name: agrees_with_api_within_rounding}
+  - accepted_values: {column: match_status, values: [both, pending]}
+  - expression: {sql: "within_rounding or match_status = 'pending'", name: agrees_with_api_within_rounding}
 */
 with ours as (
   select
@@ -43,7 +44,8 @@ with ours as (
     sum(position) as position_sum,
     count(position) as position_n,
     sum(sentiment) as sentiment_sum,
-    count(sentiment) as sentiment_n
+    count(sentiment) as sentiment_n,
+    max(_extracted_at) as ours_extracted_at
   from staging.chats
   group by team_id, project_id, prompt_id, provider, chat_date
 ),
@@ -52,9 +54,16 @@ served as (
     team_id, project_id, prompt_id, provider, date,
     max(value) filter (where metric = 'visibility') as visibility_api,
     max(value) filter (where metric = 'position') as position_api,
-    max(value) filter (where metric = 'sentiment') as sentiment_api
+    max(value) filter (where metric = 'sentiment') as sentiment_api,
+    max(_extracted_at) as api_extracted_at
   from staging.prompt_metrics_daily
   group by team_id, project_id, prompt_id, provider, date
+),
+served_extent as (
+  -- The last day of each prompt the API's charts were fetched for: later days are not fetched yet.
+  select team_id, prompt_id, max(date) as served_to
+  from staging.prompt_metrics_daily
+  group by team_id, prompt_id
 ),
 side_by_side as (
   select
@@ -72,20 +81,31 @@ side_by_side as (
     round(ours.sentiment_sum / nullif(ours.sentiment_n, 0), 6) as sentiment_ours,
     served.sentiment_api,
     case when ours.prompt_id is null then 'api_only' when served.prompt_id is null then 'ours_only' else 'both' end
-      as match_status
+      as match_status,
+    -- The API's value is not fetched yet (a day after the last fetched one), or was fetched before the day's late
+    -- answers were published (D + 1 06:00 UTC) and before our answers of the day: the aggregate sync refreshes it
+    -- on its rotation.
+    (served.prompt_id is null and ours.date > coalesce(extent.served_to, ours.date - 1))
+      or (served.api_extracted_at < ours.ours_extracted_at
+        and served.api_extracted_at < cast(ours.date as timestamp) + interval 30 hour) as api_stale
   from ours
   full join served
     on served.team_id = ours.team_id
     and served.prompt_id = ours.prompt_id
     and served.provider = ours.provider
     and served.date = ours.date
+  left join served_extent as extent on extent.team_id = ours.team_id and extent.prompt_id = ours.prompt_id
 ),
 diffs as (
   select
     *,
     round(visibility_ours - visibility_api, 6) as visibility_diff,
     round(position_ours - position_api, 6) as position_diff,
-    round(sentiment_ours - sentiment_api, 6) as sentiment_diff
+    round(sentiment_ours - sentiment_api, 6) as sentiment_diff,
+    (abs(round(visibility_ours - visibility_api, 6)) <= 0.0051 or (visibility_ours is null and visibility_api is null))
+      and (abs(round(position_ours - position_api, 6)) <= 0.0051 or (position_ours is null and position_api is null))
+      and (abs(round(sentiment_ours - sentiment_api, 6)) <= 0.0051 or (sentiment_ours is null and sentiment_api is null))
+      as within_rounding_now
   from side_by_side
 )
 select
@@ -106,13 +126,12 @@ select
   diffs.sentiment_ours,
   diffs.sentiment_api,
   diffs.sentiment_diff,
-  diffs.match_status,
-  diffs.match_status = 'both'
-    and (abs(diffs.visibility_diff) <= 0.0051
-      or (diffs.visibility_ours is null and diffs.visibility_api is null))
-    and (abs(diffs.position_diff) <= 0.0051 or (diffs.position_ours is null and diffs.position_api is null))
-    and (abs(diffs.sentiment_diff) <= 0.0051 or (diffs.sentiment_ours is null and diffs.sentiment_api is null))
-    as within_rounding
+  case
+    when diffs.match_status = 'both' and diffs.within_rounding_now then 'both'
+    when coalesce(diffs.api_stale, false) then 'pending'
+    else diffs.match_status
+  end as match_status,
+  diffs.within_rounding_now and diffs.match_status = 'both' as within_rounding
 from diffs
 left join staging.prompts as prompts
   on prompts.team_id = diffs.team_id and prompts.prompt_id = diffs.prompt_id

@@ -41,6 +41,8 @@ columns:
   position_weighted_visibility_pct: 100 position_weight_sum / responses
   sentiment_sum: sum of the brand's sentiment (0-100) over mentioning answers with a sentiment
   sentiment_n: answers contributing to sentiment_sum
+  is_complete: "the day's answers are all in (intermediate.int_day_completeness); a partial day's rates read low and stay out of trends and alerts"
+  measurement_change: a measurement change (marts.measurement_events) of this brand or the whole project starts that day
   sentiment_avg: sentiment_sum / sentiment_n, null when sentiment_n = 0
 audits:
   - not_null: [team_id, project_id, brand_id, brand_name, provider, date, responses, mentions]
@@ -143,28 +145,41 @@ counts as (
     and mentions.brand_id = grid.brand_id
     and mentions.provider = grid.provider
     and mentions.date = grid.date
+),
+published as (
+  select
+    team_id,
+    project_id,
+    brand_id,
+    brand_name,
+    is_own_brand,
+    provider,
+    date,
+    responses,
+    mentions,
+    round(100 * p, 2) as visibility_pct,
+    round(100 * wilson_low(mentions, responses), 2) as visibility_ci_low_pct,
+    round(100 * wilson_high(mentions, responses), 2) as visibility_ci_high_pct,
+    position_sum,
+    position_n,
+    round(position_sum / nullif(position_n, 0), 2) as avg_position,
+    first_mentions,
+    round(100 * first_mentions / responses, 2) as first_mention_rate_pct,
+    position_weight_sum,
+    round(100 * position_weight_sum / responses, 2) as position_weighted_visibility_pct,
+    sentiment_sum,
+    sentiment_n,
+    round(sentiment_sum / nullif(sentiment_n, 0), 2) as sentiment_avg
+  from counts
 )
 select
-  team_id,
-  project_id,
-  brand_id,
-  brand_name,
-  is_own_brand,
-  provider,
-  date,
-  responses,
-  mentions,
-  round(100 * p, 2) as visibility_pct,
-  round(100 * wilson_low(mentions, responses), 2) as visibility_ci_low_pct,
-  round(100 * wilson_high(mentions, responses), 2) as visibility_ci_high_pct,
-  position_sum,
-  position_n,
-  round(position_sum / nullif(position_n, 0), 2) as avg_position,
-  first_mentions,
-  round(100 * first_mentions / responses, 2) as first_mention_rate_pct,
-  position_weight_sum,
-  round(100 * position_weight_sum / responses, 2) as position_weighted_visibility_pct,
-  sentiment_sum,
-  sentiment_n,
-  round(sentiment_sum / nullif(sentiment_n, 0), 2) as sentiment_avg
-from counts
+  r.*,
+  coalesce(dc.is_complete, false) as is_complete,
+  exists (
+    select 1 from marts.measurement_events as e
+    where e.team_id = r.team_id and e.project_id = r.project_id and e.date = r.date
+      and (e.brand_id is null or e.brand_id = r.brand_id)
+  ) as measurement_change
+from published as r
+left join intermediate.int_day_completeness as dc
+  on dc.team_id = r.team_id and dc.project_id = r.project_id and dc.date = r.date

@@ -15,7 +15,12 @@ description: >
   same prompt are correlated, so the interval is somewhat narrow for brands whose visibility differs a lot between
   prompts (a prompt-level paired test would be the conservative alternative; see docs/analytics.md).
 
-  The series has one row per calendar day from the brand's first day in marts.brand_visibility_daily to its last
+  Alerts: each day, the week- and month-over-month changes of every brand and provider are tested against "the
+  change exceeds 1 point" (so a drift of a fraction of a point is no discovery), and Benjamini–Hochberg at q = 0.05
+  over all of the day's tests decides `*_fdr_significant`; `*_alert` marks the first day of each run of
+  discoveries in one direction. Spans holding a measurement change are not tested.
+
+  The series has one row per complete calendar day (intermediate.int_day_completeness) from the brand's first day in marts.brand_visibility_daily to its last
   (days without answers count 0 responses, so a window is always 7 or 28 calendar days).
 grain: one row per team, project, brand, provider (chatgpt, perplexity, gemini, all) and calendar day
 columns:
@@ -56,7 +61,19 @@ columns:
   mom_delta_pp: visibility_28d_pct - visibility_prev_28d_pct, percentage points
   mom_ci_low_pp: Newcombe 95% lower bound of the change
   mom_ci_high_pp: Newcombe 95% upper bound of the change
-  mom_significant: the change's interval excludes zero
+  mom_significant: the change's interval excludes zero (one test on its own, no multiple-comparison control)
+  position_n_7d: answers with a position in the 7 days (the n of avg_position_7d)
+  sentiment_n_7d: answers with a sentiment in the 7 days (the n of sentiment_avg_7d)
+  position_n_28d: the n of avg_position_28d
+  sentiment_n_28d: the n of sentiment_avg_28d
+  measurement_change_wow: a measurement change (marts.measurement_events, of this brand or the whole project) falls in date − 12 .. date, so the week-over-week change mixes it in; not tested
+  measurement_change_mom: the same over date − 54 .. date, for month over month
+  wow_p_value: one-sided p-value that the week-over-week change exceeds 1 point in its direction (null when not tested)
+  wow_fdr_significant: discovered by Benjamini–Hochberg at q = 0.05 over every test of the day
+  wow_alert: wow_fdr_significant and not already discovered in the same direction the day before (once per episode)
+  mom_p_value: the same for month over month
+  mom_fdr_significant: the same for month over month
+  mom_alert: the same for month over month
 audits:
   - not_null: [team_id, project_id, brand_id, provider, date, responses_7d, mentions_7d, wow_significant, mom_significant]
   - unique: [team_id, project_id, brand_id, provider, date]
@@ -66,10 +83,17 @@ audits:
   - expression: {sql: "wow_delta_pp is null or wow_delta_pp between wow_ci_low_pp and wow_ci_high_pp", name: wow_delta_inside_interval}
 */
 with daily as (
+  -- Complete days only: a partial day (late answers not in yet) would read as a drop.
   select
-    team_id, project_id, brand_id, brand_name, is_own_brand, provider, date,
-    responses, mentions, position_sum, position_n, sentiment_sum, sentiment_n
-  from marts.brand_visibility_daily
+    d.team_id, d.project_id, d.brand_id, d.brand_name, d.is_own_brand, d.provider, d.date,
+    d.responses, d.mentions, d.position_sum, d.position_n, d.sentiment_sum, d.sentiment_n
+  from marts.brand_visibility_daily as d
+  join intermediate.int_day_completeness as c
+    on c.team_id = d.team_id and c.project_id = d.project_id and c.date = d.date and c.is_complete
+),
+events as (
+  -- Measurement changes that move this brand's figures (brand_id null: every brand of the project).
+  select team_id, project_id, brand_id, date from marts.measurement_events
 ),
 series as (
   select
@@ -139,6 +163,25 @@ complete as (
     )
   from windows
 ),
+flagged as (
+  -- Does the 14-day (week over week) or 56-day (month over month) span hold a measurement change? A change on
+  -- the span's first day moves nothing inside it, so the span starts the day after.
+  select
+    w.*,
+    exists (
+      select 1 from events as e
+      where e.team_id = w.team_id and e.project_id = w.project_id
+        and (e.brand_id is null or e.brand_id = w.brand_id)
+        and e.date between w.date - 12 and w.date
+    ) as measurement_change_wow,
+    exists (
+      select 1 from events as e
+      where e.team_id = w.team_id and e.project_id = w.project_id
+        and (e.brand_id is null or e.brand_id = w.brand_id)
+        and e.date between w.date - 54 and w.date
+    ) as measurement_change_mom
+  from complete as w
+),
 changes as (
   -- Proportions, their Wilson intervals and Newcombe's interval of each change (macros/stats.sql).
   select
@@ -157,7 +200,61 @@ changes as (
     p28 - q28 as mom,
     newcombe_low(mentions_28d, responses_28d, mentions_prev_28d, responses_prev_28d) as mom_lo,
     newcombe_high(mentions_28d, responses_28d, mentions_prev_28d, responses_prev_28d) as mom_hi
-  from complete
+  from flagged
+),
+tests as (
+  -- One-sided test that the change exceeds 1 point in its own direction, with the standard error read off the
+  -- Newcombe interval's inner side (its half-width / 1.96). Not tested when a measurement change falls in the span.
+  select
+    *,
+    case when wow is not null and wow <> 0 and not measurement_change_wow then
+      normal_sf((abs(wow) - 0.01) / nullif((case when wow > 0 then wow - wow_lo else wow_hi - wow end) / 1.959964, 0))
+    end as wow_p,
+    case when mom is not null and mom <> 0 and not measurement_change_mom then
+      normal_sf((abs(mom) - 0.01) / nullif((case when mom > 0 then mom - mom_lo else mom_hi - mom end) / 1.959964, 0))
+    end as mom_p
+  from changes
+),
+family as (
+  -- Benjamini–Hochberg at q = 0.05 over every test of the day (week and month, every team, brand and provider).
+  select team_id, project_id, brand_id, provider, date, 'wow' as metric, wow_p as p from tests where wow_p is not null
+  union all
+  select team_id, project_id, brand_id, provider, date, 'mom', mom_p from tests where mom_p is not null
+),
+ranked as (
+  select
+    *,
+    row_number() over (partition by date order by p, team_id, project_id, brand_id, provider, metric) as k,
+    count(*) over (partition by date) as m
+  from family
+),
+bh as (
+  select *, k <= coalesce(max(case when p <= 0.05 * k / m then k end) over (partition by date), 0) as discovered
+  from ranked
+),
+decided as (
+  select
+    t.*,
+    coalesce(w.discovered, false) as wow_disc,
+    coalesce(mo.discovered, false) as mom_disc
+  from tests as t
+  left join bh as w
+    on w.metric = 'wow' and w.team_id = t.team_id and w.project_id = t.project_id and w.brand_id = t.brand_id
+    and w.provider = t.provider and w.date = t.date
+  left join bh as mo
+    on mo.metric = 'mom' and mo.team_id = t.team_id and mo.project_id = t.project_id and mo.brand_id = t.brand_id
+    and mo.provider = t.provider and mo.date = t.date
+),
+episodes as (
+  -- An alert opens an episode: discovered today, and not discovered in the same direction the day before.
+  select
+    *,
+    wow_disc and not coalesce(
+      lag(wow_disc and wow > 0) over s = (wow > 0) and lag(wow_disc) over s, false) as wow_alert_open,
+    mom_disc and not coalesce(
+      lag(mom_disc and mom > 0) over s = (mom > 0) and lag(mom_disc) over s, false) as mom_alert_open
+  from decided
+  window s as (partition by team_id, project_id, brand_id, provider order by date)
 )
 select
   team_id,
@@ -177,6 +274,8 @@ select
   round(100 * p7_hi, 2) as visibility_7d_ci_high_pct,
   round(position_sum_7d / nullif(position_n_7d, 0), 2) as avg_position_7d,
   round(sentiment_sum_7d / nullif(sentiment_n_7d, 0), 2) as sentiment_avg_7d,
+  cast(position_n_7d as bigint) as position_n_7d,
+  cast(sentiment_n_7d as bigint) as sentiment_n_7d,
   responses_prev_7d,
   mentions_prev_7d,
   round(100 * q7, 2) as visibility_prev_7d_pct,
@@ -184,6 +283,10 @@ select
   round(100 * wow_lo, 2) as wow_ci_low_pp,
   round(100 * wow_hi, 2) as wow_ci_high_pp,
   coalesce(round(100 * wow_lo, 2) > 0 or round(100 * wow_hi, 2) < 0, false) as wow_significant,
+  measurement_change_wow,
+  wow_p as wow_p_value,
+  wow_disc as wow_fdr_significant,
+  wow_alert_open as wow_alert,
   responses_28d,
   mentions_28d,
   round(100 * p28, 2) as visibility_28d_pct,
@@ -191,11 +294,17 @@ select
   round(100 * p28_hi, 2) as visibility_28d_ci_high_pct,
   round(position_sum_28d / nullif(position_n_28d, 0), 2) as avg_position_28d,
   round(sentiment_sum_28d / nullif(sentiment_n_28d, 0), 2) as sentiment_avg_28d,
+  cast(position_n_28d as bigint) as position_n_28d,
+  cast(sentiment_n_28d as bigint) as sentiment_n_28d,
   responses_prev_28d,
   mentions_prev_28d,
   round(100 * q28, 2) as visibility_prev_28d_pct,
   round(100 * mom, 2) as mom_delta_pp,
   round(100 * mom_lo, 2) as mom_ci_low_pp,
   round(100 * mom_hi, 2) as mom_ci_high_pp,
-  coalesce(round(100 * mom_lo, 2) > 0 or round(100 * mom_hi, 2) < 0, false) as mom_significant
-from changes
+  coalesce(round(100 * mom_lo, 2) > 0 or round(100 * mom_hi, 2) < 0, false) as mom_significant,
+  measurement_change_mom,
+  mom_p as mom_p_value,
+  mom_disc as mom_fdr_significant,
+  mom_alert_open as mom_alert
+from episodes

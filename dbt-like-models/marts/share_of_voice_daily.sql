@@ -85,7 +85,9 @@ rows_ as (
     coalesce(tracked_grid.brand_key, brand_counts.brand_key) as brand_key,
     coalesce(tracked_grid.brand_id, brand_counts.brand_id) as brand_id,
     coalesce(tracked_grid.brand_name, brand_counts.detected_name) as brand_name,
-    coalesce(tracked_grid.brand_id, brand_counts.brand_id) is not null as is_tracked,
+    -- Tracked as of the answer's day: inside the brand's tracked span (marts.brand_visibility_daily), not merely
+    -- carrying a name a competitor was listed under later.
+    tracked_grid.brand_id is not null as is_tracked,
     coalesce(tracked_grid.is_own_brand, false) as is_own_brand,
     coalesce(tracked_grid.provider, brand_counts.provider) as provider,
     coalesce(tracked_grid.date, brand_counts.date) as date,

@@ -41,7 +41,16 @@ export function syncedWorld(): Promise<SyncedWorld> {
   return synced;
 }
 
-async function syncWorld(): Promise<SyncedWorld> {
+/** A demo world's shape: seed, projects, prompts per project, days of history. */
+export interface WorldShape {
+  seed: number;
+  projects: number;
+  prompts: number;
+  historyDays: number;
+}
+
+/** Starts a reference world of that shape and syncs it as of WORLD_TODAY into a fresh warehouse file. */
+export async function syncWorld(shape: WorldShape = WORLD): Promise<SyncedWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'vwh-analytics-'));
   const dbPath = join(dir, 'warehouse.duckdb');
   const server = await startReferenceServer({
@@ -49,7 +58,7 @@ async function syncWorld(): Promise<SyncedWorld> {
     today: WORLD_TODAY,
     demo: true,
     rateWindowMs: WINDOW_MS,
-    ...WORLD,
+    ...shape,
   });
   const apiKey = server.demoApiKey ?? '';
   const world: SyncedWorld = {

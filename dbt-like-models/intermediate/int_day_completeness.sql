@@ -1,0 +1,42 @@
+/* @model
+description: |
+  Whether each project day's answers are all in. Late answers of day D become visible a day later, so the newest
+  day of a sync is usually partial. A day is complete when a later day of the project has answers (a sync saw the
+  later day's answers, published after D's late ones, and re-read D in its lookback), or when every prompt
+  answered that day has an answer from every provider the project is answered by (prompts × providers).
+  Marts keep partial days out of trends, opportunity windows, action windows and alerts.
+grain: one row per team, project and day with answers
+columns:
+  date: the UTC day
+  answers: answers landed for the day
+  prompts_answered: distinct prompts with an answer that day
+  providers: distinct providers of the project (over all its days)
+  expected_answers: prompts_answered × providers
+  is_complete: true when the day's answers are all in (see above)
+audits:
+  - not_null: [team_id, project_id, date, answers, expected_answers, is_complete]
+  - unique: [team_id, project_id, date]
+  - expression: {sql: "answers <= expected_answers", name: answers_within_expected}
+*/
+with days as (
+  select team_id, project_id, chat_date as date, count(*) as answers, count(distinct prompt_id) as prompts_answered
+  from staging.chats
+  group by all
+),
+providers as (
+  select team_id, project_id, count(distinct provider) as providers
+  from staging.chats
+  group by all
+)
+select
+  d.team_id,
+  d.project_id,
+  d.date,
+  d.answers,
+  d.prompts_answered,
+  p.providers,
+  d.prompts_answered * p.providers as expected_answers,
+  d.date < max(d.date) over (partition by d.team_id, d.project_id) or d.answers = d.prompts_answered * p.providers
+    as is_complete
+from days as d
+join providers as p on p.team_id = d.team_id and p.project_id = d.project_id

@@ -1,0 +1,214 @@
+/**
+ * Acceptance of the analytics against the world's ground truth (`/_reference/truth/…`), on demo worlds of seeds
+ * that are not the demo's and of several sizes: marts.action_impact's interval covers the true effect and its verdict
+ * agrees with the truth's; the trend's alerts point the right way at true changes of at least 1 point. The figures
+ * are printed (and quoted in docs/analytics.md):
+ *   npx vitest run test/analytics/truth.test.ts
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { silentLogger } from '../../src/core/log.js';
+import { loadProject } from '../../src/models/project.js';
+import { runProject } from '../../src/models/runner.js';
+import { addDays } from '../../src/warehouse/day-ranges.js';
+import { Database } from '../../src/warehouse/duckdb.js';
+import { MODELS_DIR, type SyncedWorld, syncWorld, WORLD_TODAY, type WorldShape } from './support.js';
+
+const SHAPES: WorldShape[] = [
+  { seed: 3, projects: 3, prompts: 5, historyDays: 60 },
+  { seed: 11, projects: 2, prompts: 6, historyDays: 60 },
+  { seed: 29, projects: 3, prompts: 5, historyDays: 62 },
+];
+
+interface ActionRow extends Record<string, unknown> {
+  action_id: string;
+  effect_pp: number | null;
+  effect_ci_low_pp: number | null;
+  effect_ci_high_pp: number | null;
+  vs_expected: string | null;
+  method: string;
+}
+interface TruthAction {
+  action_id: string;
+  effect_pp: number | null;
+  verdict: string | null;
+}
+
+const scored: Array<{ seed: number; mart: ActionRow; truth: TruthAction }> = [];
+
+interface TrendRow extends Record<string, unknown> {
+  project_id: string;
+  brand_id: string;
+  provider: string;
+  date: string;
+  metric: 'wow' | 'mom';
+  delta_pp: number;
+  discovered: boolean;
+  alert: boolean;
+}
+interface TruthDay {
+  date: string;
+  provider: string;
+  brand_id: string;
+  answers: number;
+  visibility_pct: number;
+}
+/** Every tested change with the true change over the same windows (expected visibility, answer-weighted). */
+const changes: Array<{ seed: number; row: TrendRow; truePp: number }> = [];
+
+function pooled(days: Map<string, TruthDay>, from: string, to: string): number | null {
+  let answers = 0;
+  let named = 0;
+  for (let d = from; d <= to; d = addDays(d, 1)) {
+    const t = days.get(d);
+    if (!t) continue;
+    answers += t.answers;
+    named += (t.answers * t.visibility_pct) / 100;
+  }
+  return answers > 0 ? (100 * named) / answers : null;
+}
+
+async function scoreTrend(world: SyncedWorld, db: Database, seed: number): Promise<void> {
+  const rows = await db.all<TrendRow>(`
+    select project_id, brand_id, provider, cast(date as varchar) as date, 'wow' as metric, wow_delta_pp as delta_pp,
+      wow_fdr_significant as discovered, wow_alert as alert
+    from marts.brand_visibility_trend where wow_p_value is not null
+    union all
+    select project_id, brand_id, provider, cast(date as varchar), 'mom', mom_delta_pp, mom_fdr_significant, mom_alert
+    from marts.brand_visibility_trend where mom_p_value is not null`);
+  const byProject = new Map<string, Map<string, Map<string, TruthDay>>>();
+  for (const projectId of new Set(rows.map((r) => r.project_id))) {
+    const truth = await getJson<{ rows: TruthDay[] }>(world, `/_reference/truth/visibility?project_id=${projectId}`);
+    const series = new Map<string, Map<string, TruthDay>>();
+    for (const t of truth.rows) {
+      const key = `${t.brand_id}|${t.provider}`;
+      const days = series.get(key) ?? new Map<string, TruthDay>();
+      days.set(t.date, t);
+      series.set(key, days);
+    }
+    byProject.set(projectId, series);
+  }
+  for (const row of rows) {
+    const days = byProject.get(row.project_id)?.get(`${row.brand_id}|${row.provider}`);
+    if (!days) continue;
+    const span = row.metric === 'wow' ? 7 : 28;
+    const current = pooled(days, addDays(row.date, 1 - span), row.date);
+    const previous = pooled(days, addDays(row.date, 1 - 2 * span), addDays(row.date, -span));
+    if (current === null || previous === null) continue;
+    changes.push({ seed, row, truePp: current - previous });
+  }
+}
+const worlds: SyncedWorld[] = [];
+
+async function getJson<T>(world: SyncedWorld, path: string): Promise<T> {
+  const res = await fetch(`${world.server.url}${path}`);
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return (await res.json()) as T;
+}
+
+async function measure(shape: WorldShape): Promise<void> {
+  {
+    const world = await syncWorld(shape);
+    worlds.push(world);
+    const db = await Database.open(world.dbPath);
+    try {
+      const build = await runProject(db, await loadProject(MODELS_DIR), {
+        command: 'build',
+        threads: 2,
+        select: ['+marts.action_impact', '+marts.brand_visibility_trend'],
+        clock: new ManualClock(Date.parse(`${addDays(WORLD_TODAY, 1)}T01:00:00Z`)),
+        logger: silentLogger,
+      });
+      const failed = build.results.filter((r) => r.status === 'error' || r.status === 'fail');
+      expect(failed.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+      const rows = await db.all<ActionRow>('select * from marts.action_impact');
+      const truth = await getJson<{ actions: TruthAction[] }>(world, '/_reference/truth/actions');
+      await scoreTrend(world, db, shape.seed);
+      for (const t of truth.actions) {
+        if (t.effect_pp === null) continue;
+        const mart = rows.find((r) => r.action_id === t.action_id);
+        if (mart) scored.push({ seed: shape.seed, mart, truth: t });
+      }
+    } finally {
+      db.close();
+    }
+  }
+}
+
+// One world after the other: on a 2-core box concurrent syncs only compete for the CPU.
+beforeAll(async () => {
+  for (const shape of SHAPES) await measure(shape);
+}, 900_000);
+
+afterAll(async () => {
+  for (const w of worlds) await w.cleanup();
+});
+
+describe('marts.action_impact against the planted truth', () => {
+  it('covers the true effect with its 95% interval for at least 90% of the completed actions', () => {
+    expect(scored.length).toBeGreaterThanOrEqual(20);
+    const covered = scored.filter(
+      ({ mart, truth }) =>
+        mart.effect_ci_low_pp !== null &&
+        mart.effect_ci_high_pp !== null &&
+        mart.effect_ci_low_pp <= (truth.effect_pp ?? Number.NaN) &&
+        (truth.effect_pp ?? Number.NaN) <= mart.effect_ci_high_pp,
+    );
+    const agree = scored.filter(({ mart, truth }) =>
+      mart.vs_expected === 'inconclusive'
+        ? mart.effect_ci_low_pp !== null &&
+          mart.effect_ci_low_pp <= (truth.effect_pp ?? Number.NaN) &&
+          (truth.effect_pp ?? Number.NaN) <= (mart.effect_ci_high_pp ?? Number.NaN)
+        : mart.vs_expected === truth.verdict,
+    );
+    const conclusive = scored.filter(({ mart }) => mart.vs_expected !== 'inconclusive');
+    const bias = scored.reduce((s, { mart, truth }) => s + ((mart.effect_pp ?? 0) - (truth.effect_pp ?? 0)), 0);
+    console.info(
+      `action_impact on seeds ${SHAPES.map((s) => s.seed).join(', ')}: ${scored.length} actions, ` +
+        `coverage ${covered.length}/${scored.length}, agreement ${agree.length}/${scored.length}, ` +
+        `conclusive ${conclusive.length}/${scored.length} (of which right ${conclusive.filter((c) => c.mart.vs_expected === c.truth.verdict).length}), ` +
+        `mean error ${(bias / scored.length).toFixed(2)} pp`,
+    );
+    for (const { seed, mart, truth } of scored) {
+      console.info(
+        `  seed ${seed} ${mart.method} truth ${truth.effect_pp} (${truth.verdict}) est ${mart.effect_pp?.toFixed(2)} [${mart.effect_ci_low_pp?.toFixed(2)}, ${mart.effect_ci_high_pp?.toFixed(2)}] ${mart.vs_expected}`,
+      );
+    }
+    // Actions without a usable control (method none: no interval) are reported, not hidden: the share is printed.
+    const estimable = scored.filter(({ mart }) => mart.method !== 'none');
+    const coveredEstimable = covered.filter(({ mart }) => mart.method !== 'none');
+    const agreeEstimable = agree.filter(({ mart }) => mart.method !== 'none');
+    console.info(
+      `  estimable ${estimable.length}/${scored.length}: coverage ${coveredEstimable.length}/${estimable.length}, ` +
+        `agreement ${agreeEstimable.length}/${estimable.length}`,
+    );
+    expect(estimable.length).toBeGreaterThanOrEqual(3);
+    expect(coveredEstimable.length / estimable.length).toBeGreaterThanOrEqual(0.9);
+    expect(agreeEstimable.length / estimable.length).toBeGreaterThanOrEqual(0.85);
+  });
+});
+
+describe('marts.brand_visibility_trend alerts against the true changes', () => {
+  it('has at most 10% of its alerts pointing the wrong way or at a true change under 1 point', () => {
+    const tested = changes.length;
+    const discovered = changes.filter((c) => c.row.discovered);
+    const alerts = changes.filter((c) => c.row.alert);
+    const bad = (list: typeof changes) =>
+      list.filter((c) => Math.sign(c.truePp) !== Math.sign(c.row.delta_pp) || Math.abs(c.truePp) < 1).length;
+    const big = changes.filter((c) => Math.abs(c.truePp) >= 3);
+    const power = big.filter((c) => c.row.discovered && Math.sign(c.row.delta_pp) === Math.sign(c.truePp)).length;
+    for (const metric of ['wow', 'mom'] as const) {
+      const a = alerts.filter((c) => c.row.metric === metric);
+      console.info(`  ${metric}: ${a.length} alerts, ${bad(a)} wrong way or under 1 pp`);
+    }
+    console.info(
+      `trend alerts on seeds ${SHAPES.map((s) => s.seed).join(', ')}: ${tested} tests, ${discovered.length} ` +
+        `discoveries (${bad(discovered)} wrong or < 1 pp), ${alerts.length} alerts (${bad(alerts)} wrong or < 1 pp); ` +
+        `power: ${power}/${big.length} true changes >= 3 pp discovered`,
+    );
+    expect(tested).toBeGreaterThan(100);
+    expect(alerts.length).toBeGreaterThan(0);
+    expect(bad(alerts) / alerts.length).toBeLessThanOrEqual(0.1);
+    expect(bad(discovered) / Math.max(1, discovered.length)).toBeLessThanOrEqual(0.1);
+  });
+});
