@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { register as registerDoctor } from './doctor.js';
 import { register as registerEvents } from './events.js';
 import { register as registerExport } from './export.js';
 import { register as registerModels } from './models.js';
@@ -22,4 +23,5 @@ export function registerCommands(program: Command): void {
   registerQuery(program);
   registerExport(program);
   registerEvents(program);
+  registerDoctor(program);
 }

@@ -1,0 +1,24 @@
+/** `vwh doctor`: what a nightly run needs, checked, with what to fix. Exit 1 when a check fails. */
+import type { Command } from 'commander';
+import { BaseUrl, DbFile } from '../../core/inputs.js';
+import { doctor, formatChecks } from '../../ops/doctor.js';
+import { textFlag } from '../validate.js';
+
+export function register(program: Command): void {
+  program
+    .command('doctor')
+    .description(
+      'Check the config, the key (validity, tier, the API day), the warehouse and its lock, disk space and the published copy.',
+    )
+    .option('--config <path>', 'config file (default ./vwh.config.json when present)')
+    .option('--db <path>', 'DuckDB file', textFlag('--db', DbFile))
+    .option('--key-file <path>', 'read the API key from this file instead of VWH_API_KEY')
+    .option('--base-url <url>', 'API base URL (default VWH_BASE_URL)', textFlag('--base-url', BaseUrl))
+    .option('--json', 'print the checks as JSON')
+    .addHelpText('after', '\nExit codes: 0 nothing failed (warnings allowed), 1 a check failed.')
+    .action(async (flags: { config?: string; db?: string; keyFile?: string; baseUrl?: string; json?: boolean }) => {
+      const checks = await doctor(flags);
+      process.stdout.write(flags.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
+      process.exitCode = checks.some((c) => c.status === 'fail') ? 1 : 0;
+    });
+}
