@@ -8,13 +8,14 @@ columns:
   chat_id: the chat
   project_id: project
   prompt_id: prompt answered
+  competitor_id: the competitor's id (brand_id; `name:<lower-case name>` if the detected name matches no tracked brand)
   chat_date: UTC day of the answer
   provider: AI provider id
   competitor_name: the competitor's current name (staging.chat_mentions.brand_current_name)
   competitor_position: 1-based rank among tracked brands
   brand_mentioned: the same chat names the own brand
 audits:
-  - unique: [chat_id, competitor_name]
+  - unique: [chat_id, competitor_id]
   - not_null: [chat_id, project_id, prompt_id, chat_date, provider, competitor_name, brand_mentioned]
 */
 select
@@ -23,6 +24,7 @@ select
   c.prompt_id,
   c.chat_date,
   c.provider,
+  coalesce(any_value(m.brand_id), 'name:' || lower(min(m.brand_name))) as competitor_id,
   min(m.brand_current_name) as competitor_name,
   min(m.brand_position) as competitor_position,
   c.brand_mentioned

@@ -11,7 +11,8 @@ columns:
   prompt_id: prompt
   prompt_content: the prompt's current text
   provider: "AI provider id, or `all`"
-  competitor_name: tracked competitor
+  competitor_id: the tracked competitor's id (answers are grouped by it, so a renamed competitor stays one row)
+  competitor_name: tracked competitor (current name)
   window_from: first day of the 28-day window
   window_to: last day of the window
   responses: answers to the prompt (on that provider) in the window
@@ -25,7 +26,7 @@ columns:
   competitor_avg_position: mean rank of the competitor in the gap answers
   brand_absent: the brand is named in none of the answers (brand_mentions = 0)
 audits:
-  - unique: [project_id, prompt_id, provider, competitor_name]
+  - unique: [project_id, prompt_id, provider, competitor_id]
   - not_null: [project_id, prompt_id, provider, competitor_name, responses, gap_responses]
   - expression: {sql: "gap_responses between 1 and competitor_mentions", name: gap_within_competitor_mentions}
   - expression: {sql: "competitor_mentions <= responses and brand_mentions <= responses", name: mentions_within_responses}
@@ -51,6 +52,7 @@ per_competitor as (
     cc.project_id,
     cc.prompt_id,
     case when grouping(cc.provider) = 1 then 'all' else cc.provider end as provider,
+    cc.competitor_id,
     min(cc.competitor_name) as competitor_name,
     count(*) as competitor_mentions,
     count(*) filter (where not cc.brand_mentioned) as gap_responses,
@@ -58,8 +60,8 @@ per_competitor as (
   from intermediate.int_chat_competitors as cc
   join intermediate.int_opportunity_windows as w on w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
   group by grouping sets (
-    (cc.project_id, cc.prompt_id, cc.provider, lower(cc.competitor_name)),
-    (cc.project_id, cc.prompt_id, lower(cc.competitor_name))
+    (cc.project_id, cc.prompt_id, cc.provider, cc.competitor_id),
+    (cc.project_id, cc.prompt_id, cc.competitor_id)
   )
 )
 select
@@ -67,6 +69,7 @@ select
   c.prompt_id,
   p.prompt_content,
   c.provider,
+  c.competitor_id,
   c.competitor_name,
   w.window_from,
   w.window_to,

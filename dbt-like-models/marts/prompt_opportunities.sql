@@ -73,8 +73,8 @@ competitor_counts as (
   from intermediate.int_chat_competitors as cc
   join intermediate.int_opportunity_windows as w on w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
   group by grouping sets (
-    (cc.project_id, cc.prompt_id, cc.provider, lower(cc.competitor_name)),
-    (cc.project_id, cc.prompt_id, lower(cc.competitor_name))
+    (cc.project_id, cc.prompt_id, cc.provider, cc.competitor_id),
+    (cc.project_id, cc.prompt_id, cc.competitor_id)
   )
 ),
 best_competitor as (
