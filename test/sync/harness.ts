@@ -76,7 +76,7 @@ export async function contentOf(warehouse: Warehouse): Promise<Record<string, st
     const out: Record<string, string[]> = {};
     for (const { table_name } of tables) {
       const rows = await ws.session.all<{ r: string }>(
-        `SELECT CAST(to_json(t) AS VARCHAR) AS r FROM (SELECT * EXCLUDE (_sync_run_id, _extracted_at) FROM raw.${table_name}) t ORDER BY 1`,
+        `SELECT CAST(to_json(t) AS VARCHAR) AS r FROM (SELECT COLUMNS(c -> c NOT IN ('_sync_run_id', '_extracted_at')) FROM raw.${table_name}) t ORDER BY 1`,
       );
       out[table_name] = rows.map((x) => x.r);
     }
