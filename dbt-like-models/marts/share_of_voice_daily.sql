@@ -19,7 +19,7 @@ columns:
   brand_key: brand_id for tracked brands, 'name:' + lower-cased name for untracked ones
   brand_id: staging.tracked_brands.brand_id, null for untracked brands
   brand_name: current name (tracked) or the detected name (untracked)
-  is_tracked: the brand is the own brand or an active competitor
+  is_tracked: tracked on that day (inside the brand's tracked span in marts.brand_visibility_daily); before a competitor was tracked its answers count as untracked
   is_own_brand: the row is the project's own brand
   provider: chatgpt | perplexity | gemini | all
   date: UTC day of the answers
