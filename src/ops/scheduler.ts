@@ -5,6 +5,7 @@
  * and policy `skip` waits for the next firing. It sleeps in ticks of at most `tickMs`, which is how a jump is seen.
  */
 import type { Clock } from '../core/clock.js';
+import { isVwhError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { CronTrigger } from './cron.js';
 import type { Trigger } from './ledger.js';
@@ -40,7 +41,16 @@ export async function runScheduler(o: SchedulerOptions): Promise<void> {
   const { clock, logger, trigger } = o;
   const catchUp = async (why: string) => {
     const due = trigger.previous(clock.now());
-    if (!(await missed(o.lastFinished, due)) || due === undefined) {
+    let late: boolean;
+    try {
+      late = await missed(o.lastFinished, due);
+    } catch (error) {
+      // Another process's run holds the warehouse: that run is the catch-up.
+      if (!isVwhError(error) || error.code !== 'DB_LOCKED') throw error;
+      logger.warn('catch-up: the warehouse is held by another run; nothing to do', { why, error: error.message });
+      return;
+    }
+    if (!late || due === undefined) {
       logger.info('catch-up: nothing missed', { why, last_firing: due ? new Date(due).toISOString() : null });
       return;
     }
