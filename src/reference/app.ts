@@ -6,6 +6,7 @@ import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from './http/api-error.js';
 import { authAndLimits } from './http/auth.js';
+import { boundedBodies } from './http/body-limit.js';
 import type { ApiEnv } from './http/env.js';
 import type { ReferenceState } from './reference-state.js';
 import { registerAccounts } from './routes/accounts.js';
@@ -62,6 +63,7 @@ export function buildApp(state: ReferenceState): Hono<ApiEnv> {
   api.onError(onError);
 
   const app = new Hono<ApiEnv>();
+  app.use('*', boundedBodies());
   // The second document's services (src/reference/services): /api/v1/tasks…, /api/v1/articles…,
   // /api/v1/bootstrap/…, /api/v2/projects/:id, /api/v2/create_team, /api/v2/teams/….
   registerServiceRoutes(app, state);
