@@ -7,6 +7,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from './http/api-error.js';
 import { authAndLimits } from './http/auth.js';
 import { boundedBodies } from './http/body-limit.js';
+import { controlGuard } from './http/control-guard.js';
 import type { ApiEnv } from './http/env.js';
 import type { ReferenceState } from './reference-state.js';
 import { registerAccounts } from './routes/accounts.js';
@@ -39,7 +40,7 @@ function onError(error: Error, c: Context<ApiEnv>): Response {
   return c.json({ detail: 'Internal server error' }, 500);
 }
 
-export function buildApp(state: ReferenceState): Hono<ApiEnv> {
+export function buildApp(state: ReferenceState, controlToken: string | null = null): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
   api.use('*', authAndLimits(state, BASE_PATH));
   registerOpenApi(api);
@@ -64,6 +65,9 @@ export function buildApp(state: ReferenceState): Hono<ApiEnv> {
 
   const app = new Hono<ApiEnv>();
   app.use('*', boundedBodies());
+  // Every route under /_reference/ (control, services' switches, ground truth), whichever file registers it.
+  app.use(CONTROL_PATH, controlGuard(controlToken));
+  app.use(`${CONTROL_PATH}/*`, controlGuard(controlToken));
   // The second document's services (src/reference/services): /api/v1/tasks…, /api/v1/articles…,
   // /api/v1/bootstrap/…, /api/v2/projects/:id, /api/v2/create_team, /api/v2/teams/….
   registerServiceRoutes(app, state);

@@ -6,9 +6,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { type Clock, systemClock } from '../core/clock.js';
+import { registerSecret } from '../core/errors.js';
 import { BASE_PATH, buildApp } from './app.js';
 import { withFaults } from './faults/injector.js';
+import { checkControlExposure, isLoopbackHost } from './http/control-guard.js';
 import { withSimulatedDate } from './http/sim-date.js';
+import { randomToken } from './ids.js';
 import { type ReferenceServerOptions, resolveOptions } from './options.js';
 import { ReferenceState } from './reference-state.js';
 import { createWorld } from './world/index.js';
@@ -25,6 +28,8 @@ export interface ReferenceServer {
   /** `url + '/api/public/v1'` */
   baseUrl: string;
   demoApiKey?: string;
+  /** The token /_reference/ calls must carry (`X-Reference-Token`), or null when none is needed (loopback). */
+  controlToken: string | null;
   state: ReferenceState;
   close(): Promise<void>;
 }
@@ -32,9 +37,12 @@ export interface ReferenceServer {
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const clock: Clock = options.clock ?? systemClock;
   const resolved = resolveOptions(options, Date.now());
+  checkControlExposure(resolved.host, resolved.allowRemoteControl);
+  const controlToken = options.controlToken ?? (isLoopbackHost(resolved.host) ? null : randomToken(32));
+  registerSecret(controlToken ?? undefined);
   const world = createWorld({ seed: resolved.seed, lateFraction: resolved.lateFraction });
   const state = new ReferenceState(resolved, clock, world);
-  const app = buildApp(state);
+  const app = buildApp(state, controlToken);
   const listener = withSimulatedDate(withFaults(getRequestListener(app.fetch), state.faults), state.sim);
   const server: Server = createServer(listener);
   await new Promise<void>((resolve, reject) => {
@@ -52,6 +60,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     port: address.port,
     baseUrl: url + BASE_PATH,
     ...(state.demo ? { demoApiKey: state.demo.apiKey } : {}),
+    controlToken,
     state,
     close: async () => {
       state.background.stop();

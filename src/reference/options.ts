@@ -24,6 +24,13 @@ export interface ReferenceServerOptions {
   backgroundDelayMs?: number;
   /** The clock of the rate window and of background delays (default: real time). */
   clock?: Clock;
+  /** Listen on a non-loopback host even though the control plane (/_reference/) is then reachable with its token. */
+  allowRemoteControl?: boolean;
+  /**
+   * The token every /_reference/ call must carry. Default: none on a loopback host, a random one otherwise
+   * (`ReferenceServer.controlToken`).
+   */
+  controlToken?: string;
 }
 
 export interface ResolvedOptions {
@@ -39,6 +46,7 @@ export interface ResolvedOptions {
   lateFraction: number;
   faults: string | null;
   backgroundDelayMs: number;
+  allowRemoteControl: boolean;
 }
 
 export function resolveOptions(options: ReferenceServerOptions, realNow: number): ResolvedOptions {
@@ -55,5 +63,6 @@ export function resolveOptions(options: ReferenceServerOptions, realNow: number)
     lateFraction: options.lateFraction ?? 0.1,
     faults: options.faults ?? null,
     backgroundDelayMs: options.backgroundDelayMs ?? 2000,
+    allowRemoteControl: options.allowRemoteControl ?? false,
   };
 }

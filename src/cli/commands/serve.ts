@@ -8,6 +8,7 @@ import { type Command, Option } from 'commander';
 import { VwhError } from '../../core/errors.js';
 import { Day, Fraction, Port, wholeNumber } from '../../core/inputs.js';
 import { parseFaultSpec } from '../../reference/faults/spec.js';
+import { isWildcardHost } from '../../reference/http/control-guard.js';
 import { type ReferenceServer, startReferenceServer } from '../../reference/index.js';
 import { configureServices } from '../../reference/services/registry.js';
 import { numberFlag, textFlag } from '../validate.js';
@@ -27,6 +28,7 @@ export interface ServeFlags {
   backgroundDelayMs: number;
   keyFile?: string;
   allowHttpWebhooks?: boolean;
+  allowRemoteControl?: boolean;
 }
 
 /** Starts the server for these flags, prints the ready lines to `out`, and stops when `signal` aborts. */
@@ -55,10 +57,18 @@ export async function runServe(
     lateFraction: flags.lateFraction,
     faults: flags.faults ?? null,
     backgroundDelayMs: flags.backgroundDelayMs,
+    allowRemoteControl: flags.allowRemoteControl === true,
   });
   if (flags.allowHttpWebhooks) configureServices(server.state, { allowHttpLoopback: true });
   if (server.demoApiKey && flags.keyFile) writeFileSync(flags.keyFile, `${server.demoApiKey}\n`, { mode: 0o600 });
   out.write(`listening on ${server.url}\n`);
+  if (isWildcardHost(flags.host)) {
+    out.write(
+      `warning: --host ${flags.host} listens on every interface: anyone who reaches this machine can call the API, and the control plane with the token below\n`,
+    );
+  }
+  if (server.controlToken)
+    out.write(`control token: ${server.controlToken} (send it as X-Reference-Token on /_reference/ calls)\n`);
   if (server.demoApiKey) out.write(`demo api key: ${server.demoApiKey}\n`);
   out.write(`simulated today: ${server.state.sim.today()} (control plane: ${server.url}/_reference/clock)\n`);
   const stop = () => void server.close();
@@ -113,6 +123,10 @@ export function register(program: Command): void {
     .option(
       '--allow-http-webhooks',
       'also deliver webhooks to plain http:// on loopback hosts (local receivers in tests); HTTPS only otherwise',
+    )
+    .option(
+      '--allow-remote-control',
+      'allow a non-loopback --host; every /_reference/ call must then carry the control token printed at start',
     )
     .addOption(new Option('--key-file <path>', 'with --demo: also write the demo API key to this file (mode 600)'))
     .action(async (flags: ServeFlags) => {
