@@ -105,6 +105,30 @@ describe('team service', () => {
     expectDetail(await h.call('POST', path, { user_id: owner.user_id, email: 'no-at-sign' }), 400);
   });
 
+  it('checks in the documented order on a full team: already a member 409, other team 409, then seats 429', async () => {
+    const owner = await createAccount(h, 'order-owner@example.com');
+    const path = `/api/v2/teams/${owner.team_id}/members`;
+    const add = (email: string) => h.call('POST', path, { user_id: owner.user_id, email });
+    expect((await add('order-guest@example.com')).status).toBe(201);
+    // Full now (skip_trial: 2 seats). Carol belongs to another team of two members (a real team).
+    const other = await createAccount(h, 'order-other@example.com');
+    const carol = await createAccount(h, 'order-carol@example.com');
+    const otherPath = `/api/v2/teams/${other.team_id}/members`;
+    expect((await h.call('POST', otherPath, { user_id: other.user_id, email: carol.email })).status).toBe(201);
+    expectDetail(await add('order-guest@example.com'), 409, 'This email is already a member of the team');
+    expectDetail(await add(carol.email), 409, 'This email already belongs to another team');
+    // Dave has only his sign-up team (a personal workspace, not "another team"): the seat limit answers.
+    const dave = await createAccount(h, 'order-dave@example.com');
+    expectDetail(await add(dave.email), 429, 'Seat limit reached for your plan');
+    expectDetail(await add('order-nobody@example.com'), 429, 'Seat limit reached for your plan');
+    // The other order: a team with a free seat still refuses Carol (other team) and admits Dave.
+    const roomy = await createAccount(h, 'order-roomy@example.com');
+    const roomyAdd = (email: string) =>
+      h.call('POST', `/api/v2/teams/${roomy.team_id}/members`, { user_id: roomy.user_id, email });
+    expectDetail(await roomyAdd(carol.email), 409, 'This email already belongs to another team');
+    expect((await roomyAdd(dave.email)).status).toBe(201);
+  });
+
   it("follows the team's plan: 5 seats on basic, unlimited on enterprise", async () => {
     const owner = await createAccount(h, 'owner5@example.com');
     const path = `/api/v2/teams/${owner.team_id}/members`;
