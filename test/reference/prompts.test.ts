@@ -36,7 +36,7 @@ describe('prompts', () => {
       country: 'de',
     });
     const data = expectServed('createPrompts', res);
-    expect(res.body).toMatchObject({ code: 201, message: '201 Created' });
+    expect(res.body).toMatchObject({ code: 200, message: '200 OK' });
     expect(data.created).toBe(1);
     expect(data.prompts[0]).toMatchObject({
       projectId,
@@ -99,7 +99,7 @@ describe('prompts', () => {
     const url = `/projects/${projectId}/prompts/suggested`;
     const first = await post(server, url, { count: 3, idempotencyKey: 'batch-1' });
     const data = expectServed('suggestPrompts', first);
-    expect(first.body).toMatchObject({ code: 202, message: '202 Accepted' });
+    expect(first.body).toMatchObject({ code: 200, message: '200 OK' });
     expect(data.createdCount).toBe(3);
     expect(
       data.prompts.every(

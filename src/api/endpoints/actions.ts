@@ -45,7 +45,6 @@ export const actionEndpoints = {
     summary: 'Create an action; its status is suggested.',
     params: ProjectParams,
     body: ActionCreateBody,
-    successStatus: 201,
     data: Action,
     errors: [ERRORS.actionInvalid],
   }),

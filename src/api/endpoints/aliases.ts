@@ -35,7 +35,6 @@ export const aliasEndpoints = {
     method: 'POST',
     summary: 'Add an alias (match_type fuzzy by default).',
     body: AliasAddBody,
-    successStatus: 201,
     errors: [ERRORS.aliasEmpty, ERRORS.aliasTooLong, ERRORS.aliasDuplicate, ERRORS.aliasLimit],
   }),
   updateAlias: defineEndpoint({

@@ -63,7 +63,6 @@ export const competitorEndpoints = {
     body: CompetitorCreateBody,
     envelope: 'B',
     casing: 'camel',
-    successStatus: 201,
     data: CompetitorCreateResult,
     errors: [ERRORS.competitorCreateInvalid, ERRORS.competitorDomainTaken, ERRORS.competitorLimit],
   }),

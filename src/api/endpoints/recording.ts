@@ -26,7 +26,6 @@ export const recordingEndpoints = {
     method: 'POST',
     summary: 'Record 1-50 URLs (titles fetched in the background when omitted).',
     body: RecordingAddBody,
-    successStatus: 201,
     data: RecordingChangeResult,
     errors: [ERRORS.recordingInvalid],
   }),

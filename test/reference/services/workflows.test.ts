@@ -53,7 +53,7 @@ describe('action workflows', () => {
         { type: 'url', value: 'https://garden.example.org/compost' },
       ],
     });
-    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     return reply.body.data.id;
   }
 
