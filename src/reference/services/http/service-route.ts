@@ -6,7 +6,7 @@
  */
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type * as z from 'zod';
+import { ZodObject, type z } from 'zod';
 import {
   type BodyOf,
   type Catalogue,
@@ -17,6 +17,7 @@ import {
   endpoint,
   type QueryOf,
 } from '../../../api/index.js';
+import { Uuid } from '../../../api/schemas/common.js';
 import { ApiError } from '../../http/api-error.js';
 import { contentFail, rowFail, ServiceError } from './service-error.js';
 
@@ -49,8 +50,15 @@ export function serviceRoute<Id extends EndpointId>(
     answer(c, async () => {
       options.guard?.();
       const params = parseParams(def, c.req.param() as Record<string, string>, options.badParams);
-      const query = parseInput(def, def.query, queryObject(c));
-      const body = def.body ? parseInput(def, def.body, await readJson(c, def)) : undefined;
+      // An endpoint without a body schema ignores its body but for the caller's `user_id`.
+      const rawBody = def.body
+        ? await readJson(c, def)
+        : ['GET', 'HEAD'].includes(c.req.method)
+          ? undefined
+          : await readJson(c, def).catch(() => undefined);
+      const placed = placeCaller(def, queryObject(c), rawBody);
+      const query = parseInput(def, def.query, placed.query);
+      const body = def.body ? parseInput(def, def.body, placed.body) : undefined;
       const data = await handler({ c, params, query, body } as ServiceInput<Catalogue[Id]>);
       return c.json(data as object, def.successStatus as ContentfulStatusCode);
     }),
@@ -77,6 +85,40 @@ function parseParams(def: EndpointDef, raw: Record<string, string>, badParams: E
   const result = def.params.safeParse(decoded);
   if (result.success) return result.data;
   throw rowFail(badParams ?? ERRORS.invalidRequest);
+}
+
+/**
+ * "Requests identify the caller with a `user_id` parameter or body field": every service endpoint takes `user_id`
+ * from the query or the body, whichever the caller used, and hands it to its schema where the catalogue declares
+ * it (query or body); an endpoint that does not use it still checks it is a UUID. Both places naming different
+ * users is a 400. Every other unknown body key stays refused (strict bodies).
+ */
+function placeCaller(
+  def: EndpointDef,
+  rawQuery: Record<string, string | string[]>,
+  rawBody: unknown,
+): { query: Record<string, string | string[]>; body: unknown } {
+  const { user_id: fromQuery, ...query } = rawQuery;
+  const bodyObject = typeof rawBody === 'object' && rawBody !== null && !Array.isArray(rawBody);
+  const { user_id: fromBody, ...rest } = bodyObject ? (rawBody as Record<string, unknown>) : {};
+  const body = bodyObject ? rest : rawBody;
+  if (
+    fromQuery !== undefined &&
+    fromBody !== undefined &&
+    String(fromQuery).toLowerCase() !== String(fromBody).toLowerCase()
+  ) {
+    throw invalid(def, 'user_id: the query and the body name different users');
+  }
+  const caller = fromQuery ?? fromBody;
+  if (caller === undefined) return { query, body: rawBody };
+  if (declares(def.query, 'user_id')) return { query: { ...query, user_id: caller as string }, body };
+  if (def.body && declares(def.body, 'user_id')) return { query, body: { ...(body as object), user_id: caller } };
+  if (!Uuid.safeParse(caller).success) throw invalid(def, 'user_id: Invalid UUID');
+  return { query, body };
+}
+
+function declares(schema: z.ZodType, key: string): boolean {
+  return schema instanceof ZodObject && key in schema.shape;
 }
 
 function safeDecode(value: string): string {
