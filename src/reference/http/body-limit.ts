@@ -10,11 +10,13 @@ import { bodyLimit } from 'hono/body-limit';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export function boundedBodies(maxBytes = MAX_BODY_BYTES): MiddlewareHandler {
-  return bodyLimit({
+  const limit = bodyLimit({
     maxSize: maxBytes,
     onError: (c) => {
       c.header('Connection', 'close');
       return c.json({ detail: `Request body too large: the limit is ${maxBytes} bytes` }, 413);
     },
   });
+  // GET and HEAD carry no body here: skip them before `c.req.raw` builds a full Request for every read.
+  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next));
 }
