@@ -1,11 +1,14 @@
 /**
  * The project bootstrap pipeline of POST /account/projects: every phase back to back (topics, prompts, initial
  * answers, competitor detection; research credits per prompt × provider), then the `project.bootstrap` callback
- * POSTed to `webhook_url` (unsigned; retried up to 3 times with 1 s, 2 s, 4 s backoff on the Clock).
+ * POSTed to `webhook_url` (unsigned; retried up to 3 times with 1 s, 2 s, 4 s backoff on the Clock), only where
+ * http/outbound.ts allows (a refused target is recorded once, not retried).
  */
 import { request } from 'undici';
+import { outboundDispatcher, outboundTarget, refusalOf } from './http/outbound.js';
 import type { ReferenceState } from './reference-state.js';
 import { runAutoBootstrap } from './services/index.js';
+import { servicesOptions } from './services/registry.js';
 import type { ProjectRecord } from './state/projects.js';
 
 export function runBootstrap(state: ReferenceState, project: ProjectRecord): Promise<void> {
@@ -30,23 +33,31 @@ async function deliverCallback(state: ReferenceState, project: ProjectRecord): P
     timestamp: state.nowIso(),
   };
   const text = JSON.stringify(body);
+  const allowLoopback = servicesOptions(state).allowHttpLoopback;
   for (let attempt = 0; attempt <= BACKOFF_MS.length; attempt++) {
     boot.callback_attempts = attempt + 1;
     let status: number | null = null;
-    try {
-      const res = await request(webhookUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'vwh-reference-server' },
-        body: text,
-        headersTimeout: 10_000,
-        bodyTimeout: 10_000,
-      });
-      status = res.statusCode;
-      await res.body.dump();
-    } catch {
-      status = null;
+    let refused: string | null = null;
+    const target = outboundTarget(webhookUrl, allowLoopback);
+    if ('refused' in target) refused = target.refused;
+    else {
+      try {
+        const res = await request(target.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': 'vwh-reference-server' },
+          body: text,
+          dispatcher: outboundDispatcher(allowLoopback),
+          headersTimeout: 10_000,
+          bodyTimeout: 10_000,
+        });
+        status = res.statusCode;
+        await res.body.dump();
+      } catch (error) {
+        refused = refusalOf(error);
+      }
     }
-    state.callbacks.push({ url: webhookUrl, body, status, attempt: attempt + 1 });
+    state.callbacks.push({ url: webhookUrl, body, status, attempt: attempt + 1, ...(refused ? { refused } : {}) });
+    if (refused) return;
     if (status !== null && status >= 200 && status < 300) {
       boot.callback_delivered = true;
       return;

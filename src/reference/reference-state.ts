@@ -23,6 +23,8 @@ export interface CallbackRecord {
   body: unknown;
   status: number | null;
   attempt: number;
+  /** Why the target was refused (http/outbound.ts), when it was. */
+  refused?: string;
 }
 
 export class ReferenceState {

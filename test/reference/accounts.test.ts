@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BootstrapCallback } from '../../src/api/index.js';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
+import { configureServices } from '../../src/reference/services/registry.js';
 import { expectError, expectServed, get, post, start } from './support.js';
 
 interface Receiver {
@@ -33,6 +34,8 @@ describe('account endpoints', () => {
   let hook: Receiver;
   beforeAll(async () => {
     server = await start();
+    // The callback receiver is a local http:// server: loopback delivery needs the explicit switch.
+    configureServices(server.state, { allowHttpLoopback: true });
     hook = await receiver();
   });
   afterAll(async () => {

@@ -4,9 +4,11 @@ import { ERRORS, projectLimitDetail } from '../../api/index.js';
 import { runBootstrap } from '../bootstrap.js';
 import { rowError } from '../http/api-error.js';
 import type { ApiEnv } from '../http/env.js';
+import { outboundTarget } from '../http/outbound.js';
 import { route } from '../http/route.js';
 import { randomToken } from '../ids.js';
 import type { ReferenceState } from '../reference-state.js';
+import { servicesOptions } from '../services/registry.js';
 import { normalizeEmail } from '../state/accounts.js';
 import { PLAN_LIMITS } from '../state/plans.js';
 
@@ -53,6 +55,10 @@ export function registerAccounts(api: Hono<ApiEnv>, state: ReferenceState): void
 
   route(api, state, 'createProject', ({ c, body }) => {
     const team = c.get('team');
+    const target = outboundTarget(body.webhook_url, servicesOptions(state).allowHttpLoopback);
+    if ('refused' in target) {
+      throw rowError(ERRORS.webhookUrlInvalid, `webhook_url must be a valid URL: ${target.refused}`);
+    }
     const limit = PLAN_LIMITS[team.plan].maxProjects;
     if (state.projects.ofTeam(team.id).length >= limit) throw rowError(ERRORS.projectLimit, projectLimitDetail(limit));
     const str = (v: string | undefined) => (v && v.trim() !== '' ? v.trim() : null);

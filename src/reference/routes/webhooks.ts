@@ -4,9 +4,11 @@ import { ERRORS } from '../../api/index.js';
 import { requireAdmin } from '../http/access.js';
 import { rowError } from '../http/api-error.js';
 import type { ApiEnv } from '../http/env.js';
+import { outboundTarget } from '../http/outbound.js';
 import { route } from '../http/route.js';
 import { randomToken } from '../ids.js';
 import type { ReferenceState } from '../reference-state.js';
+import { servicesOptions } from '../services/registry.js';
 import type { WebhookRecord } from '../state/webhooks.js';
 
 function publicView(w: WebhookRecord) {
@@ -26,6 +28,9 @@ export function registerWebhooks(api: Hono<ApiEnv>, state: ReferenceState): void
     'createWebhook',
     ({ c, body }) => {
       const team = c.get('team');
+      const target = outboundTarget(body.url, servicesOptions(state).allowHttpLoopback);
+      if ('refused' in target)
+        throw rowError(ERRORS.webhookInvalid, `Invalid webhook: url refused (${target.refused})`);
       const href = new URL(body.url).toString();
       if (state.webhooks.ofTeam(team.id).some((w) => w.url === href)) throw rowError(ERRORS.webhookDuplicate);
       const record: WebhookRecord = {

@@ -10,7 +10,7 @@ describe('bootstrap service', () => {
   let h: Harness;
   let projectId: string;
   beforeEach(async () => {
-    h = await startHarness({ backgroundDelayMs: 60_000 });
+    h = await startHarness({ backgroundDelayMs: 60_000, services: { allowHttpLoopback: true } });
     projectId = (await h.api('GET', '/projects')).body.data[0].id;
   });
   afterEach(() => h.close());

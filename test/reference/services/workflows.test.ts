@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Workflow, WorkflowDelivery } from '../../../src/api/index.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, verifySignature } from '../../../src/reference/services/index.js';
+import { configureServices } from '../../../src/reference/services/registry.js';
 import { createAccount, expectDetail, type Harness, type Json, type Reply, startHarness, until } from './harness.js';
 import { type Plan, type Receiver, receiverVerifies, startReceiver } from './receiver.js';
 
@@ -295,21 +296,23 @@ describe('action workflows', () => {
     expect(receiver.hits).toHaveLength(5);
   });
 
-  it('sends no plain HTTP without the explicit flag', async () => {
-    await setup(() => 200, ['action.checkpoint'], 10_000, false);
+  it('sends nothing to loopback without the explicit flag: refused at registration and at delivery', async () => {
+    await setup(() => 200, ['action.checkpoint']);
+    // The switch goes off after the webhook was registered: the delivery is refused, not retried, never sent.
+    configureServices(h.state, { allowHttpLoopback: false });
+    expectDetail(
+      await h.api('POST', '/webhooks', { url: receiver.url.replace('/hook', '/other'), events: ['action.checkpoint'] }),
+      400,
+      /loopback/,
+    );
     const id = (await execute(await newAction())).body.data.workflow_id;
     await h.advance(60);
     const record = () => h.services().workflows.get(id, h.state.demo?.teamId ?? '').deliveries[0];
-    await until(() => record()?.attempts.length === 1);
-    // The receiver speaks plain HTTP only: the HTTPS attempt fails, and no request reached it.
-    expect(record()?.attempts[0]).toMatchObject({ status: null });
-    expect(record()?.attempts[0]?.error).toMatch(/^request failed/);
-    expect(record()?.delivered).toBe(false);
-    expect(receiver.hits).toHaveLength(0);
-    // End the retries (the webhook goes, the next wait ends on the manual clock) so the delivery settles.
-    await h.api('DELETE', `/webhooks/${webhookId}`);
-    await clock.advance(2_000);
     await until(() => record()?.done === true);
     expect(record()?.attempts).toHaveLength(1);
+    expect(record()?.attempts[0]).toMatchObject({ status: null });
+    expect(record()?.attempts[0]?.error).toMatch(/^refused: 127\.0\.0\.1 is a loopback address/);
+    expect(record()?.delivered).toBe(false);
+    expect(receiver.hits).toHaveLength(0);
   });
 });

@@ -3,10 +3,12 @@
  * `X-Webhook-Signature`, with a delivery id that stays the same across retries (`X-Webhook-Delivery-Id`) so
  * receivers can be idempotent. A non-2xx answer, no answer within the timeout, or a connection error is retried up
  * to 3 times after the backoff waits, slept on the injected Clock. A webhook deleted or deactivated meanwhile gets
- * no further attempt. Plain `http://` is only delivered to loopback hosts behind the explicit `allowHttpLoopback`.
+ * no further attempt. Where it may go is http/outbound.ts's rule (no private targets, loopback only behind
+ * `allowHttpLoopback`); a refused target is not retried.
  */
 import { request } from 'undici';
 import type { Clock } from '../../../core/clock.js';
+import { outboundDispatcher, outboundTarget, refusalOf } from '../../http/outbound.js';
 import type { WebhookRecord } from '../../state/webhooks.js';
 import type { ServicesOptions } from '../options.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, sign } from './signature.js';
@@ -34,25 +36,6 @@ export interface DeliveryContext {
   options: () => ServicesOptions;
   /** The webhook as registered now (undefined once deleted). */
   current: (id: string) => WebhookRecord | undefined;
-}
-
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
-/** The URL to POST to, or why this webhook cannot be delivered to. */
-export function targetUrl(raw: string, allowHttpLoopback: boolean): { url: string } | { refused: string } {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { refused: 'not a URL' };
-  }
-  const loopback = LOOPBACK.has(url.hostname);
-  if (allowHttpLoopback && loopback) {
-    url.protocol = 'http:';
-    return { url: url.toString() };
-  }
-  if (url.protocol !== 'https:') return { refused: 'plain HTTP delivery is refused (HTTPS only)' };
-  return { url: url.toString() };
 }
 
 export async function deliver(
@@ -86,7 +69,8 @@ async function attemptOnce(
   rawBody: string,
   attempt: number,
 ): Promise<{ status: number | null; error: string | null }> {
-  const target = targetUrl(hook.url, ctx.options().allowHttpLoopback);
+  const allowLoopback = ctx.options().allowHttpLoopback;
+  const target = outboundTarget(hook.url, allowLoopback);
   if ('refused' in target) return { status: null, error: `refused: ${target.refused}` };
   const timeout = ctx.options().deliveryTimeoutMs;
   try {
@@ -101,6 +85,7 @@ async function attemptOnce(
         'x-webhook-attempt': String(attempt),
       },
       body: rawBody,
+      dispatcher: outboundDispatcher(allowLoopback),
       headersTimeout: timeout,
       bodyTimeout: timeout,
       signal: AbortSignal.timeout(timeout),
@@ -108,6 +93,8 @@ async function attemptOnce(
     await res.body.dump();
     return { status: res.statusCode, error: null };
   } catch (error) {
+    const refused = refusalOf(error);
+    if (refused) return { status: null, error: `refused: ${refused}` };
     const name = error instanceof Error ? error.name : 'Error';
     const timedOut = /timeout/i.test(name) || /timeout/i.test(String(error));
     return { status: null, error: timedOut ? `no answer within ${timeout} ms` : `request failed: ${name}` };
