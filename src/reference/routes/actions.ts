@@ -4,11 +4,10 @@
  */
 import type { Hono } from 'hono';
 import { ERRORS } from '../../api/index.js';
-import { fail, rowError } from '../http/api-error.js';
+import { rowError } from '../http/api-error.js';
 import type { ApiEnv } from '../http/env.js';
 import { route } from '../http/route.js';
 import type { ReferenceState } from '../reference-state.js';
-import { CREDIT_COSTS } from '../state/plans.js';
 import type { ActionDetails, ProjectRecord } from '../state/projects.js';
 import { actionView } from '../views/action.js';
 import type { ActionConfig } from '../world/types.js';
@@ -44,10 +43,7 @@ export function registerActions(api: Hono<ApiEnv>, state: ReferenceState): void 
     api,
     state,
     'enrichAction',
-    ({ c, body }) => {
-      if (!state.accounts.spendCredits(c.get('team'), state.month(), CREDIT_COSTS.enrich)) {
-        throw fail(402, 'Insufficient research credits');
-      }
+    ({ body }) => {
       const category = body.action_type;
       const words = category.replace(/_/g, ' ');
       const subject = body.title?.trim() || body.target_url || body.keywords?.[0] || 'the brand';

@@ -4,12 +4,11 @@
  */
 import type { Hono } from 'hono';
 import { ERRORS, promptTypeToCamel } from '../../api/index.js';
-import { fail, rowError } from '../http/api-error.js';
+import { rowError } from '../http/api-error.js';
 import type { ApiEnv } from '../http/env.js';
 import { route } from '../http/route.js';
 import { suggestionTexts, urlPromptText } from '../prompt-texts.js';
 import type { ReferenceState } from '../reference-state.js';
-import { CREDIT_COSTS } from '../state/plans.js';
 import { currentPromptType, type ProjectRecord } from '../state/projects.js';
 import type { Intent, PromptConfig, PromptType } from '../world/types.js';
 import { normalizeUrl } from './recording.js';
@@ -43,16 +42,13 @@ export function registerPromptGeneration(api: Hono<ApiEnv>, state: ReferenceStat
     api,
     state,
     'suggestPrompts',
-    ({ c, project, body }) => {
+    ({ project, body }) => {
       const count = body.count ?? project.batchSize;
       const method = body.generationMethod ?? 'keyword_seo_v1';
       const idem = body.idempotencyKey;
       if (idem !== undefined) {
         const previous = state.idempotency.get(project.config.id, idem);
         if (previous !== undefined) return previous;
-      }
-      if (!state.accounts.spendCredits(c.get('team'), state.month(), CREDIT_COSTS.suggestedGeneration)) {
-        throw fail(402, 'Insufficient research credits');
       }
       const created = placeholders(state, count, 'suggested');
       const config = state.projects.update(project, (cfg) => ({ ...cfg, prompts: [...cfg.prompts, ...created] }));
@@ -89,13 +85,9 @@ export function registerPromptGeneration(api: Hono<ApiEnv>, state: ReferenceStat
     api,
     state,
     'recommendPromptsFromUrls',
-    ({ c, project, body }) => {
+    ({ project, body }) => {
       const normalized = body.urls.map((u) => normalizeUrl(u));
       if (normalized.some((u) => u === null)) throw rowError(ERRORS.urlRecsInvalid);
-      const cost = CREDIT_COSTS.urlRecommendation * body.urls.length;
-      if (!state.accounts.spendCredits(c.get('team'), state.month(), cost)) {
-        throw fail(402, 'Insufficient research credits');
-      }
       const recorded = new Set(project.recorded.map((r) => r.normalized_url));
       const dbMatches = normalized.filter((u) => u !== null && recorded.has(u)).length;
       const created = placeholders(state, body.count, 'url_recommended');

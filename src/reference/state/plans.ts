@@ -20,11 +20,3 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   pro: { monthlyCredits: 500, maxProjects: 25, promptQuota: 1000, bootstrapPrompts: 5 },
   enterprise: { monthlyCredits: 2000, maxProjects: 100, promptQuota: 5000, bootstrapPrompts: 5 },
 };
-
-/** Research-credit costs (decided): one per provider answer collected by a bootstrap, one per generation call. */
-export const CREDIT_COSTS = {
-  bootstrapPerPromptProvider: 1,
-  suggestedGeneration: 1,
-  urlRecommendation: 1,
-  enrich: 1,
-} as const;

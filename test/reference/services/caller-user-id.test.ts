@@ -2,7 +2,7 @@
  * "Requests identify the caller with a `user_id` parameter or body field": every content, bootstrap and team
  * endpoint takes `user_id` from the query or the body. Other unknown body keys stay refused.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   createAccount,
   expectContentError,
