@@ -1,4 +1,7 @@
 /* @model
+kind: incremental_by_time_range
+time_column: chat_date
+lookback: 3
 description: >
   Tracked mentions: one row per answer and tracked brand it names (own brand or active competitor, as the API
   reported in brands_mentioned for that day). A brand listed under two names in one answer (a rename) counts once:
@@ -24,5 +27,5 @@ select
   min(brand_position) as position,
   avg(brand_sentiment) as sentiment
 from staging.chat_mentions
-where in_brands_mentioned and brand_id is not null
+where in_brands_mentioned and brand_id is not null and chat_date between @start_date and @end_date
 group by team_id, project_id, prompt_id, chat_id, chat_date, brand_id

@@ -1,4 +1,7 @@
 /* @model
+kind: incremental_by_time_range
+time_column: chat_date
+lookback: 3
 description: >
   Citations grouped by the domain they point to, per AI answer. A reference's host is lower-cased, stripped of
   `www.`, then mapped to the longest domain of intermediate.int_source_domain_catalog it equals or is a subdomain of
@@ -24,27 +27,31 @@ audits:
 */
 with reference_hosts as (
   select
-    row_number() over () as reference_row,
     r.chat_id,
     r.project_id,
     regexp_replace(r.host, '^www\.', '') as host
   from staging.chat_references as r
-  where r.host is not null
+  where r.host is not null and r.chat_date between @start_date and @end_date
 ),
-mapped as (
-  -- The longest catalogue domain that is the host or a parent of it.
+host_domains as (
+  -- The longest catalogue domain that is the host or a parent of it, once per distinct host (not per reference:
+  -- the suffix match is a join against the whole catalogue).
   select
-    h.chat_id,
     h.project_id,
+    h.host,
     coalesce(
       arg_max(k.domain, length(k.domain)) filter (where k.domain is not null),
       h.host
     ) as domain
-  from reference_hosts as h
+  from (select distinct project_id, host from reference_hosts where host <> '') as h
   left join intermediate.int_source_domain_catalog as k
     on k.project_id = h.project_id and (h.host = k.domain or h.host like '%.' || k.domain)
-  where h.host <> ''
-  group by h.reference_row, h.chat_id, h.project_id, h.host
+  group by h.project_id, h.host
+),
+mapped as (
+  select r.chat_id, r.project_id, d.domain
+  from reference_hosts as r
+  join host_domains as d on d.project_id = r.project_id and d.host = r.host
 )
 select
   c.chat_id,
@@ -59,6 +66,7 @@ select
   c.brand_mentioned,
   c.competitors_named
 from mapped as m
-join intermediate.int_opportunity_chats as c on c.chat_id = m.chat_id
+join intermediate.int_opportunity_chats as c
+  on c.chat_id = m.chat_id and c.chat_date between @start_date and @end_date
 left join intermediate.int_source_domain_catalog as k on k.project_id = m.project_id and k.domain = m.domain
 group by all

@@ -1,4 +1,7 @@
 /* @model
+kind: incremental_by_time_range
+time_column: chat_date
+lookback: 3
 description: >
   One row per AI answer (chat) with what the opportunity and impact marts need: whether the own brand is named and
   at which rank, the position weight of that mention, and how many tracked competitors the answer names.
@@ -25,11 +28,12 @@ audits:
 with chats as (
   select chat_id, project_id, prompt_id, chat_date, provider, mentioned, position
   from staging.chats
+  where chat_date between @start_date and @end_date
 ),
 competitor_mentions as (
   select chat_id, count(distinct coalesce(brand_id, lower(brand_name))) as competitors_named
   from staging.chat_mentions
-  where in_brands_mentioned and not is_own_brand
+  where in_brands_mentioned and not is_own_brand and chat_date between @start_date and @end_date
   group by chat_id
 )
 select

@@ -1,4 +1,5 @@
 /* @model
+kind: table
 description: >
   Every domain known for a project, with its category. Domains and categories come from what the API served
   (sources list, top domains, opportunities, prompt domains, prompt URLs, newest window first); the own website and

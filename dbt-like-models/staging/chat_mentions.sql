@@ -1,4 +1,8 @@
 /* @model
+kind: incremental_by_time_range
+time_column: chat_date
+# the sync re-fetches 3 lookback days for late answers: they are re-processed with the new day
+lookback: 3
 description: >
   Brands found in each answer: the union of all_mentions, brands_mentioned and sentiment_by_brands, matched to the
   project's tracked brands (staging.tracked_brands) by any name the brand was listed under, case-insensitively.
@@ -23,6 +27,7 @@ audits:
 with mentions as (
   select *
   from raw.chat_mentions
+  where chat_date between @start_date and @end_date
   qualify row_number() over (partition by team_id, chat_id, brand_name order by _extracted_at desc) = 1
 ),
 brand_names as (
@@ -50,7 +55,9 @@ select
   mentions._sync_run_id,
   mentions._extracted_at
 from mentions
-join staging.chats as chats on chats.team_id = mentions.team_id and chats.chat_id = mentions.chat_id
+join staging.chats as chats
+  on chats.team_id = mentions.team_id and chats.chat_id = mentions.chat_id
+  and chats.chat_date between @start_date and @end_date
 left join brand_names
   on brand_names.team_id = mentions.team_id
   and brand_names.project_id = mentions.project_id

@@ -1,4 +1,8 @@
 /* @model
+kind: incremental_by_time_range
+time_column: chat_date
+# the sync re-fetches 3 lookback days for late answers: they are re-processed with the new day
+lookback: 3
 description: >
   Citations of each answer with the cited host and domain derived from the link. `domain` drops a leading www.,
   en. or m. (so en.wikipedia.org is wikipedia.org, as the API's source lists name it).
@@ -14,6 +18,7 @@ audits:
 with refs as (
   select *
   from raw.chat_references
+  where chat_date between @start_date and @end_date
   qualify row_number() over (
     partition by team_id, chat_id, reference_index, link order by _extracted_at desc
   ) = 1
@@ -38,4 +43,6 @@ select
   hosts._sync_run_id,
   hosts._extracted_at
 from hosts
-join staging.chats as chats on chats.team_id = hosts.team_id and chats.chat_id = hosts.chat_id
+join staging.chats as chats
+  on chats.team_id = hosts.team_id and chats.chat_id = hosts.chat_id
+  and chats.chat_date between @start_date and @end_date

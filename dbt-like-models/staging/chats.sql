@@ -1,4 +1,8 @@
 /* @model
+kind: incremental_by_time_range
+time_column: chat_date
+# the sync re-fetches 3 lookback days for late answers: they are re-processed with the new day
+lookback: 3
 description: >
   One row per AI answer (the atom of every visibility figure), deduplicated on (team_id, chat_id) by the newest
   _extracted_at, with the prompt's current text. An id landed under two parents (project, prompt) is two answers
@@ -24,13 +28,20 @@ audits:
   - expression: {sql: "sentiment is null or sentiment between 0 and 100", name: sentiment_in_range}
   - relationships: {column: prompt_id, to: staging.prompts, field: prompt_id, severity: warn}
 */
-with chats as (
+with day_ids as (
+  -- The ids answered on the days being built; the parent check below still sees every row of those ids.
+  select distinct team_id, id
+  from raw.chats
+  where chat_date between @start_date and @end_date
+),
+chats as (
   select
     *,
     -- the same rule as staging.chats_quarantine
     min(project_id) over same_id <> max(project_id) over same_id
       or min(prompt_id) over same_id <> max(prompt_id) over same_id as under_two_parents
   from raw.chats
+  semi join day_ids using (team_id, id)
   window same_id as (partition by team_id, id)
   qualify row_number() over (partition by team_id, id order by _extracted_at desc) = 1
 )

@@ -59,6 +59,14 @@ export const Fraction = numberRule('a number from 0 to 1').min(0).max(1);
 /** The longest Retry-After a sync waits for, in seconds: at most a day. */
 export const MaxRetryAfterSeconds = wholeNumber(0, 86_400);
 
+/** A DuckDB memory_limit: a number and a unit, `512MB`, `2GB`, `1.5GiB`. */
+export const MemoryLimit = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, {
+    error: (i) => `must be a size such as 512MB or 2GB, got "${String(i.input)}"`,
+  });
+
 export const Uuid = z.guid('must be a UUID such as 3f2b6c1e-8a4d-4b7e-9c2f-1d5e6a7b8c9d');
 
 /** A number schema whose every failure says the whole rule and the value given. */

@@ -7,6 +7,7 @@ import { FAILURES_SCHEMA, runAudits } from './audits/run.js';
 import { runSingularTest } from './audits/singular.js';
 import { compileModel } from './compile.js';
 import { Executor, relationKind } from './executor.js';
+import { DimensionKeys, inputKeys, sourcesOf, sourceVersions } from './freshness.js';
 import { reachable } from './graph.js';
 import { guardHistory } from './guard.js';
 import { addDays, type DayRange, daysBetween, formatRanges, sqlTimestamp, toDay } from './intervals.js';
@@ -16,7 +17,7 @@ import { auditStatus, describeError, type NodeResult, type RunResults, report } 
 import { schedule } from './schedule.js';
 import { selectModels } from './selection.js';
 import { ident, qualified } from './sql-text.js';
-import { ensureState, readModelStates, recordRuns, writeModelState } from './state.js';
+import { ensureState, readModelStates, recordRuns, writeInputKey, writeModelState } from './state.js';
 import type { Model, Project, SingularTest } from './types.js';
 
 export type { NodeResult, NodeStatus, RunResults } from './results.js';
@@ -51,6 +52,11 @@ export async function runProject(db: Database, project: Project, options: RunOpt
   const audit = options.command !== 'run';
   const end = options.end ?? addDays(toDay(options.clock.now()), -1);
   const results = new Map<string, NodeResult>();
+  // A full refresh or a backfill rebuilds on purpose, and `test` builds nothing: only other builds reuse.
+  const reuse = materialize && !options.fullRefresh && !options.start;
+  const versions = reuse ? await sourceVersions(main, sourcesOf(project, order)) : new Map<string, string>();
+  const keys = reuse ? inputKeys(project, versions, end) : new Map<string, string>();
+  const dimensions = new DimensionKeys(project, versions);
 
   // Schemas are created up front: two connections creating the same schema at once conflict.
   for (const schema of new Set(order.map((id) => project.models.get(id)?.schema))) {
@@ -82,10 +88,25 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     let scope: string | undefined;
     const auditing = audit && model.config.kind !== 'ephemeral' && model.config.audits.length > 0;
     const auditOptions = { storeFailures: options.storeFailures ?? false };
+    const key = keys.get(model.id);
+    if (key && (await upToDate(exec, model, key, states.get(model.id)?.input_key))) {
+      result.message = 'up to date: no input changed since its last successful build';
+      result.rowsAffected = 0;
+      result.durationMs = performance.now() - t0hr;
+      return result;
+    }
+    let dims: string | null = null;
+    let fullRefresh = options.fullRefresh ?? false;
     if (materialize) {
       const compiled = compileModel(project, model);
       try {
         await guardHistory(exec, model, states.get(model.id));
+        if (reuse && model.config.kind === 'incremental_by_time_range') {
+          dims = await dimensions.of(model, exec);
+          const previous = states.get(model.id);
+          // Every old day may read what changed: rebuilt in full (under a temporary name, like --full-refresh).
+          if (previous && previous.dims_key !== dims) fullRefresh = true;
+        }
         const out = await withConflictRetry(() =>
           materializers[model.config.kind]({
             model,
@@ -97,7 +118,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
             ...(options.start ? { start: options.start } : {}),
             upstreamDays: upstreamDays(project, model.id, written),
             ...(states.get(model.id)?.built_on ? { lastBuiltOn: states.get(model.id)?.built_on as string } : {}),
-            fullRefresh: options.fullRefresh ?? false,
+            fullRefresh,
             baseDir: db.path.startsWith(':memory:') ? process.cwd() : dirname(resolve(db.path)),
             ...(auditing
               ? {
@@ -113,6 +134,8 @@ export async function runProject(db: Database, project: Project, options: RunOpt
           written.set(model.id, out.intervals);
         }
         if (out.message) result.message = out.message;
+        if (fullRefresh && !options.fullRefresh)
+          result.message = `${out.message ?? ''} (an input not cut by day changed)`;
         scope = out.auditScope;
         if (out.audits) {
           result.audits = out.audits;
@@ -152,6 +175,8 @@ export async function runProject(db: Database, project: Project, options: RunOpt
       });
       result.status = auditStatus(result.audits);
     }
+    // Only after its audits passed: a model reused later must be one whose audits would pass again.
+    if (key && audit && result.status === 'success') await writeInputKey(exec, model.id, key, dims);
     result.durationMs = performance.now() - t0hr;
     return result;
   };
@@ -201,6 +226,15 @@ export function upstreamDays(project: Project, id: string, written: Map<string, 
     for (const [s, e] of written.get(ancestor) ?? []) for (const d of daysBetween(s, e)) days.add(d);
   }
   return days;
+}
+
+/** Whether the model's relation holds what a build would write: same inputs as its last successful build. */
+async function upToDate(exec: Executor, model: Model, key: string, recorded: string | null | undefined) {
+  if (recorded !== key) return false;
+  const kind = model.config.kind;
+  // An ephemeral model has no relation to keep; an export's file may have been moved since.
+  if (kind === 'ephemeral' || kind === 'export') return false;
+  return (await relationKind(exec, model.schema, model.name)) !== undefined;
 }
 
 /**

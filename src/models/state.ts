@@ -14,7 +14,9 @@ CREATE TABLE IF NOT EXISTS ops.model_state (
   fingerprint VARCHAR NOT NULL,
   start_date DATE,
   built_at TIMESTAMP NOT NULL,
-  run_id VARCHAR NOT NULL
+  run_id VARCHAR NOT NULL,
+  input_key VARCHAR,
+  dims_key VARCHAR
 );
 CREATE TABLE IF NOT EXISTS ops.model_intervals (
   model VARCHAR NOT NULL,
@@ -42,16 +44,24 @@ export interface ModelStateRow {
   start_date: string | null;
   /** Day (UTC) of the last successful build; read only, written as built_at. */
   built_on?: string;
+  /** What the last successful build was built from (freshness.ts); null until a build succeeds. */
+  input_key?: string | null;
+  /** incremental_by_time_range: the contents of its inputs that are not cut by day, at its last successful build. */
+  dims_key?: string | null;
 }
 
 export async function ensureState(exec: Executor): Promise<void> {
   const present = await exec.scalar<number>(
     "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name IN ('model_state', 'model_intervals', 'model_runs')",
   );
-  if (present === 3) return;
-  await exec.transaction(async () => {
-    for (const statement of STATE_DDL.split(';').filter((s) => s.trim())) await exec.run(statement);
-  });
+  if (present !== 3) {
+    await exec.transaction(async () => {
+      for (const statement of STATE_DDL.split(';').filter((s) => s.trim())) await exec.run(statement);
+    });
+  }
+  // Warehouses built before input keys existed.
+  await exec.run('ALTER TABLE ops.model_state ADD COLUMN IF NOT EXISTS input_key VARCHAR');
+  await exec.run('ALTER TABLE ops.model_state ADD COLUMN IF NOT EXISTS dims_key VARCHAR');
 }
 
 export async function readModelStates(exec: Executor): Promise<Map<string, ModelStateRow>> {
@@ -61,7 +71,7 @@ export async function readModelStates(exec: Executor): Promise<Map<string, Model
   if (!exists) return new Map();
   const rows = await exec.all<ModelStateRow>(
     `SELECT model, kind, fingerprint, strftime(start_date, '%Y-%m-%d') AS start_date,
-            strftime(built_at, '%Y-%m-%d') AS built_on
+            strftime(built_at, '%Y-%m-%d') AS built_on, input_key, dims_key
      FROM ops.model_state`,
   );
   return new Map(rows.map((r) => [r.model, r]));
@@ -70,15 +80,26 @@ export async function readModelStates(exec: Executor): Promise<Map<string, Model
 export async function writeModelState(exec: Executor, row: ModelStateRow, runId: string, now: string): Promise<void> {
   await exec.transaction(async () => {
     await exec.run('DELETE FROM ops.model_state WHERE model = $1', [row.model]);
-    await exec.run('INSERT INTO ops.model_state VALUES ($1, $2, $3, CAST($4 AS DATE), CAST($5 AS TIMESTAMP), $6)', [
-      row.model,
-      row.kind,
-      row.fingerprint,
-      row.start_date,
-      now,
-      runId,
-    ]);
+    await exec.run(
+      `INSERT INTO ops.model_state (model, kind, fingerprint, start_date, built_at, run_id)
+       VALUES ($1, $2, $3, CAST($4 AS DATE), CAST($5 AS TIMESTAMP), $6)`,
+      [row.model, row.kind, row.fingerprint, row.start_date, now, runId],
+    );
   });
+}
+
+/** Records what a model was built from, once its build and audits succeeded. */
+export async function writeInputKey(
+  exec: Executor,
+  model: string,
+  inputKey: string,
+  dimsKey: string | null,
+): Promise<void> {
+  await exec.run('UPDATE ops.model_state SET input_key = $2, dims_key = $3 WHERE model = $1', [
+    model,
+    inputKey,
+    dimsKey,
+  ]);
 }
 
 export async function processedDays(exec: Executor, model: string): Promise<Set<string>> {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
-import { Day, DbFile, ExistingDir, wholeNumber } from '../../core/inputs.js';
+import { Day, DbFile, ExistingDir, MemoryLimit, wholeNumber } from '../../core/inputs.js';
 import { createLogger } from '../../core/log.js';
 import { buildCatalog } from '../../models/artifacts/catalog.js';
 import { docsHtml } from '../../models/artifacts/docs-html.js';
@@ -21,6 +21,7 @@ import { readModelStates } from '../../models/state.js';
 import type { Project } from '../../models/types.js';
 import { runUnitTests } from '../../models/unit-tests.js';
 import { Database, DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
+import { DEFAULT_MEMORY_LIMIT, defaultThreads, duckdbOptions } from '../../warehouse/resources.js';
 import { existingWarehouse, numberFlag, textFlag } from '../validate.js';
 
 interface CommonOptions {
@@ -35,7 +36,8 @@ interface RunCliOptions extends CommonOptions {
   start?: string;
   end?: string;
   fullRefresh?: boolean;
-  threads: number;
+  threads?: number;
+  memoryLimit?: string;
   storeFailures?: boolean;
   unit?: boolean;
 }
@@ -91,7 +93,16 @@ export function register(program: Command): void {
       )
       .option('--end <day>', 'time-range models: last day to process (default: yesterday, UTC)', textFlag('--end', Day))
       .option('--full-refresh', 'rebuild incremental models from scratch (scd2 history is never dropped)')
-      .option('--threads <n>', 'models built at the same time', numberFlag('--threads', wholeNumber(1, 64)), 4)
+      .option(
+        '--threads <n>',
+        `DuckDB worker threads, also the models built at the same time (default: the cores, at most 4; here ${defaultThreads()})`,
+        numberFlag('--threads', wholeNumber(1, 64)),
+      )
+      .option(
+        '--memory-limit <size>',
+        `DuckDB memory_limit (e.g. 512MB, 4GB); beyond it DuckDB spills to <db>.tmp/ (default ${DEFAULT_MEMORY_LIMIT})`,
+        textFlag('--memory-limit', MemoryLimit),
+      )
       .option('--store-failures', 'keep every failing audit row in audit_failures.*');
 
   runOptions(common(models.command('build').description('Build models in DAG order, then audit each one.')))
@@ -104,7 +115,7 @@ export function register(program: Command): void {
     .option('--unit', 'run the unit tests in tests/unit/ instead (in-memory DuckDB, no warehouse needed)')
     .addHelpText('after', HELP)
     .option('--store-failures', 'keep every failing audit row in audit_failures.*')
-    .action((o: RunCliOptions) => (o.unit ? unit(o) : execute('test', { ...o, threads: 1 })));
+    .action((o: RunCliOptions) => (o.unit ? unit(o) : execute('test', o)));
   common(models.command('plan').description('Show what changed since the last build and which days are missing.'))
     .option(
       '--start <day>',
@@ -146,8 +157,9 @@ function targetOf(o: CommonOptions): string {
 
 async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Promise<void> {
   const file = existingWarehouse('--db', o.db);
+  const resources = { memoryLimit: o.memoryLimit ?? DEFAULT_MEMORY_LIMIT, threads: o.threads ?? defaultThreads() };
   const project = await load(o);
-  const db = await Database.open(file);
+  const db = await Database.open(file, duckdbOptions(resources));
   const target = targetOf(o);
   let results: RunResults;
   try {
@@ -158,7 +170,8 @@ async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Pro
       ...(o.start ? { start: o.start } : {}),
       ...(o.end ? { end: o.end } : {}),
       fullRefresh: o.fullRefresh ?? false,
-      threads: o.threads,
+      // Audits of `test` run one at a time (the failures schema is shared); DuckDB still uses every thread.
+      threads: command === 'test' ? 1 : resources.threads,
       storeFailures: o.storeFailures ?? false,
       clock: systemClock,
       logger: createLogger(),

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import type { Executor } from './executor.js';
+import { qualified } from './sql-text.js';
+import type { Model, Project } from './types.js';
+
+/**
+ * What a model was built from, as one hash: its fingerprint, the version of every source table it reads, and the
+ * same hash of every parent model. When a build finds the hash it recorded after its last successful build, the
+ * model's relation already holds what the build would write, so it is left alone (and so are its audits, which
+ * passed on the same rows). This is what makes a build with nothing new cost next to nothing.
+ *
+ * A source table's version is its row count and its newest `_extracted_at` (every raw table has one): the sync
+ * only inserts and deletes, and every insert carries the time of its sync run, so any change moves one of the two.
+ * A source without `_extracted_at` (a `depends_on` table outside raw.*) is versioned by a hash of all its rows.
+ */
+export async function sourceVersions(exec: Executor, tables: Iterable<string>): Promise<Map<string, string>> {
+  const versions = new Map<string, string>();
+  for (const table of new Set(tables)) {
+    const [schema = '', name = ''] = table.split('.');
+    const columns = await exec.all<{ column_name: string }>(
+      'SELECT column_name FROM duckdb_columns() WHERE schema_name = $1 AND table_name = $2',
+      [schema, name],
+    );
+    const rel = qualified(schema, name);
+    if (columns.length === 0) versions.set(table, 'absent');
+    else if (columns.some((c) => c.column_name === '_extracted_at'))
+      versions.set(
+        table,
+        String(await exec.scalar(`SELECT count(*) || '|' || coalesce(max(_extracted_at)::VARCHAR, '') FROM ${rel}`)),
+      );
+    else
+      versions.set(
+        table,
+        String(await exec.scalar(`SELECT count(*) || '|' || coalesce(sum(hash(t))::VARCHAR, '') FROM ${rel} AS t`)),
+      );
+  }
+  return versions;
+}
+
+/**
+ * The input hash of every model in `ids` and of their ancestors. `end` (the last day incremental models process)
+ * counts for models whose SQL or kind depends on it: a new day is new work for them even with the same inputs.
+ */
+export function inputKeys(project: Project, versions: ReadonlyMap<string, string>, end: string): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const id of project.graph.order) {
+    const model = project.models.get(id) as Model;
+    const hash = createHash('sha256').update(model.fingerprint);
+    if (usesEnd(model)) hash.update(`|end=${end}`);
+    for (const source of model.sources) hash.update(`|${source}=${versions.get(source) ?? 'absent'}`);
+    for (const parent of model.parents) hash.update(`|${parent}=${keys.get(parent) ?? ''}`);
+    keys.set(id, hash.digest('hex').slice(0, 24));
+  }
+  return keys;
+}
+
+function usesEnd(model: Model): boolean {
+  return (
+    model.config.kind === 'incremental_by_time_range' ||
+    model.config.kind === 'incremental_by_unique_key' ||
+    /@(start|end)_date\b/.test(model.sql)
+  );
+}
+
+/** Every source table the given models read, directly or through an ancestor. */
+export function sourcesOf(project: Project, ids: Iterable<string>): Set<string> {
+  const sources = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    const model = project.models.get(id);
+    if (!model) return;
+    for (const s of model.sources) sources.add(s);
+    for (const p of model.parents) visit(p);
+  };
+  for (const id of ids) visit(id);
+  return sources;
+}
+
+/**
+ * The contents of what an incremental_by_time_range model reads that is not cut by day: its parents that are not
+ * time-range models themselves (the prompt list, the tracked brands…) and its non-raw sources. A new day of
+ * answers leaves this unchanged, so only the new days are processed; a renamed brand or an edited prompt changes
+ * it, and since every old day may read it, the model is then rebuilt in full. Raw sources are the day-cut facts:
+ * their late rows arrive within the model's `lookback`.
+ */
+export class DimensionKeys {
+  private readonly contents = new Map<string, Promise<string>>();
+  constructor(
+    private readonly project: Project,
+    private readonly versions: ReadonlyMap<string, string>,
+  ) {}
+
+  /** `exec`: the connection of the model being built (each model builds on its own). */
+  async of(model: Model, exec: Executor): Promise<string> {
+    const hash = createHash('sha256').update(model.fingerprint);
+    for (const source of model.sources) {
+      if (!source.startsWith('raw.')) hash.update(`|${source}=${this.versions.get(source) ?? 'absent'}`);
+    }
+    for (const id of model.readParents) {
+      const parent = this.project.models.get(id);
+      if (!parent || parent.config.kind === 'incremental_by_time_range') continue;
+      // An ephemeral parent is pasted into the model: what it reads counts, through it.
+      const content =
+        parent.config.kind === 'ephemeral' ? await this.of(parent, exec) : await this.content(parent, exec);
+      hash.update(`|${id}=${content}`);
+    }
+    return hash.digest('hex').slice(0, 24);
+  }
+
+  /** A hash of every row of the parent's relation, computed once per build. */
+  private content(model: Model, exec: Executor): Promise<string> {
+    let content = this.contents.get(model.id);
+    if (!content) {
+      const rel = qualified(model.schema, model.name);
+      content = exec
+        .scalar(`SELECT count(*) || '|' || coalesce(sum(hash(t))::VARCHAR, '') FROM ${rel} AS t`)
+        .then(String);
+      this.contents.set(model.id, content);
+    }
+    return content;
+  }
+}
