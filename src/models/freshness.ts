@@ -94,7 +94,8 @@ export class DimensionKeys {
 
   /** `exec`: the connection of the model being built (each model builds on its own). */
   async of(model: Model, exec: Executor): Promise<string> {
-    const hash = createHash('sha256').update(model.fingerprint);
+    // Not the model's own SQL: a time-range model's new SQL applies to new days only (`--full-refresh` rebuilds).
+    const hash = createHash('sha256');
     for (const source of model.sources) {
       if (!source.startsWith('raw.')) hash.update(`|${source}=${this.versions.get(source) ?? 'absent'}`);
     }

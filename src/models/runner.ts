@@ -92,6 +92,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     if (key && (await upToDate(exec, model, key, states.get(model.id)?.input_key))) {
       result.message = 'up to date: no input changed since its last successful build';
       result.rowsAffected = 0;
+      if (model.config.kind === 'incremental_by_time_range') result.intervals = '';
       result.durationMs = performance.now() - t0hr;
       return result;
     }
@@ -101,11 +102,11 @@ export async function runProject(db: Database, project: Project, options: RunOpt
       const compiled = compileModel(project, model);
       try {
         await guardHistory(exec, model, states.get(model.id));
-        if (reuse && model.config.kind === 'incremental_by_time_range') {
+        if (model.config.kind === 'incremental_by_time_range') {
           dims = await dimensions.of(model, exec);
           const previous = states.get(model.id);
           // Every old day may read what changed: rebuilt in full (under a temporary name, like --full-refresh).
-          if (previous && previous.dims_key !== dims) fullRefresh = true;
+          if (reuse && previous && previous.dims_key !== dims) fullRefresh = true;
         }
         const out = await withConflictRetry(() =>
           materializers[model.config.kind]({
@@ -148,6 +149,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
             kind: model.config.kind,
             fingerprint: model.fingerprint,
             start_date: out.startDate ?? null,
+            dims_key: dims,
           },
           runId,
           // When this model's build started: incremental_by_unique_key's next window starts on this day.
@@ -176,7 +178,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
       result.status = auditStatus(result.audits);
     }
     // Only after its audits passed: a model reused later must be one whose audits would pass again.
-    if (key && audit && result.status === 'success') await writeInputKey(exec, model.id, key, dims);
+    if (key && audit && result.status === 'success') await writeInputKey(exec, model.id, key);
     result.durationMs = performance.now() - t0hr;
     return result;
   };

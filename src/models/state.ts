@@ -81,25 +81,16 @@ export async function writeModelState(exec: Executor, row: ModelStateRow, runId:
   await exec.transaction(async () => {
     await exec.run('DELETE FROM ops.model_state WHERE model = $1', [row.model]);
     await exec.run(
-      `INSERT INTO ops.model_state (model, kind, fingerprint, start_date, built_at, run_id)
-       VALUES ($1, $2, $3, CAST($4 AS DATE), CAST($5 AS TIMESTAMP), $6)`,
-      [row.model, row.kind, row.fingerprint, row.start_date, now, runId],
+      `INSERT INTO ops.model_state (model, kind, fingerprint, start_date, built_at, run_id, dims_key)
+       VALUES ($1, $2, $3, CAST($4 AS DATE), CAST($5 AS TIMESTAMP), $6, $7)`,
+      [row.model, row.kind, row.fingerprint, row.start_date, now, runId, row.dims_key ?? null],
     );
   });
 }
 
 /** Records what a model was built from, once its build and audits succeeded. */
-export async function writeInputKey(
-  exec: Executor,
-  model: string,
-  inputKey: string,
-  dimsKey: string | null,
-): Promise<void> {
-  await exec.run('UPDATE ops.model_state SET input_key = $2, dims_key = $3 WHERE model = $1', [
-    model,
-    inputKey,
-    dimsKey,
-  ]);
+export async function writeInputKey(exec: Executor, model: string, inputKey: string): Promise<void> {
+  await exec.run('UPDATE ops.model_state SET input_key = $2 WHERE model = $1', [model, inputKey]);
 }
 
 export async function processedDays(exec: Executor, model: string): Promise<Set<string>> {
