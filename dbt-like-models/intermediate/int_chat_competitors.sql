@@ -34,6 +34,6 @@ select
 from staging.chat_mentions as m
 join intermediate.int_opportunity_chats as c on c.chat_id = m.chat_id
 where m.in_brands_mentioned and not m.is_own_brand
-  and m.chat_date between @start_date and @end_date and c.chat_date between @start_date and @end_date
+  and c.chat_date between @start_date and @end_date
 group by c.chat_id, c.project_id, c.prompt_id, c.chat_date, c.provider, coalesce(m.brand_id, lower(m.brand_name)),
   c.brand_mentioned

@@ -43,6 +43,4 @@ select
   hosts._sync_run_id,
   hosts._extracted_at
 from hosts
-join staging.chats as chats
-  on chats.team_id = hosts.team_id and chats.chat_id = hosts.chat_id
-  and chats.chat_date between @start_date and @end_date
+join staging.chats as chats on chats.team_id = hosts.team_id and chats.chat_id = hosts.chat_id
