@@ -152,6 +152,7 @@ async function syncRun(): Promise<SyncRun> {
           windowDays: 30,
           topDomains: 2,
           maxSourcePages: 2,
+          rotationDays: 1,
         },
         concurrency: CONCURRENCY,
         rate: { windowMs: SYNC_WINDOW_MS },

@@ -87,6 +87,7 @@ async function backfill(historyDays: number): Promise<Backfill> {
           windowDays: 30,
           topDomains: 0,
           maxSourcePages: 1,
+          rotationDays: 1,
           since: undefined,
         },
         streams: ['prompts', 'chats', 'prompt_metrics_daily', 'visibility_daily'],

@@ -32,6 +32,14 @@ export const BaseUrl = z.url({
   error: (i) => `must be an http:// or https:// URL such as https://api.example.com, got "${String(i.input)}"`,
 });
 
+/** A memory size as DuckDB spells it (`memory_limit`): a number and a unit, e.g. `512MB`, `2GB`, `1.5GiB`. */
+export const MemorySize = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?\s*(B|[KMGT]i?B)$/i, {
+    error: (i) => `must be a size such as 512MB or 2GB, got "${String(i.input)}"`,
+  });
+
 /** A TCP port to listen on; 0 picks a free one. */
 export const Port = wholeNumber(0, 65535);
 

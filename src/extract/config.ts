@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { VwhError } from '../core/errors.js';
-import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, Share, Uuid, wholeNumber } from '../core/inputs.js';
+import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, MemorySize, Share, Uuid, wholeNumber } from '../core/inputs.js';
 import { opsSections } from '../ops/config.js';
+import { DEFAULT_RESOURCES } from '../warehouse/duckdb.js';
 import { STREAM_NAMES } from './streams/index.js';
 
 /** One key (one team) to sync. The key itself never sits in the config: an environment variable or a file names it. */
@@ -50,6 +51,18 @@ export const SyncConfig = z.strictObject({
   maxRetryAfterSeconds: MaxRetryAfterSeconds.optional().describe(
     'longest Retry-After waited for; a longer one fails its unit, fetched again next run (default 300)',
   ),
+  memoryLimit: MemorySize.optional().describe(
+    `DuckDB memory_limit: beyond it DuckDB spills to disk (default ${DEFAULT_RESOURCES.memoryLimit})`,
+  ),
+  threads: wholeNumber(1, 256).optional().describe(`DuckDB threads (default ${DEFAULT_RESOURCES.threads})`),
+  maxResponseBytes: wholeNumber(1024)
+    .optional()
+    .describe('largest response body read; a larger one fails its unit (default 64 MiB)'),
+  rotationDays: wholeNumber(1, 31)
+    .optional()
+    .describe(
+      'streams derivable from chats (prompt_metrics_daily, prompt_domains, prompt_urls) are refreshed for each prompt once every this many nights, spread evenly; 1 = every night (default 7)',
+    ),
   ...opsSections,
 });
 export type SyncConfig = z.infer<typeof SyncConfig>;

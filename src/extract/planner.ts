@@ -1,4 +1,15 @@
-import { addDays, chunkRange, type DayRange, maxDay, minDay, subtractRanges } from '../warehouse/day-ranges.js';
+import { dayNumber } from '../core/days.js';
+import {
+  addDays,
+  chunkRange,
+  type DayRange,
+  daysBetween,
+  maxDay,
+  mergeRanges,
+  minDay,
+  subtractRanges,
+} from '../warehouse/day-ranges.js';
+import type { ParentState } from '../warehouse/state-store.js';
 import type { Parent, StreamDef, SyncSettings, Unit } from './types.js';
 
 export interface StreamPlan {
@@ -7,6 +18,8 @@ export interface StreamPlan {
   parents: number;
   /** Parents with nothing missing: complete, or (daily streams) only their lookback days re-fetched. */
   complete: number;
+  /** Parents on the rotation whose night it is not: nothing asked for them tonight. */
+  deferred: number;
   requests: number;
 }
 
@@ -24,50 +37,82 @@ export function analysisWindow(settings: SyncSettings): DayRange {
   return { from: addDays(to, -(settings.windowDays - 1)), to };
 }
 
+export interface PlanOptions {
+  /** Plan as if nothing had been landed (`--full-refresh`): every unit replaces what it finds. */
+  fullRefresh?: boolean;
+  /** Parents with rows rejected in an earlier run: rows may exist that the state does not know of. */
+  rejectedParents?: ReadonlySet<string>;
+}
+
 /**
- * Units of one stream from its parents and their finished ranges.
+ * Units of one stream from its parents and their state. Units are computed from the state as it was when the API
+ * day began (`before`); units a sync of the same day already landed (`today`) are then left out, so a re-run the
+ * same day (a resume after a kill) asks for exactly the units the first run had left.
  * - daily: wanted = [start, last day], where start is --since or the parent's first day (the prompt's creation
- *   day); missing = wanted − finished, chunked to `chunkDays`; the lookback days (the last `lookbackDays`) are
- *   always one more unit of their own, so late answers are caught and chunk boundaries stay the same across runs.
+ *   day). The tail, the days after the last landed day and the `lookbackDays − 1` days before them (late answers
+ *   of the days a previous sync saw as recent), is one date range: one request a night. Older gaps, and a first
+ *   sync's history, are chunked to `chunkDays`.
  * - snapshot: one unit per parent unless today's snapshot is already finished.
+ * - rotated parents (streams derivable from chats, inactive prompts' chats): once landed, refreshed only on their
+ *   rotation night (`rotationSlot`), or when their last refresh is `rotationDays` old.
+ * A unit is `fresh` when the state knows none of its days was landed: its rows need no delete.
  */
 export function planStream(
   stream: StreamDef,
   parents: readonly Parent[],
-  finished: ReadonlyMap<string, readonly DayRange[]>,
+  state: ReadonlyMap<string, ParentState>,
   settings: SyncSettings,
+  options: PlanOptions = {},
 ): StreamPlan {
   const units: Unit[] = [];
   let complete = 0;
+  let deferred = 0;
   const end = lastDay(settings);
+  const slots = rotationSlots(parents, settings.rotationDays);
   for (const parent of parents) {
-    const have = finished.get(parent.id) ?? [];
+    const have = options.fullRefresh ? EMPTY : (state.get(parent.id) ?? EMPTY);
+    const landed = mergeRanges([...have.before, ...have.today]);
+    const rotated = settings.rotationDays > 1 && (stream.rotated?.(parent) ?? false);
+    const due = !rotated || isDue(have.before, slots.get(parent.id) ?? 0, settings);
+    const planned: DayRange[] = [];
     if (stream.grain === 'snapshot') {
       const day = { from: settings.today, to: settings.today };
-      if (subtractRanges(day, have).length === 0) complete++;
-      else units.push(unit(stream, parent, day, false, settings));
-      continue;
+      if (subtractRanges(day, landed).length === 0) complete++;
+      else if (!due) deferred++;
+      else planned.push(day);
+    } else {
+      const start = settings.since ?? parent.start ?? end;
+      if (start > end) {
+        complete++;
+        continue;
+      }
+      const wanted = { from: start, to: end };
+      const lastKnown = have.before.filter((r) => r.from <= end).at(-1)?.to;
+      const firstNew = lastKnown === undefined ? start : minDay(addDays(lastKnown, 1), end);
+      const tail = {
+        from: maxDay(start, addDays(firstNew, -Math.max(0, settings.lookbackDays - 1))),
+        to: end,
+      };
+      if (settings.lookbackDays === 0 && lastKnown !== undefined && lastKnown >= end) tail.from = addDays(end, 1);
+      const gaps = subtractRanges(wanted, have.before).flatMap((r) => subtractRanges(r, [tail]));
+      const nightly = { from: maxDay(start, addDays(end, -(settings.lookbackDays - 1))), to: end };
+      const missing = subtractRanges(wanted, landed).flatMap((r) => subtractRanges(r, [nightly]));
+      if (missing.length === 0) complete++;
+      if (!due) {
+        deferred++;
+        continue;
+      }
+      for (const gap of gaps) planned.push(...chunkRange(gap, settings.chunkDays));
+      if (tail.from <= tail.to) planned.push(...chunkRange(tail, settings.chunkDays));
     }
-    const start = settings.since ?? parent.start ?? end;
-    if (start > end) {
-      complete++;
-      continue;
-    }
-    const wanted = { from: start, to: end };
-    const lookback: DayRange | undefined =
-      settings.lookbackDays > 0
-        ? { from: maxDay(start, addDays(end, -(settings.lookbackDays - 1))), to: end }
-        : undefined;
-    const missing = subtractRanges(wanted, have).flatMap((r) => (lookback ? subtractRanges(r, [lookback]) : [r]));
-    if (missing.length === 0) complete++;
-    for (const range of missing) {
-      for (const chunk of chunkRange(range, settings.chunkDays))
-        units.push(unit(stream, parent, chunk, false, settings));
-    }
-    if (lookback) {
-      const already = subtractRanges(lookback, have).length === 0;
-      for (const chunk of chunkRange(lookback, settings.chunkDays))
-        units.push(unit(stream, parent, chunk, already, settings));
+    for (const range of planned) {
+      if (subtractRanges(range, have.today).length === 0) continue;
+      const fresh =
+        !options.fullRefresh &&
+        !options.rejectedParents?.has(parent.id) &&
+        stream.grain === 'daily' &&
+        landed.every((r) => r.to < range.from || r.from > range.to);
+      units.push(unit(stream, parent, range, fresh, settings));
     }
   }
   return {
@@ -75,17 +120,37 @@ export function planStream(
     units,
     parents: parents.length,
     complete,
+    deferred,
     requests: units.reduce((sum, u) => sum + u.estimate, 0),
   };
 }
 
-function unit(stream: StreamDef, parent: Parent, range: DayRange, lookback: boolean, settings: SyncSettings): Unit {
+const EMPTY: ParentState = { before: [], today: [] };
+
+/**
+ * Each parent's night in the rotation: parents sorted by id take the nights of the period in turn, so every night
+ * refreshes the same share of them (within one) and each one comes round once per period.
+ */
+export function rotationSlots(parents: readonly Parent[], period: number): Map<string, number> {
+  const ids = parents.map((p) => p.id).sort();
+  return new Map(ids.map((id, i) => [id, i % Math.max(1, period)]));
+}
+
+/** Tonight is a parent's rotation night, or it was never landed, or its last refresh is a whole period old. */
+function isDue(before: readonly DayRange[], slot: number, settings: SyncSettings): boolean {
+  const last = before.at(-1)?.to;
+  if (last === undefined) return true;
+  if (daysBetween(last, settings.today) >= settings.rotationDays) return true;
+  return dayNumber(settings.today) % settings.rotationDays === slot;
+}
+
+function unit(stream: StreamDef, parent: Parent, range: DayRange, fresh: boolean, settings: SyncSettings): Unit {
   return {
     stream,
     parent,
     range,
     key: `${stream.name}:${parent.id}:${range.from}..${range.to}`,
     estimate: stream.estimate(parent, range, settings),
-    lookback,
+    fresh,
   };
 }

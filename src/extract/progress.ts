@@ -8,6 +8,8 @@ export interface PlanLine {
   parents: number;
   /** Parents already complete (daily streams: only the lookback days are fetched again). */
   complete: number;
+  /** Parents on the rotation whose night it is not (nothing asked for them tonight). */
+  deferred: number;
   /** Why the stream does not run for this team (e.g. team_members without a user id). */
   skipped?: string;
 }
@@ -19,6 +21,16 @@ export interface SyncPlan {
   streams: PlanLine[];
   /** Discovery (projects and prompt lists) plus every unit's estimate. */
   requests: number;
+  /** Active prompts of the team (they collect answers every day). */
+  activePrompts: number;
+  /** Requests of prompt-level units (every prompt, active or not). */
+  promptRequests: number;
+  /** Discovery, project-level and team-level requests, counted apart from the prompts'. */
+  otherRequests: number;
+  /** promptRequests ÷ activePrompts: about 1 on a night, when the rotation spreads the derivable streams. */
+  requestsPerActivePrompt: number;
+  /** Nights of the rotation of derivable streams (1: every night). */
+  rotationDays: number;
   usablePerWindow: number;
   windowMs: number;
   /** requests ÷ the key's rate: no sync can take less. */
@@ -37,6 +49,7 @@ export interface UnitProgress {
   usablePerWindow: number;
   waits: number;
   etaMs: number;
+  /** Rows of this unit (`unit`), or of the whole sync so far (`status`). */
   rows: number;
 }
 
@@ -45,6 +58,8 @@ export interface ProgressSink {
   plan(plan: SyncPlan): void;
   unit(progress: UnitProgress): void;
   wait(teamId: string, event: WaitEvent): void;
+  /** Where the sync stands, every `heartbeatMs` whatever happens (a cron log is never silent for long). */
+  status?(progress: UnitProgress): void;
   done(teamId: string, summary: Record<string, unknown>): void;
 }
 
@@ -61,14 +76,21 @@ export function formatDuration(ms: number): string {
 export function formatPlan(plan: SyncPlan): string {
   const lines = [
     `team ${plan.teamId}: plan for ${plan.today} (window ${plan.window.from}..${plan.window.to})`,
-    `  ${'stream'.padEnd(22)}${'units'.padStart(7)}${'requests'.padStart(10)}${'complete'.padStart(12)}`,
+    `  ${'stream'.padEnd(22)}${'units'.padStart(7)}${'requests'.padStart(10)}${'complete'.padStart(12)}${'rotation'.padStart(10)}`,
   ];
   for (const s of plan.streams) {
     const row = `  ${s.stream.padEnd(22)}${String(s.units).padStart(7)}${String(s.requests).padStart(10)}`;
-    lines.push(s.skipped ? `${row}  skipped: ${s.skipped}` : `${row}${`${s.complete}/${s.parents}`.padStart(12)}`);
+    const rotation = s.deferred > 0 ? `${s.deferred} later`.padStart(10) : '';
+    lines.push(
+      s.skipped ? `${row}  skipped: ${s.skipped}` : `${row}${`${s.complete}/${s.parents}`.padStart(12)}${rotation}`,
+    );
   }
   lines.push(
     `  total ${plan.requests} requests (discovery included); floor ${formatDuration(plan.floorMs)} at ${plan.usablePerWindow} per ${formatDuration(plan.windowMs)}`,
+    `  ${plan.requestsPerActivePrompt} requests per active prompt (${plan.promptRequests} for ${plan.activePrompts} active prompts; ${plan.otherRequests} project, team and discovery requests apart)`,
+    plan.rotationDays > 1
+      ? `  rotation: prompt metrics, domains and URLs (and inactive prompts' chats) refreshed once every ${plan.rotationDays} nights per prompt, spread evenly; "later" = waiting for its night`
+      : '  rotation: off (every stream of every prompt every night)',
   );
   for (const u of plan.unreachable) lines.push(`  unreachable project ${u.project}: ${u.reason}`);
   return lines.join('\n');
@@ -189,6 +211,21 @@ export class LogProgress implements ProgressSink {
     };
     if (event.ms >= LOGGED_WAIT_MS) this.logger.info('waiting', fields);
     else this.logger.debug('waiting', fields);
+  }
+
+  status(p: UnitProgress): void {
+    this.logger.info('sync progress', {
+      teamId: p.teamId,
+      stream: p.stream,
+      units: `${p.done}/${p.total}`,
+      unitsDone: p.done,
+      unitsTotal: p.total,
+      requests: p.requests,
+      rows: p.rows,
+      budgetLeft: p.budgetAvailable,
+      usablePerWindow: p.usablePerWindow,
+      etaMs: Math.round(p.etaMs),
+    });
   }
 
   done(teamId: string, summary: Record<string, unknown>): void {

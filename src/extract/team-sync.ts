@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { ApiClient, type BackoffOptions } from '../client/api-client.js';
 import { keyIdFor } from '../client/budget-store.js';
@@ -10,9 +11,12 @@ import type { RunCounters } from '../warehouse/run-store.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { discover } from './discovery.js';
 import { analysisWindow, planStream, type StreamPlan } from './planner.js';
-import type { ProgressSink, SyncPlan } from './progress.js';
+import type { ProgressSink, SyncPlan, UnitProgress } from './progress.js';
 import { STREAMS } from './streams/index.js';
-import type { StreamDef, SyncSettings, TeamScope, Unit, UnitContext } from './types.js';
+import type { StreamDef, SyncSettings, TeamScope, Unit, UnitContext, UnitOutput } from './types.js';
+
+/** Fetched rows waiting for the warehouse beyond which fetching pauses (a few megabytes of rows). */
+const MAX_BACKLOG_ROWS = 40_000;
 
 export interface RateOptions {
   /** Sliding window (60 000 ms in the spec; scaled down in tests). */
@@ -67,6 +71,8 @@ export interface TeamSyncOptions {
   progress: ProgressSink;
   signal?: AbortSignal;
   hooks?: SyncHooks;
+  /** JSON progress lines at least this often (default 25 s, under the 30 s a cron log may stay silent). */
+  heartbeatMs?: number;
 }
 
 export type TeamStatus = 'planned' | 'succeeded' | 'partial' | 'failed' | 'interrupted';
@@ -86,6 +92,15 @@ export interface TeamResult {
 /** One team (one key): discover, plan, then run every unit, each committed with its state in one transaction. */
 export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
   const { warehouse, teamId, settings, logger, progress } = options;
+  // The caller's signal gets one listener; every request, queue slot, wait and retry of this sync listens to a
+  // signal of its own. Those are as many as the operations in flight (concurrency × layers, each removed when its
+  // operation ends), not a leak, so the warning threshold of 10 does not apply to it.
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  const onStop = () => stop.abort(options.signal?.reason);
+  if (options.signal?.aborted) onStop();
+  else options.signal?.addEventListener('abort', onStop, { once: true });
+  const signal = options.signal ? stop.signal : undefined;
   const ws = await warehouse.session();
   const clock = options.clock ?? systemClock;
   const keyId = keyIdFor(options.apiKey);
@@ -150,17 +165,31 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
   };
   let crashed = false;
   try {
-    const discovery = await discover(client, options.projects, logger, options.signal);
+    const discovery = await discover(client, options.projects, logger, signal);
     result.unreachable = discovery.unreachable;
     const window = analysisWindow(settings);
     const scope: TeamScope = options.userId ? { userId: options.userId } : {};
     const selected = STREAMS.filter((s) => !options.streams || options.streams.includes(s.name));
     const plans: StreamPlan[] = [];
     for (const stream of selected) {
-      const finished = options.fullRefresh ? new Map() : await ws.state.finishedByParent(teamId, stream.name);
-      plans.push(planStream(stream, stream.parents(discovery, settings, scope), finished, settings));
+      const state = options.fullRefresh ? new Map() : await ws.state.stateByParent(teamId, stream.name, settings.today);
+      const rejectedParents = await ws.runs.rejectedParents(teamId, stream.name);
+      plans.push(
+        planStream(stream, stream.parents(discovery, settings, scope), state, settings, {
+          fullRefresh: Boolean(options.fullRefresh),
+          rejectedParents,
+        }),
+      );
     }
     const requests = discovery.requests + plans.reduce((sum, p) => sum + p.requests, 0);
+    const promptRequests = plans
+      .flatMap((p) => p.units)
+      .filter((u) => u.parent.promptId !== undefined)
+      .reduce((sum, u) => sum + u.estimate, 0);
+    const activePrompts = discovery.projects.reduce(
+      (n, p) => n + p.prompts.filter((q) => q.prompt_type === 'active').length,
+      0,
+    );
     const plan: SyncPlan = {
       teamId,
       today: settings.today,
@@ -171,9 +200,15 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
         requests: p.requests,
         parents: p.parents,
         complete: p.complete,
+        deferred: p.deferred,
         ...skipReason(p.stream, scope),
       })),
       requests,
+      activePrompts,
+      promptRequests,
+      otherRequests: requests - promptRequests,
+      requestsPerActivePrompt: activePrompts > 0 ? Math.round((promptRequests / activePrompts) * 100) / 100 : 0,
+      rotationDays: settings.rotationDays,
       usablePerWindow: budget.usable,
       windowMs: budget.windowMs,
       floorMs: Math.round((requests / budget.usable) * budget.windowMs),
@@ -231,32 +266,50 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
       ws,
       discovery,
       logger,
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(signal ? { signal } : {}),
     };
     const run = { team_id: teamId, _sync_run_id: runId };
     const started = Date.now();
     let fatal: unknown;
+    let rowsLanded = 0;
+    /** The run's counters as the batch being committed has them so far (its units enter its transaction in turn). */
+    let inTransaction: RunCounters | undefined;
+    const status = (): UnitProgress => {
+      takeStats();
+      return {
+        teamId,
+        stream: current,
+        unitKey: '',
+        done: counters.unitsDone,
+        total,
+        requests: counters.requests,
+        budgetAvailable: budget.available(),
+        usablePerWindow: budget.usable,
+        waits,
+        etaMs: eta(
+          Date.now() - started,
+          counters.unitsDone,
+          total,
+          Math.max(0, plan.requests - counters.requests),
+          budget,
+        ),
+        rows: rowsLanded,
+      };
+    };
+    let current = plans[0]?.stream.name ?? '';
+    const heartbeat = setInterval(() => progress.status?.(status()), options.heartbeatMs ?? 25_000);
+    heartbeat.unref?.();
 
-    const runUnit = async (unit: Unit): Promise<void> => {
-      if (fatal || options.signal?.aborted) return;
-      let output: Awaited<ReturnType<Unit['stream']['fetch']>>;
-      try {
-        output = await unit.stream.fetch(ctx, unit.parent, unit.range);
-      } catch (error) {
-        if (isFatal(error, options.signal)) {
-          fatal ??= error;
-          return;
-        }
-        const message = error instanceof Error ? error.message : String(error);
-        result.failedUnits.push({ unit: unit.key, error: message });
-        logger.warn('unit failed; it will be retried by the next sync', { unit: unit.key, error: message });
-        return;
-      }
-      if (fatal) return;
-      const number = counters.unitsDone + 1;
+    /** Lands a fetched unit with its state; the fetch slot is already free for the next request. */
+    const land = async (unit: Unit, output: UnitOutput): Promise<void> => {
+      // A new unit's rows replace nothing: its loads skip the delete (the state knows none of its days is landed).
+      const loads = unit.fresh ? output.loads.map(({ partition: _, ...load }) => load) : output.loads;
       try {
         let landed: RunCounters | undefined;
-        await ws.loader.loadUnit(output.loads, { ...run, _extracted_at: new Date() }, async (counts) => {
+        await ws.loader.loadUnit(loads, { ...run, _extracted_at: new Date() }, async (counts) => {
+          // Units of one batch enter the transaction in turn, each counted on top of the one before it.
+          const before = inTransaction ?? counters;
+          const number = before.unitsDone + 1;
           for (const r of output.rejected) {
             await ws.runs.reject({
               runId,
@@ -270,7 +323,8 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
             });
           }
           // The run's record counts this unit in the unit's own transaction: true even after a kill -9.
-          landed = afterUnit(counters, unit.stream.name, counts, output.rejected.length, client.stats());
+          landed = afterUnit(before, unit.stream.name, counts, output.rejected.length, client.stats());
+          inTransaction = landed;
           await ws.runs.record(runId, teamId, landed);
           options.hooks?.inTransaction?.(number, unit);
           // A unit with rejected rows is not finished: the next sync fetches it again.
@@ -279,45 +333,67 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
               { teamId, stream: unit.stream.name, parentId: unit.parent.id },
               unit.range,
               runId,
+              settings.today,
             );
           }
         });
+        if (fatal) return;
         const rows = (landed?.rowsPerStream[unit.stream.name] ?? 0) - (counters.rowsPerStream[unit.stream.name] ?? 0);
         if (landed) Object.assign(counters, landed);
+        if (inTransaction === landed) inTransaction = undefined;
+        rowsLanded += rows;
         if (output.rejected.length > 0) {
           result.rejectedByStream[unit.stream.name] =
             (result.rejectedByStream[unit.stream.name] ?? 0) + output.rejected.length;
         }
-        takeStats();
-        const elapsed = Date.now() - started;
-        progress.unit({
-          teamId,
-          stream: unit.stream.name,
-          unitKey: unit.key,
-          done: counters.unitsDone,
-          total,
-          requests: counters.requests,
-          budgetAvailable: budget.available(),
-          usablePerWindow: budget.usable,
-          waits,
-          etaMs: eta(elapsed, counters.unitsDone, total, Math.max(0, plan.requests - counters.requests), budget),
-          rows,
-        });
+        progress.unit({ ...status(), stream: unit.stream.name, unitKey: unit.key, rows });
         options.hooks?.afterUnit?.(counters.unitsDone, unit);
       } catch (error) {
+        inTransaction = undefined;
         fatal ??= error;
       }
     };
 
-    for (const streamPlan of plans) {
-      if (fatal || options.signal?.aborted) break;
-      const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 4) });
-      for (const unit of streamPlan.units) void queue.add(() => runUnit(unit));
-      await queue.onIdle();
+    const landings = new Set<Promise<void>>();
+    const runUnit = async (unit: Unit): Promise<void> => {
+      if (fatal || signal?.aborted) return;
+      let output: UnitOutput;
+      try {
+        output = await unit.stream.fetch(ctx, unit.parent, unit.range);
+      } catch (error) {
+        if (isFatal(error, signal)) {
+          fatal ??= error;
+          return;
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        result.failedUnits.push({ unit: unit.key, error: message });
+        logger.warn('unit failed; it will be retried by the next sync', { unit: unit.key, error: message });
+        return;
+      }
+      if (fatal) return;
+      const landing = land(unit, output);
+      landings.add(landing);
+      void landing.finally(() => landings.delete(landing));
+      // Backpressure: while the warehouse is behind, fetching waits, so fetched rows never pile up in memory.
+      while (ws.loader.backlogRows > MAX_BACKLOG_ROWS && landings.size > 0) await Promise.race(landings);
+    };
+
+    try {
+      for (const streamPlan of plans) {
+        if (fatal || signal?.aborted) break;
+        current = streamPlan.stream.name;
+        const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 4) });
+        for (const unit of streamPlan.units) void queue.add(() => runUnit(unit));
+        await queue.onIdle();
+        // A stream's rows are landed before the next stream starts (source_details reads source_analytics).
+        await Promise.all([...landings]);
+      }
+    } finally {
+      clearInterval(heartbeat);
     }
-    if (fatal && !(options.signal?.aborted && !(fatal instanceof SimulatedCrash))) throw fatal;
+    if (fatal && !(signal?.aborted && !(fatal instanceof SimulatedCrash))) throw fatal;
     takeStats();
-    if (options.signal?.aborted) {
+    if (signal?.aborted) {
       result.status = 'interrupted';
       await ws.runs.finish(runId, teamId, 'interrupted', counters, {
         code: 'INTERRUPTED',
@@ -359,6 +435,7 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     }
     throw vwh;
   } finally {
+    options.signal?.removeEventListener('abort', onStop);
     offWait();
     if (!crashed) await client.close().catch(() => {});
     ws.close();

@@ -13,6 +13,8 @@ export interface Parent {
   promptId?: string;
   /** First day with data, for day-partitioned streams (decides where a first sync starts). */
   start?: string;
+  /** Prompt parents: the prompt's type (active prompts collect answers every day, inactive ones no more). */
+  promptType?: string;
 }
 
 /**
@@ -20,6 +22,9 @@ export interface Parent {
  * `snapshot`: the latest state (or an aggregate over the analysis window), taken once per UTC day of the sync.
  */
 export type Grain = 'daily' | 'snapshot';
+
+/** A week: each prompt's derivable streams are at most seven nights old, and a seventh of them is asked each night. */
+export const DEFAULT_ROTATION_DAYS = 7;
 
 export interface SyncSettings {
   /** The API's current UTC day: day-partitioned streams go up to it (the lookback catches its late answers later). */
@@ -35,6 +40,11 @@ export interface SyncSettings {
   maxSourcePages: number;
   since?: string;
   until?: string;
+  /**
+   * Nights of the rotation: rotated parents of a stream (`StreamDef.rotated`) are refreshed once in this many nights,
+   * spread evenly; 1 refreshes them every night.
+   */
+  rotationDays: number;
 }
 
 /** What one key (one team) brings beyond its key: who it is to the services of the second document. */
@@ -77,6 +87,11 @@ export interface StreamDef {
   parents(discovery: Discovery, settings: SyncSettings, scope: TeamScope): Parent[];
   /** Why the stream cannot run for this team (shown in the plan as skipped), or undefined when it can. */
   unavailable?(scope: TeamScope): string | undefined;
+  /**
+   * Whether a parent of this stream is refreshed on the rotation rather than every night: what can be derived from
+   * the chats (prompt metrics, domains, URLs), and inactive prompts, which collect no new answers.
+   */
+  rotated?(parent: Parent): boolean;
   /** Requests one unit is expected to make (for the plan; paged streams guess). */
   estimate(parent: Parent, range: DayRange, settings: SyncSettings): number;
   fetch(ctx: UnitContext, parent: Parent, range: DayRange): Promise<UnitOutput>;
@@ -89,6 +104,6 @@ export interface Unit {
   /** `stream:parent:from..to`. */
   key: string;
   estimate: number;
-  /** The unit re-fetches days already landed (lookback) rather than missing ones. */
-  lookback: boolean;
+  /** The state knows none of the unit's days was landed: its rows are appended without a delete. */
+  fresh: boolean;
 }

@@ -5,6 +5,25 @@ import { VwhError } from '../core/errors.js';
 
 export const DEFAULT_DB_PATH = 'data/warehouse.duckdb';
 
+/**
+ * What DuckDB may take of the machine. Its own default memory limit is 80 % of RAM, which lets the buffer pool of a
+ * long backfill grow to gigabytes on a box that also runs other jobs; beyond the limit DuckDB spills to a temp
+ * directory beside the file instead of growing.
+ */
+export interface DbResources {
+  /** DuckDB `memory_limit`, e.g. `512MB`, `2GB`. */
+  memoryLimit: string;
+  /** DuckDB `threads`. */
+  threads: number;
+}
+
+/** A cron box: half a gigabyte and two threads; raise them with --memory-limit / --threads (or the config). */
+export const DEFAULT_RESOURCES: DbResources = { memoryLimit: '512MB', threads: 2 };
+
+export function duckdbOptions(resources: DbResources): Record<string, string> {
+  return { memory_limit: resources.memoryLimit, threads: String(resources.threads) };
+}
+
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 export type Row = Record<string, unknown>;
 

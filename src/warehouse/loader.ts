@@ -16,7 +16,11 @@ export interface Partition {
 export interface TableLoad {
   /** `schema.table`, e.g. `raw.chats`. */
   table: string;
-  partition: Partition;
+  /**
+   * The rows this load replaces. Absent when the unit is new (the sync state knows none of its rows was landed):
+   * its rows are appended without looking at the table at all.
+   */
+  partition?: Partition;
   rows: RawRow[];
 }
 
@@ -45,74 +49,133 @@ interface TargetTable {
   types_by_name: Record<string, string>;
 }
 
+interface PendingUnit {
+  loads: TableLoad[];
+  run: RunColumns;
+  /** The unit's own work in the transaction (its state, its run record), given the rows it inserted per table. */
+  inTransaction: ((counts: Record<string, number>) => Promise<void>) | undefined;
+  resolve(counts: Record<string, number>): void;
+  reject(error: unknown): void;
+}
+
 const CHUNK_ROWS = 2048;
+/** A batch closes at this many units or rows: one transaction's staged rows stay a few megabytes. */
+const BATCH_UNITS = 64;
+const BATCH_ROWS = 20_000;
 
 /**
  * The bulk loader. Rows go through DuckDB's appender, as data chunks, into a TEMP staging table with the target's
- * columns in "wire" types (text, double, boolean); then ONE transaction deletes the target's partition, inserts
- * the staged rows with casts to the target types, and runs the caller's state update. Never row-by-row INSERTs.
+ * columns in "wire" types (text, double, boolean); then ONE transaction deletes the partitions being re-landed,
+ * inserts the staged rows with casts to the target types, and runs each unit's state update. Never row-by-row
+ * INSERTs.
+ *
+ * Units that arrive while a transaction runs are landed together in the next one (a batch): one scan of the table
+ * deletes every re-landed partition of the batch, one INSERT appends its rows, so the cost per unit does not grow
+ * with the table. Each unit's rows still commit with its own state (all of the batch or none of it).
  */
 export class Loader {
   private readonly tables = new Map<string, TargetTable>();
-  /** Units load one at a time: they share the staging tables. */
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly pending: PendingUnit[] = [];
+  private draining = false;
+  private pendingRows = 0;
 
   constructor(private readonly session: Session) {}
 
   /**
-   * Stages every load, then commits them with `inTransaction` (the unit's state update) atomically.
-   * Returns the rows inserted per table.
+   * Queues one unit's loads; they commit with `inTransaction` (the unit's state update) atomically, in a batch with
+   * the units queued beside it. Resolves to the rows inserted per table.
    */
   loadUnit(
     loads: TableLoad[],
     run: RunColumns,
     inTransaction?: (counts: Record<string, number>) => Promise<void>,
   ): Promise<Record<string, number>> {
-    const next = this.tail.then(
-      () => this.loadNow(loads, run, inTransaction),
-      () => this.loadNow(loads, run, inTransaction),
-    );
-    this.tail = next.catch(() => {});
-    return next;
+    return new Promise((resolve, reject) => {
+      this.pending.push({ loads, run, inTransaction, resolve, reject });
+      this.pendingRows += rowCount(loads);
+      this.drain();
+    });
   }
 
-  private async loadNow(
-    loads: TableLoad[],
-    run: RunColumns,
-    inTransaction?: (counts: Record<string, number>) => Promise<void>,
-  ): Promise<Record<string, number>> {
-    // Loads of the same table (two partitions of one unit) share one staging table: staged together.
-    const byTable = new Map<string, { partitions: Partition[]; rows: RawRow[] }>();
-    for (const load of loads) {
-      const entry = byTable.get(load.table) ?? { partitions: [], rows: [] };
-      entry.partitions.push(load.partition);
-      entry.rows.push(...load.rows);
-      byTable.set(load.table, entry);
+  /** Rows queued and not yet committed: callers hold back fetching while this is large (bounded memory). */
+  get backlogRows(): number {
+    return this.pendingRows;
+  }
+
+  private drain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    void (async () => {
+      while (this.pending.length > 0) {
+        const batch = this.takeBatch();
+        try {
+          const counts = await this.loadBatch(batch);
+          for (const [i, unit] of batch.entries()) unit.resolve(counts[i] ?? {});
+        } catch (error) {
+          for (const unit of batch) unit.reject(error);
+        } finally {
+          for (const unit of batch) this.pendingRows -= rowCount(unit.loads);
+        }
+      }
+      this.draining = false;
+    })();
+  }
+
+  private takeBatch(): PendingUnit[] {
+    const batch: PendingUnit[] = [];
+    let rows = 0;
+    while (this.pending.length > 0 && batch.length < BATCH_UNITS) {
+      const next = this.pending[0] as PendingUnit;
+      const n = rowCount(next.loads);
+      if (batch.length > 0 && rows + n > BATCH_ROWS) break;
+      batch.push(next);
+      this.pending.shift();
+      rows += n;
     }
-    const staged: Array<{ table: string; partitions: Partition[]; target: TargetTable }> = [];
+    return batch;
+  }
+
+  private async loadBatch(batch: PendingUnit[]): Promise<Array<Record<string, number>>> {
+    // Every table of the batch gets one staging pass, one DELETE of its re-landed partitions, one INSERT.
+    const byTable = new Map<string, { partitions: Partition[]; units: Array<{ rows: RawRow[]; run: RunColumns }> }>();
+    const counts: Array<Record<string, number>> = batch.map(() => ({}));
+    batch.forEach((unit, i) => {
+      for (const load of unit.loads) {
+        const entry = byTable.get(load.table) ?? { partitions: [], units: [] };
+        if (load.partition) entry.partitions.push(load.partition);
+        entry.units.push({ rows: load.rows, run: unit.run });
+        byTable.set(load.table, entry);
+        const unitCounts = counts[i] as Record<string, number>;
+        unitCounts[load.table] = (unitCounts[load.table] ?? 0) + load.rows.length;
+      }
+    });
+    const staged: Array<{ partitions: Partition[]; target: TargetTable; rows: number }> = [];
     for (const [table, entry] of byTable) {
       const target = await this.target(table);
-      await this.stage(target, entry.rows, run);
-      staged.push({ table, partitions: entry.partitions, target });
+      await this.stage(target, entry.units);
+      staged.push({
+        partitions: entry.partitions,
+        target,
+        rows: entry.units.reduce((n, u) => n + u.rows.length, 0),
+      });
     }
-    const counts: Record<string, number> = {};
+    const teamId = batch[0]?.run.team_id ?? '';
     let callerError: { error: unknown } | undefined;
     try {
       await this.session.transaction(async () => {
-        for (const { table, partitions, target } of staged) {
-          for (const partition of partitions) {
-            const { where, params } = partitionPredicate(partition, run.team_id, target.types_by_name);
-            await this.session.run(`DELETE FROM ${table} WHERE ${where}`, params);
+        for (const { partitions, target, rows } of staged) {
+          for (const statement of deleteStatements(target.table, partitions, teamId, target.types_by_name)) {
+            await this.session.run(statement.sql, statement.params);
           }
+          if (rows === 0) continue;
           const names = target.columns.map((c) => quoteIdent(c.name)).join(', ');
           const casts = target.columns.map((c) => c.cast).join(', ');
-          counts[table] = await this.session.run(
-            `INSERT INTO ${table} (${names}) SELECT ${casts} FROM ${target.staging}`,
-          );
+          await this.session.run(`INSERT INTO ${target.table} (${names}) SELECT ${casts} FROM ${target.staging}`);
         }
-        if (inTransaction) {
+        for (const [i, unit] of batch.entries()) {
+          if (!unit.inTransaction) continue;
           try {
-            await inTransaction(counts);
+            await unit.inTransaction(counts[i] ?? {});
           } catch (error) {
             callerError = { error };
             throw error;
@@ -127,9 +190,9 @@ export class Loader {
     return counts;
   }
 
-  private async stage(target: TargetTable, rows: RawRow[], run: RunColumns): Promise<void> {
+  private async stage(target: TargetTable, units: Array<{ rows: RawRow[]; run: RunColumns }>): Promise<void> {
     await this.session.run(`DELETE FROM ${target.staging}`);
-    if (rows.length === 0) return;
+    if (units.every((u) => u.rows.length === 0)) return;
     await this.session.exclusive(async () => {
       const appender = await this.session.connection.createAppender(
         target.staging.replace(/^temp\.main\./, ''),
@@ -137,11 +200,13 @@ export class Loader {
         'temp',
       );
       try {
-        for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-          const slice = rows.slice(start, start + CHUNK_ROWS);
-          const chunk = DuckDBDataChunk.create(target.types, slice.length);
-          chunk.setColumns(target.columns.map((column) => slice.map((row) => toWire(column, row, run))));
-          appender.appendDataChunk(chunk);
+        for (const { rows, run } of units) {
+          for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+            const slice = rows.slice(start, start + CHUNK_ROWS);
+            const chunk = DuckDBDataChunk.create(target.types, slice.length);
+            chunk.setColumns(target.columns.map((column) => slice.map((row) => toWire(column, row, run))));
+            appender.appendDataChunk(chunk);
+          }
         }
         appender.flushSync();
       } finally {
@@ -174,6 +239,76 @@ export class Loader {
     this.tables.set(table, target);
     return target;
   }
+}
+
+function rowCount(loads: readonly TableLoad[]): number {
+  return loads.reduce((n, l) => n + l.rows.length, 0);
+}
+
+/**
+ * The DELETEs that clear a batch's re-landed partitions of one table: one statement per partition shape (the
+ * same equality columns and date column), joining the table with the partitions' keys, so the table is scanned
+ * once per batch rather than once per unit. The constant bounds on the date column let DuckDB skip row groups by
+ * their min/max (the sync appends in date order, so old row groups fall outside a lookback's days).
+ */
+export function deleteStatements(
+  table: string,
+  partitions: readonly Partition[],
+  teamId: string,
+  types: Record<string, string>,
+): Array<{ sql: string; params: DuckDBValue[] }> {
+  const shapes = new Map<string, Partition[]>();
+  for (const p of partitions) {
+    const shape = `${Object.keys(p.equals).sort().join(',')}|${p.between?.column ?? ''}`;
+    shapes.set(shape, [...(shapes.get(shape) ?? []), p]);
+  }
+  const out: Array<{ sql: string; params: DuckDBValue[] }> = [];
+  for (const group of shapes.values()) {
+    const first = group[0] as Partition;
+    if (group.length === 1 || (Object.keys(first.equals).length === 0 && !first.between)) {
+      const { where, params } = partitionPredicate(first, teamId, types);
+      out.push({ sql: `DELETE FROM ${table} WHERE ${where}`, params });
+      continue;
+    }
+    const keys = Object.keys(first.equals).sort();
+    for (const key of keys) {
+      if (!types[key]) throw new Error(`partition column ${key} is not a column of the target table`);
+    }
+    const params: DuckDBValue[] = [teamId];
+    const tuples = group.map((p) => {
+      const cells = keys.map((key) => {
+        params.push(p.equals[key] ?? null);
+        return `CAST($${params.length} AS ${types[key]})`;
+      });
+      if (p.between) {
+        params.push(p.between.from, p.between.to);
+        cells.push(`CAST($${params.length - 1} AS DATE)`, `CAST($${params.length} AS DATE)`);
+      }
+      return `(${cells.join(', ')})`;
+    });
+    const names = keys.map((_, i) => `k${i}`);
+    const on = keys.map((key, i) => `t.${quoteIdent(key)} IS NOT DISTINCT FROM p.k${i}`);
+    if (first.between) {
+      names.push('d_from', 'd_to');
+      const column = `t.${quoteIdent(first.between.column)}`;
+      on.push(`${column} BETWEEN p.d_from AND p.d_to`);
+      const from = group.map((p) => p.between?.from ?? '').sort()[0] ?? '';
+      const to =
+        group
+          .map((p) => p.between?.to ?? '')
+          .sort()
+          .at(-1) ?? '';
+      params.push(from, to);
+      on.push(`${column} BETWEEN CAST($${params.length - 1} AS DATE) AND CAST($${params.length} AS DATE)`);
+    }
+    out.push({
+      sql:
+        `DELETE FROM ${table} AS t USING (VALUES ${tuples.join(', ')}) AS p(${names.join(', ')}) ` +
+        `WHERE t.team_id = $1 AND ${on.join(' AND ')}`,
+      params,
+    });
+  }
+  return out;
 }
 
 function targetColumn(name: string, type: string): TargetColumn {

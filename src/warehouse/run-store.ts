@@ -89,6 +89,21 @@ export class RunStore {
     return Number(result.numUpdatedRows);
   }
 
+  /**
+   * Parents of a stream with rows rejected by any run: their good rows may be landed although the state does not
+   * know it (a unit with rejections is not marked finished), so their next units must replace, not append.
+   */
+  async rejectedParents(teamId: string, stream: string): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('ops.rejected_rows')
+      .select('parent_id')
+      .distinct()
+      .where('team_id', '=', teamId)
+      .where('stream', '=', stream)
+      .execute();
+    return new Set(rows.map((r) => r.parent_id));
+  }
+
   async reject(row: RejectedRow): Promise<void> {
     await this.db
       .insertInto('ops.rejected_rows')

@@ -8,54 +8,87 @@ export interface StateKey {
   parentId: string;
 }
 
+/** What a parent has landed: the merged ranges of earlier API days, and the ranges landed today. */
+export interface ParentState {
+  before: DayRange[];
+  today: DayRange[];
+}
+
 /**
- * ops.sync_state: per (team, stream, parent) the merged finished day ranges. `markFinished` is called inside the
- * loader's transaction, so a unit's rows and its state commit together.
+ * ops.sync_state: per (team, stream, parent) the finished day ranges, merged, with the ranges landed by a sync of
+ * the current API day kept apart (`api_day`), so a re-run on the same day can plan from the state as the day began.
+ * `markFinished` is called inside the loader's transaction, so a unit's rows and its state commit together.
  */
 export class StateStore {
   constructor(private readonly db: Kysely<OpsDatabase>) {}
 
-  /** Finished ranges of every parent of a stream (one query per stream, not per parent), or of one parent. */
-  async finishedByParent(teamId: string, stream: string, parentId?: string): Promise<Map<string, DayRange[]>> {
+  /**
+   * The state of every parent of a stream (one query per stream, not per parent), or of one parent, as seen on API
+   * day `today`: ranges of other days count as `before`.
+   */
+  async stateByParent(
+    teamId: string,
+    stream: string,
+    today: string,
+    parentId?: string,
+  ): Promise<Map<string, ParentState>> {
     let query = this.db
       .selectFrom('ops.sync_state')
-      .select(['parent_id', 'range_from', 'range_to'])
+      .select(['parent_id', 'range_from', 'range_to', 'api_day'])
       .where('team_id', '=', teamId)
       .where('stream', '=', stream);
     if (parentId !== undefined) query = query.where('parent_id', '=', parentId);
     const rows = await query.orderBy('parent_id').orderBy('range_from').execute();
-    const out = new Map<string, DayRange[]>();
+    const out = new Map<string, ParentState>();
     for (const row of rows) {
-      const list = out.get(row.parent_id) ?? [];
-      list.push({ from: toDay(row.range_from), to: toDay(row.range_to) });
-      out.set(row.parent_id, list);
+      const state = out.get(row.parent_id) ?? { before: [], today: [] };
+      const range = { from: toDay(row.range_from), to: toDay(row.range_to) };
+      if (row.api_day !== null && toDay(row.api_day) === today) state.today.push(range);
+      else state.before.push(range);
+      out.set(row.parent_id, state);
+    }
+    for (const state of out.values()) {
+      state.before = mergeRanges(state.before);
+      state.today = mergeRanges(state.today);
     }
     return out;
+  }
+
+  /** Every finished range of every parent of a stream, whatever day landed it. */
+  async finishedByParent(teamId: string, stream: string, parentId?: string): Promise<Map<string, DayRange[]>> {
+    const state = await this.stateByParent(teamId, stream, '', parentId);
+    return new Map([...state].map(([id, s]) => [id, mergeRanges([...s.before, ...s.today])]));
   }
 
   async finished(key: StateKey): Promise<DayRange[]> {
     return (await this.finishedByParent(key.teamId, key.stream, key.parentId)).get(key.parentId) ?? [];
   }
 
-  /** Adds `range` to the parent's finished ranges and stores them merged. */
-  async markFinished(key: StateKey, range: DayRange, runId: string): Promise<void> {
-    const current = await this.finished(key);
-    const merged = mergeRanges([...current, range]);
+  /**
+   * Adds `range`, landed by a sync of API day `apiDay`, to the parent's state: today's ranges merged apart, the
+   * ranges of every other day folded into the merged ranges of earlier days.
+   */
+  async markFinished(key: StateKey, range: DayRange, runId: string, apiDay: string): Promise<void> {
+    const current = (await this.stateByParent(key.teamId, key.stream, apiDay, key.parentId)).get(key.parentId) ?? {
+      before: [],
+      today: [],
+    };
+    const today = mergeRanges([...current.today, range]);
     await this.clear(key);
     const now = new Date();
+    const row = (r: DayRange, day: string | null) => ({
+      team_id: key.teamId,
+      stream: key.stream,
+      parent_id: key.parentId,
+      range_from: r.from,
+      range_to: r.to,
+      last_run_id: runId,
+      updated_at: now,
+      api_day: day,
+    });
     await this.db
       .insertInto('ops.sync_state')
-      .values(
-        merged.map((r) => ({
-          team_id: key.teamId,
-          stream: key.stream,
-          parent_id: key.parentId,
-          range_from: r.from,
-          range_to: r.to,
-          last_run_id: runId,
-          updated_at: now,
-        })),
-      )
+      .values([...current.before.map((r) => row(r, null)), ...today.map((r) => row(r, apiDay))])
       .execute();
   }
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { DuckDBBudgetStore } from './budget-store.js';
-import { Database, DEFAULT_DB_PATH } from './duckdb.js';
+import { Database, type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES, duckdbOptions } from './duckdb.js';
 import { type OpsDatabase, opsDb } from './kysely/index.js';
 import { Loader } from './loader.js';
 import { migrate } from './migrate.js';
@@ -26,9 +26,12 @@ export interface WarehouseSession {
 export class Warehouse {
   private constructor(readonly database: Database) {}
 
-  /** Opens (creating if needed) and migrates. A locked file throws DB_LOCKED (exit 4). */
-  static async open(path: string = DEFAULT_DB_PATH): Promise<Warehouse> {
-    const database = await Database.open(path);
+  /**
+   * Opens (creating if needed) and migrates. A locked file throws DB_LOCKED (exit 4). `resources` bounds DuckDB's
+   * buffer pool and threads (defaults suit a cron box: see `DEFAULT_RESOURCES`).
+   */
+  static async open(path: string = DEFAULT_DB_PATH, resources: Partial<DbResources> = {}): Promise<Warehouse> {
+    const database = await Database.open(path, duckdbOptions({ ...DEFAULT_RESOURCES, ...resources }));
     const warehouse = new Warehouse(database);
     const session = await Session.create(database.connection);
     await migrate(session);

@@ -39,7 +39,16 @@ export function tempDir(): { dir: string; db: string; cleanup(): void } {
 }
 
 export function settings(today = TODAY, extra: Partial<SyncSettings> = {}): SyncSettings {
-  return { today, lookbackDays: 3, chunkDays: 31, windowDays: 7, topDomains: 2, maxSourcePages: 5, ...extra };
+  return {
+    today,
+    lookbackDays: 3,
+    chunkDays: 31,
+    windowDays: 7,
+    topDomains: 2,
+    maxSourcePages: 5,
+    rotationDays: 1,
+    ...extra,
+  };
 }
 
 export async function runSync(

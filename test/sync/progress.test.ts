@@ -14,10 +14,24 @@ const plan: SyncPlan = {
   today: '2026-03-15',
   window: { from: '2026-03-09', to: '2026-03-15' },
   streams: [
-    { stream: 'chats', units: 24, requests: 24, parents: 12, complete: 3 },
-    { stream: 'team_members', units: 0, requests: 0, parents: 0, complete: 0, skipped: 'needs the user id' },
+    { stream: 'chats', units: 24, requests: 24, parents: 12, complete: 3, deferred: 0 },
+    { stream: 'prompt_domains', units: 2, requests: 2, parents: 12, complete: 0, deferred: 10 },
+    {
+      stream: 'team_members',
+      units: 0,
+      requests: 0,
+      parents: 0,
+      complete: 0,
+      deferred: 0,
+      skipped: 'needs the user id',
+    },
   ],
   requests: 140,
+  activePrompts: 10,
+  promptRequests: 26,
+  otherRequests: 114,
+  requestsPerActivePrompt: 2.6,
+  rotationDays: 7,
   usablePerWindow: 70,
   windowMs: 60_000,
   floorMs: 120_000,
@@ -50,6 +64,9 @@ describe('progress', () => {
     expect(text).toMatch(/team_members\s+0\s+0\s+skipped: needs the user id/);
     expect(text).toContain('total 140 requests (discovery included); floor 2m00s at 70 per 1m00s');
     expect(text).toContain('unreachable project Old brand');
+    expect(text).toMatch(/prompt_domains\s+2\s+2\s+0\/12\s+10 later/);
+    expect(text).toContain('2.6 requests per active prompt (26 for 10 active prompts; 114 project, team and discovery');
+    expect(text).toContain('once every 7 nights per prompt');
   });
 
   it('on a terminal: what, how far, budget, ETA, and a wait in progress with its reason and time left', () => {

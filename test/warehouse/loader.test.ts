@@ -100,7 +100,7 @@ describe('Loader', () => {
         [{ table: 'raw.chats', partition: partition('2026-01-01', '2026-01-01'), rows: [chat('c1', '2026-01-01')] }],
         run,
         async () => {
-          await ws.state.markFinished(key, { from: '2026-01-01', to: '2026-01-01' }, 'run-1');
+          await ws.state.markFinished(key, { from: '2026-01-01', to: '2026-01-01' }, 'run-1', '2026-01-02');
           throw new Error('killed between rows and state');
         },
       ),
@@ -110,7 +110,7 @@ describe('Loader', () => {
     await ws.loader.loadUnit(
       [{ table: 'raw.chats', partition: partition('2026-01-01', '2026-01-01'), rows: [chat('c1', '2026-01-01')] }],
       run,
-      () => ws.state.markFinished(key, { from: '2026-01-01', to: '2026-01-01' }, 'run-1'),
+      () => ws.state.markFinished(key, { from: '2026-01-01', to: '2026-01-01' }, 'run-1', '2026-01-02'),
     );
     expect(await ws.state.finished(key)).toEqual([{ from: '2026-01-01', to: '2026-01-01' }]);
   });

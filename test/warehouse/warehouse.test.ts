@@ -127,10 +127,15 @@ describe('budget store', () => {
 describe('state store', () => {
   it('keeps finished ranges merged per parent', async () => {
     const key = { teamId: 't', stream: 'chats', parentId: 'p1' };
-    await ws.state.markFinished(key, { from: '2026-01-01', to: '2026-01-05' }, 'r1');
-    await ws.state.markFinished(key, { from: '2026-01-10', to: '2026-01-12' }, 'r1');
-    await ws.state.markFinished(key, { from: '2026-01-06', to: '2026-01-09' }, 'r2');
-    await ws.state.markFinished({ ...key, parentId: 'p2' }, { from: '2026-02-01', to: '2026-02-01' }, 'r2');
+    await ws.state.markFinished(key, { from: '2026-01-01', to: '2026-01-05' }, 'r1', '2026-01-13');
+    await ws.state.markFinished(key, { from: '2026-01-10', to: '2026-01-12' }, 'r1', '2026-01-13');
+    await ws.state.markFinished(key, { from: '2026-01-06', to: '2026-01-09' }, 'r2', '2026-02-02');
+    await ws.state.markFinished(
+      { ...key, parentId: 'p2' },
+      { from: '2026-02-01', to: '2026-02-01' },
+      'r2',
+      '2026-02-02',
+    );
     expect(await ws.state.finished(key)).toEqual([{ from: '2026-01-01', to: '2026-01-12' }]);
     const all = await ws.state.finishedByParent('t', 'chats');
     expect(all.get('p2')).toEqual([{ from: '2026-02-01', to: '2026-02-01' }]);

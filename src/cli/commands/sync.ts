@@ -7,15 +7,15 @@
 import { type Command, Option } from 'commander';
 import { DEFAULT_MAX_RETRY_AFTER_MS } from '../../client/api-client.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
-import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, Share, Uuid, wholeNumber } from '../../core/inputs.js';
+import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, MemorySize, Share, Uuid, wholeNumber } from '../../core/inputs.js';
 import { createLogger, type LogFormat } from '../../core/log.js';
 import { configJsonSchema, loadConfig, readKey } from '../../extract/config.js';
 import { formatPlan, LogProgress, type ProgressSink, TerminalProgress } from '../../extract/progress.js';
 import { syncAll, type TeamJob } from '../../extract/run-sync.js';
 import { STREAM_NAMES } from '../../extract/streams/index.js';
 import type { summary } from '../../extract/team-sync.js';
-import type { SyncSettings } from '../../extract/types.js';
-import { DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
+import { DEFAULT_ROTATION_DAYS, type SyncSettings } from '../../extract/types.js';
+import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../warehouse/duckdb.js';
 import { Warehouse } from '../../warehouse/warehouse.js';
 import { numberFlag, resolved, textFlag } from '../validate.js';
 
@@ -42,6 +42,10 @@ export interface SyncFlags {
   rateWindowMs?: number;
   concurrency?: number;
   maxRetryAfter?: number;
+  memoryLimit?: string;
+  threads?: number;
+  maxResponseBytes?: number;
+  rotationDays?: number;
   configSchema?: boolean;
 }
 
@@ -142,6 +146,26 @@ export function register(program: Command): void {
       'longest Retry-After waited for, in seconds; a longer one fails its unit, which the next sync fetches (default 300)',
       numberFlag('--max-retry-after', MaxRetryAfterSeconds),
     )
+    .option(
+      '--memory-limit <size>',
+      `DuckDB memory limit, spilling to disk beyond it (default ${DEFAULT_RESOURCES.memoryLimit}; e.g. 2GB)`,
+      textFlag('--memory-limit', MemorySize),
+    )
+    .option(
+      '--threads <n>',
+      `DuckDB threads (default ${DEFAULT_RESOURCES.threads})`,
+      numberFlag('--threads', wholeNumber(1, 256)),
+    )
+    .option(
+      '--max-response-bytes <n>',
+      'largest response body read; a larger one fails its unit and the sync goes on (default 67108864, 64 MiB)',
+      numberFlag('--max-response-bytes', wholeNumber(1024)),
+    )
+    .option(
+      '--rotation-days <n>',
+      'prompt metrics, domains and URLs are refreshed for each prompt once in this many nights, spread evenly (default 7; 1 = every night)',
+      numberFlag('--rotation-days', wholeNumber(1, 31)),
+    )
     .option('--config-schema', 'print the JSON Schema of vwh.config.json and stop')
     .action(async (flags: SyncFlags) => {
       process.exitCode = await runSyncCommand(flags);
@@ -235,6 +259,7 @@ export async function runSyncCommand(
     windowDays: flags.windowDays ?? config.windowDays ?? 30,
     topDomains: flags.topDomains ?? config.topDomains ?? 3,
     maxSourcePages: config.maxSourcePages ?? 5,
+    rotationDays: flags.rotationDays ?? config.rotationDays ?? DEFAULT_ROTATION_DAYS,
     ...(since ? { since } : {}),
     ...(until ? { until } : {}),
   };
@@ -247,7 +272,18 @@ export async function runSyncCommand(
     : onTerminal
       ? new TerminalProgress()
       : new LogProgress(logger);
-  const warehouse = await Warehouse.open(dbPath);
+  const memoryLimit = resolved(MemorySize, [
+    ['--memory-limit', flags.memoryLimit],
+    [inConfig('memoryLimit'), config.memoryLimit],
+  ]);
+  const threads = resolved(wholeNumber(1, 256), [
+    ['--threads', flags.threads],
+    [inConfig('threads'), config.threads],
+  ]);
+  const warehouse = await Warehouse.open(dbPath, {
+    ...(memoryLimit ? { memoryLimit } : {}),
+    ...(threads ? { threads } : {}),
+  });
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);

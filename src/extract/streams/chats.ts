@@ -14,6 +14,8 @@ export const chatsStream: StreamDef = {
   tables: ['raw.chats', 'raw.chat_mentions', 'raw.chat_references'],
   grain: 'daily',
   parents: promptParents,
+  // An inactive prompt collects no new answers: after its history, a weekly look catches late ones.
+  rotated: (parent) => parent.promptType === 'inactive',
   estimate: () => 1,
   async fetch(ctx, parent, range) {
     const promptId = parent.promptId ?? parent.id;

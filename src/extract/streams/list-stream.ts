@@ -9,6 +9,8 @@ export interface ListStreamSpec<E extends EndpointDef, I extends z.ZodType> {
   name: string;
   table: string;
   parents: StreamDef['parents'];
+  /** Refreshed on the rotation rather than every night (see `StreamDef.rotated`). */
+  rotated?: StreamDef['rotated'];
   endpoint: E;
   params(parent: Parent, ctx: UnitContext): CallParams<E>;
   /** The schema of one list item: a drifted item is rejected on its own, its siblings land. */
@@ -27,6 +29,7 @@ export function listStream<E extends EndpointDef, I extends z.ZodType>(spec: Lis
     tables: [spec.table],
     grain: 'snapshot',
     parents: spec.parents,
+    ...(spec.rotated ? { rotated: spec.rotated } : {}),
     estimate: () => 1,
     async fetch(ctx, parent) {
       const { items, data, rejected } = await fetchList(

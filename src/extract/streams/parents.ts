@@ -21,6 +21,12 @@ export function promptParents(discovery: Discovery, _settings?: SyncSettings): P
   return discovery.projects.flatMap(({ project, prompts }) =>
     prompts
       .filter((p) => TRACKED_TYPES.has(p.prompt_type))
-      .map((p) => ({ id: p.id, projectId: project.id, promptId: p.id, start: dayOf(p.created_at) })),
+      .map((p) => ({
+        id: p.id,
+        projectId: project.id,
+        promptId: p.id,
+        start: dayOf(p.created_at),
+        promptType: p.prompt_type,
+      })),
   );
 }

@@ -8,6 +8,8 @@ import { promptParents } from './parents.js';
 /** Per prompt, over the analysis window: the path, the query, and the partition (prompt × window). */
 const promptWindow = {
   parents: promptParents,
+  // Derivable from the chats (their references): refreshed weekly on the rotation, not every night.
+  rotated: () => true,
   params: (parent: Parent, ctx: UnitContext) => ({
     path: { project_id: parent.projectId ?? '', prompt_id: parent.promptId ?? parent.id },
     query: { date_from: ctx.window.from, date_to: ctx.window.to },

@@ -19,6 +19,8 @@ export const promptMetricsStream: StreamDef = {
   tables: ['raw.prompt_metrics_daily', 'raw.prompt_analytics'],
   grain: 'daily',
   parents: promptParents,
+  // Visibility, position and sentiment per day are derivable from the chats: refreshed on the rotation.
+  rotated: () => true,
   estimate: () => 1,
   async fetch(ctx, parent, range) {
     const promptId = parent.promptId ?? parent.id;

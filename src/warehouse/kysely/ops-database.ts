@@ -40,6 +40,8 @@ export interface SyncStateTable {
   range_to: DateDay;
   last_run_id: string;
   updated_at: Timestamp;
+  /** The API day of the sync that landed the range while that day lasts; NULL once folded into earlier days. */
+  api_day: DateDay | null;
 }
 
 export interface RejectedRowsTable {

@@ -1,0 +1,103 @@
+import { getEventListeners } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/core/log.js';
+import { LogProgress, type ProgressSink } from '../../src/extract/progress.js';
+import type { ReferenceServer } from '../../src/reference/index.js';
+import { Warehouse } from '../../src/warehouse/warehouse.js';
+import { contentOf, openWarehouse, runSync, startWorld, tempDir } from './harness.js';
+
+let server: ReferenceServer;
+let tmp: ReturnType<typeof tempDir>;
+
+beforeAll(async () => {
+  server = await startWorld({ seed: 23, projects: 1, prompts: 5, historyDays: 12 });
+  tmp = tempDir();
+});
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+describe('bounded resources', () => {
+  it('DuckDB runs within the configured memory limit and threads; the defaults suit a cron box', async () => {
+    const sized = await Warehouse.open(`${tmp.dir}/sized.duckdb`, { memoryLimit: '300MB', threads: 1 });
+    const ws = await sized.session();
+    const [set] = await ws.session.all<{ m: string; t: number }>(
+      "SELECT current_setting('memory_limit') AS m, current_setting('threads') AS t",
+    );
+    ws.close();
+    sized.close();
+    // DuckDB reports the limit in its own unit (MiB), so 300 MB reads 286.1 MiB.
+    expect(set?.m).toMatch(/^28\d\.\d MiB$/);
+    expect(Number(set?.t)).toBe(1);
+    const plain = await Warehouse.open(`${tmp.dir}/plain.duckdb`);
+    const ws2 = await plain.session();
+    const [def] = await ws2.session.all<{ m: string; t: number }>(
+      "SELECT current_setting('memory_limit') AS m, current_setting('threads') AS t",
+    );
+    ws2.close();
+    plain.close();
+    expect(def?.m).toMatch(/^48\d\.\d MiB$/);
+    expect(Number(def?.t)).toBe(2);
+  });
+
+  it('JSON progress lines come on a heartbeat; the caller signal holds one listener, none after, no warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    const lines: string[] = [];
+    const stream = { write: (t: string) => lines.push(t) } as unknown as NodeJS.WritableStream;
+    const logger = createLogger({ format: 'json', level: 'info', stream });
+    const controller = new AbortController();
+    let peak = 0;
+    const log = new LogProgress(logger);
+    const progress: ProgressSink = {
+      plan: (p) => log.plan(p),
+      wait: (t, e) => log.wait(t, e),
+      done: (t, s) => log.done(t, s),
+      status: (p) => log.status(p),
+      unit: (p) => {
+        peak = Math.max(peak, getEventListeners(controller.signal, 'abort').length);
+        log.unit(p);
+      },
+    };
+    const wh = await openWarehouse(`${tmp.dir}/heartbeat.duckdb`);
+    try {
+      const result = await runSync(server, wh, {
+        signal: controller.signal,
+        concurrency: 8,
+        heartbeatMs: 40,
+        progress,
+        logger,
+      });
+      expect(result.status).toBe('succeeded');
+    } finally {
+      wh.close();
+      process.off('warning', onWarning);
+    }
+    expect(peak).toBe(1);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+    const beats = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'sync progress');
+    expect(beats.length).toBeGreaterThan(1);
+    const last = beats.at(-1);
+    expect(last).toMatchObject({ level: 'info', teamId: 'team-demo' });
+    for (const field of ['unitsDone', 'unitsTotal', 'requests', 'rows', 'budgetLeft', 'etaMs'])
+      expect(typeof last[field]).toBe('number');
+    expect(last.unitsDone).toBeLessThanOrEqual(last.unitsTotal);
+    expect(beats.some((b) => b.rows > 0)).toBe(true);
+  });
+
+  it('a sync at concurrency 8 with batched landing lands the same rows as one at concurrency 1', async () => {
+    const one = await openWarehouse(`${tmp.dir}/one.duckdb`);
+    const eight = await openWarehouse(`${tmp.dir}/eight.duckdb`);
+    try {
+      expect((await runSync(server, one, { concurrency: 1 })).status).toBe('succeeded');
+      expect((await runSync(server, eight, { concurrency: 8 })).status).toBe('succeeded');
+      expect(await contentOf(eight)).toEqual(await contentOf(one));
+    } finally {
+      one.close();
+      eight.close();
+    }
+  });
+});
