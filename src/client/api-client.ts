@@ -61,6 +61,9 @@ class RetrySignal extends Error {
   }
 }
 
+/** 64 MiB: a month of chats of a busy prompt is a few megabytes; beyond this something is wrong upstream. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
 export class ApiClient {
   readonly budget: RateBudget;
   readonly keyId: string | undefined;
@@ -72,6 +75,7 @@ export class ApiClient {
   private readonly clock: Clock;
   private readonly queue: PQueue;
   private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
   private readonly retries: number;
   private readonly max429: number;
   private readonly maxRetryAfterMs: number;
@@ -98,6 +102,7 @@ export class ApiClient {
     this.budget = options.budget ?? new RateBudget({ clock: this.clock });
     const concurrency = Math.max(1, options.concurrency ?? 4);
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.ownsTransport = !options.transport;
     this.transport =
       options.transport ?? new UndiciTransport({ connections: concurrency * 2, timeoutMs: this.timeoutMs });
@@ -188,9 +193,21 @@ export class ApiClient {
           ...(body === undefined ? {} : { body }),
           ...(signal ? { signal } : {}),
           timeoutMs: this.timeoutMs,
+          maxBytes: this.maxResponseBytes,
         });
       } catch (error) {
         permit.release();
+        if (error instanceof TransportError && error.kind === 'too-large') {
+          throw new AbortError(
+            new VwhError(
+              'RESPONSE_TOO_LARGE',
+              `${method} ${target}: ${error.message.replace(/^[^:]*: /, '')} (maxResponseBytes): its unit fails and the ` +
+                'sync goes on; raise --max-response-bytes (or maxResponseBytes in vwh.config.json) or ask for less ' +
+                '(a later --since, fewer --top-domains)',
+              { details: { method, path: target, maxResponseBytes: this.maxResponseBytes } },
+            ),
+          );
+        }
         if (error instanceof TransportError && error.retryable) {
           throw new RetrySignal('transport', error.message, undefined, { cause: error });
         }

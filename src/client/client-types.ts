@@ -40,6 +40,11 @@ export interface ApiClientOptions {
    * with `RETRY_AFTER_TOO_LONG` rather than holding the warehouse for an hour.
    */
   maxRetryAfterMs?: number;
+  /**
+   * Largest response body read (default 64 MiB): a larger one fails its call with RESPONSE_TOO_LARGE, not retried,
+   * after reading no more than this.
+   */
+  maxResponseBytes?: number;
   backoff?: BackoffOptions;
   /** Jitter source, in [0, 1) (default Math.random). */
   random?: () => number;

@@ -12,6 +12,8 @@ export interface TransportRequest {
   signal?: AbortSignal;
   /** Limit for the whole exchange (connect, headers and body); the transport fails with kind `timeout`. */
   timeoutMs?: number;
+  /** Largest body read; beyond it the transport stops reading and fails with kind `too-large`. */
+  maxBytes?: number;
 }
 
 export interface TransportResponse {
@@ -27,8 +29,19 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-/** What went wrong below HTTP. Every kind except `aborted` and `invalid` is worth a retry. */
-export type TransportErrorKind = 'timeout' | 'reset' | 'connect' | 'truncated' | 'aborted' | 'invalid' | 'other';
+/**
+ * What went wrong below HTTP. Every kind except `aborted`, `invalid` and `too-large` is worth a retry (the same
+ * request would answer the same oversized body).
+ */
+export type TransportErrorKind =
+  | 'timeout'
+  | 'reset'
+  | 'connect'
+  | 'truncated'
+  | 'aborted'
+  | 'invalid'
+  | 'too-large'
+  | 'other';
 
 /**
  * A failed exchange (no complete HTTP response). `message` names the kind, the method and the URL's path; never a
@@ -47,7 +60,7 @@ export class TransportError extends Error {
   }
 
   get retryable(): boolean {
-    return this.kind !== 'aborted' && this.kind !== 'invalid';
+    return this.kind !== 'aborted' && this.kind !== 'invalid' && this.kind !== 'too-large';
   }
 }
 

@@ -3,7 +3,7 @@
  * another base URL get their own pool), a connection cap, and one deadline per exchange. undici's errors are mapped
  * to `TransportError` kinds so the retry policy never looks at library codes.
  */
-import { Agent, errors as undiciErrors } from 'undici';
+import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import { timerMs } from '../core/clock.js';
 import { type Transport, TransportError, type TransportErrorKind, type TransportRequest } from './transport.js';
 
@@ -63,7 +63,7 @@ export class UndiciTransport implements Transport {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const text = await res.body.text();
+      const text = await readCapped(res, req.maxBytes, where);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(res.headers)) {
         if (value === undefined) continue;
@@ -77,6 +77,7 @@ export class UndiciTransport implements Transport {
       if (timedOut) {
         throw new TransportError('timeout', `${where}: no complete response within ${timeoutMs} ms`, { cause: error });
       }
+      if (error instanceof TransportError) throw error;
       throw mapError(error, where);
     } finally {
       clearTimeout(timer);
@@ -87,6 +88,34 @@ export class UndiciTransport implements Transport {
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+/**
+ * The body as text, read chunk by chunk and given up (the socket closed) as soon as it passes `maxBytes`, so an
+ * oversized answer costs at most that much memory. A declared Content-Length beyond the cap fails before reading.
+ */
+async function readCapped(res: Dispatcher.ResponseData, maxBytes: number | undefined, where: string): Promise<string> {
+  if (maxBytes === undefined) return res.body.text();
+  const tooLarge = (size: string) => {
+    // Destroying the body aborts the request; the abort is the intended end here, not an error to surface.
+    res.body.on('error', () => {});
+    res.body.destroy();
+    return new TransportError(
+      'too-large',
+      `${where}: the response body is ${size}, above the cap of ${maxBytes} bytes`,
+    );
+  };
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(`${declared} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > maxBytes) throw tooLarge(`more than ${maxBytes} bytes`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 const kindByCode: Record<string, TransportErrorKind> = {

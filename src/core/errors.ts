@@ -31,6 +31,7 @@ export type VwhErrorCode =
   | 'HTTP_SERVER_ERROR'
   | 'HTTP_TRANSPORT'
   | 'HTTP_NOT_JSON'
+  | 'RESPONSE_TOO_LARGE'
   | 'RETRY_AFTER_TOO_LONG'
   | 'SCHEMA_DRIFT'
   | 'MODEL_ERROR'

@@ -65,6 +65,8 @@ export interface TeamSyncOptions {
   timeoutMs?: number;
   /** Longest Retry-After waited for (default 5 min); a longer one fails its unit, which the next run fetches. */
   maxRetryAfterMs?: number;
+  /** Largest response body read; a larger one fails its unit (default 64 MiB). */
+  maxResponseBytes?: number;
   /** The client's clock (rate window, backoff). Default real time. */
   clock?: Clock;
   logger: Logger;
@@ -132,6 +134,7 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     ...(options.backoff ? { backoff: options.backoff } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
+    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
   });
   let waits = 0;
   const offWait = client.onWait((event) => {

@@ -100,4 +100,29 @@ describe('bounded resources', () => {
       eight.close();
     }
   });
+
+  it('an oversized response fails its unit with the size and the fix; the sync goes on and the next one completes', async () => {
+    const capped = await openWarehouse(`${tmp.dir}/capped.duckdb`);
+    const clean = await openWarehouse(`${tmp.dir}/uncapped.duckdb`);
+    try {
+      const first = await runSync(server, capped, { maxResponseBytes: 16_384 });
+      expect(first.status).toBe('failed');
+      const chatsFailed = first.failedUnits.filter((f) => f.unit.startsWith('chats:'));
+      expect(chatsFailed.length).toBeGreaterThan(0);
+      expect(chatsFailed[0]?.error).toMatch(/above the cap of 16384 bytes \(maxResponseBytes\).*--max-response-bytes/);
+      // Everything small enough landed: the other streams went on.
+      const landed = await contentOf(capped);
+      expect(landed.projects?.length).toBe(1);
+      expect(landed.prompt_metrics_daily?.length).toBeGreaterThan(0);
+      expect(landed.chats?.length ?? 0).toBeLessThan(first.counters.unitsPlanned * 100);
+      // Nothing landed is lost; the next sync fetches the failed units and ends like an uncapped one.
+      const second = await runSync(server, capped);
+      expect(second.status).toBe('succeeded');
+      expect((await runSync(server, clean)).status).toBe('succeeded');
+      expect(await contentOf(capped)).toEqual(await contentOf(clean));
+    } finally {
+      capped.close();
+      clean.close();
+    }
+  });
 });

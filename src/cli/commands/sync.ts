@@ -302,6 +302,12 @@ export async function runSyncCommand(
         planOnly: Boolean(flags.plan),
         concurrency: flags.concurrency ?? config.concurrency ?? 4,
         maxRetryAfterMs: 1000 * (flags.maxRetryAfter ?? config.maxRetryAfterSeconds ?? DEFAULT_MAX_RETRY_AFTER_S),
+        ...maxResponseOf(
+          resolved(wholeNumber(1024), [
+            ['--max-response-bytes', flags.maxResponseBytes],
+            [inConfig('maxResponseBytes'), config.maxResponseBytes],
+          ]),
+        ),
         rate: {
           ...(rateWindowMs ? { windowMs: rateWindowMs } : {}),
           ...(config.rateLimit ? { limit: config.rateLimit } : {}),
@@ -344,6 +350,10 @@ function checkSharedKeys(jobs: readonly TeamJob[]): void {
       );
     }
   }
+}
+
+function maxResponseOf(bytes: number | undefined): { maxResponseBytes?: number } {
+  return bytes === undefined ? {} : { maxResponseBytes: bytes };
 }
 
 function servicesOf(url: string | undefined): { servicesBaseUrl?: string } {
