@@ -87,6 +87,8 @@ export class ApiClient {
   private readonly waits = new WaitEmitter();
   private fatal: VwhError | undefined;
   private creditsAvailable: number | undefined;
+  /** The `Date` header of the first response: the API's own clock. */
+  private firstDate: number | undefined;
   private closing: Promise<void> | undefined;
   private readonly counters = { requests: 0, succeeded: 0, failed: 0, rateLimited: 0, retries: 0, backoffMs: 0 };
 
@@ -249,6 +251,11 @@ export class ApiClient {
     }
   }
 
+  /** The API's current UTC day, from the `Date` header of its first response (undefined before one, or without it). */
+  apiDay(): string | undefined {
+    return this.firstDate === undefined ? undefined : new Date(this.firstDate).toISOString().slice(0, 10);
+  }
+
   /** Progress display hook: every wait (budget, Retry-After, backoff) as it starts. Returns the unsubscribe. */
   onWait(listener: WaitListener): () => void {
     return this.waits.on(listener);
@@ -282,6 +289,10 @@ export class ApiClient {
     sentAt: number,
   ): RawResponse {
     const { status, headers, text } = res;
+    if (this.firstDate === undefined && headers.date) {
+      const ms = Date.parse(headers.date);
+      if (Number.isFinite(ms)) this.firstDate = ms;
+    }
     const credits = Number(headers['x-credit-available']);
     if (headers['x-credit-available'] !== undefined && Number.isFinite(credits)) this.creditsAvailable = credits;
     if (status >= 200 && status < 300) {

@@ -52,6 +52,11 @@ export interface TeamSyncOptions {
   /** The team service's caller (team_members); without it that stream is skipped. */
   userId?: string;
   settings: SyncSettings;
+  /**
+   * `settings.today` is the local UTC date, not a day the user named: the API's day (the `Date` header of its first
+   * response) replaces it. Either way the sync never goes past the API's day.
+   */
+  todayFromApi?: boolean;
   /** Stream names; default all. */
   streams?: readonly string[];
   projects?: readonly string[];
@@ -93,7 +98,8 @@ export interface TeamResult {
 
 /** One team (one key): discover, plan, then run every unit, each committed with its state in one transaction. */
 export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
-  const { warehouse, teamId, settings, logger, progress } = options;
+  const { warehouse, teamId, logger, progress } = options;
+  let settings = options.settings;
   // The caller's signal gets one listener; every request, queue slot, wait and retry of this sync listens to a
   // signal of its own. Those are as many as the operations in flight (concurrency × layers, each removed when its
   // operation ends), not a leak, so the warning threshold of 10 does not apply to it.
@@ -169,6 +175,7 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
   let crashed = false;
   try {
     const discovery = await discover(client, options.projects, logger, signal);
+    settings = { ...settings, today: apiToday(client.apiDay(), settings.today, Boolean(options.todayFromApi), logger) };
     result.unreachable = discovery.unreachable;
     const window = analysisWindow(settings);
     const scope: TeamScope = options.userId ? { userId: options.userId } : {};
@@ -443,6 +450,31 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     if (!crashed) await client.close().catch(() => {});
     ws.close();
   }
+}
+
+/**
+ * The day this sync ends on. Without --today it is the API's day, from the `Date` header of its first response (the
+ * local date when there is none), with a warning when the two differ: a machine ahead of the API would otherwise
+ * mark the API's future days finished and never fetch their answers. A --today after the API's day is brought back
+ * to it for the same reason; one before it is a deliberate look at the past and stays.
+ */
+function apiToday(apiDay: string | undefined, today: string, fromApi: boolean, logger: Logger): string {
+  if (apiDay === undefined || apiDay === today) return today;
+  if (fromApi) {
+    logger.warn("the API's day differs from this machine's UTC date; syncing up to the API's day", {
+      apiDay,
+      localDay: today,
+    });
+    return apiDay;
+  }
+  if (today > apiDay) {
+    logger.warn("--today is after the API's day; syncing up to the API's day, never past it", {
+      apiDay,
+      today,
+    });
+    return apiDay;
+  }
+  return today;
 }
 
 /**

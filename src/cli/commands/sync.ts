@@ -299,6 +299,7 @@ export async function runSyncCommand(
         settings,
         ...(flags.streams || config.streams ? { streams: flags.streams ?? config.streams } : {}),
         fullRefresh: Boolean(flags.fullRefresh),
+        todayFromApi: flags.today === undefined,
         planOnly: Boolean(flags.plan),
         concurrency: flags.concurrency ?? config.concurrency ?? 4,
         maxRetryAfterMs: 1000 * (flags.maxRetryAfter ?? config.maxRetryAfterSeconds ?? DEFAULT_MAX_RETRY_AFTER_S),
