@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,4 +39,24 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
   const start = process.hrtime.bigint();
   const value = await fn();
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
+}
+
+/** A reference server in a child process (`vwh serve --port 0 …flags`), so its CPU and memory are not the bench's. */
+export async function startServeChild(flags: string[]): Promise<{ url: string; apiKey: string; close(): void }> {
+  const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...flags], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const ready = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`vwh serve exited with ${code} before it was ready: ${out}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      const apiKey = /demo api key: (\S+)/.exec(out)?.[1];
+      if (url && apiKey) resolve({ url, apiKey });
+    });
+  });
+  child.removeAllListeners('exit');
+  return { ...ready, close: () => child.kill('SIGTERM') };
 }

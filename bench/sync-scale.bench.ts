@@ -1,17 +1,6 @@
-/**
- * `vwh sync` at an agency's scale (issue 9): the 10 projects × 50 prompts world with 30, 180 and 365 days of
- * history, each backfilled from a reference server in a child process (so the server's CPU and memory are not the
- * sync's), with a rate window scaled so the 365-day floor is a few minutes. Then one night on the 365-day
- * warehouse, then four teams (four keys, four servers) in parallel against one team alone.
- *
- * Ratios are measured in the same run: wall ÷ floor, where floor = the plan's requests ÷ the key's usable requests
- * per window × the window, the least time any sync of that plan can take.
- */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { silentLogger } from '../src/core/log.js';
 import { silentProgress } from '../src/extract/progress.js';
 import { syncAll, type TeamJob } from '../src/extract/run-sync.js';
@@ -19,7 +8,7 @@ import type { TeamResult } from '../src/extract/team-sync.js';
 import type { SyncSettings } from '../src/extract/types.js';
 import { addDays } from '../src/warehouse/day-ranges.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
-import { type BenchResult, timed, writeResult } from './lib.js';
+import { type BenchResult, startServeChild, timed, writeResult } from './lib.js';
 
 const TODAY = '2026-11-20';
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -50,30 +39,22 @@ const STREAMS = [
   'recorded_urls',
 ];
 
-interface Server {
-  url: string;
-  apiKey: string;
-  close(): void;
-}
+type Server = Awaited<ReturnType<typeof startServeChild>>;
 
-async function startServer(seed: number, projects: number, prompts: number, days: number, windowMs: number) {
-  const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
-  const args = [bin, 'serve', '--port', '0', '--seed', String(seed), '--today', TODAY, '--demo'];
-  args.push('--projects', String(projects), '--prompts', String(prompts), '--history-days', String(days));
-  args.push('--rate-window-ms', String(windowMs));
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const ready = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`vwh serve exited with ${code} before it was ready: ${out}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /listening on (\S+)/.exec(out)?.[1];
-      const apiKey = /demo api key: (\S+)/.exec(out)?.[1];
-      if (url && apiKey) resolve({ url, apiKey });
-    });
-  });
-  child.removeAllListeners('exit');
-  return { ...ready, close: () => child.kill('SIGTERM') } satisfies Server;
+function startServer(seed: number, projects: number, prompts: number, days: number, windowMs: number) {
+  return startServeChild(
+    [
+      '--seed',
+      String(seed),
+      '--today',
+      TODAY,
+      '--demo',
+      '--projects',
+      String(projects),
+      '--prompts',
+      String(prompts),
+    ].concat(['--history-days', String(days), '--rate-window-ms', String(windowMs)]),
+  );
 }
 
 function settings(today: string): SyncSettings {

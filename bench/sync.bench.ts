@@ -1,19 +1,13 @@
-/**
- * (c) Peak memory of a large backfill: the same team synced with a short and a long history. The sync streams unit
- * by unit (each unit's rows are landed and dropped), so the peak heap must grow far less than the data landed.
- */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { silentLogger } from '../src/core/log.js';
 import { silentProgress } from '../src/extract/progress.js';
 import { syncTeam } from '../src/extract/team-sync.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
-import { type BenchResult, timed, writeResult } from './lib.js';
+import { type BenchResult, startServeChild, timed, writeResult } from './lib.js';
 
 const TODAY = '2026-03-15';
 const PROMPTS = Number(process.env.VWH_BENCH_SYNC_PROMPTS ?? 6);
@@ -22,23 +16,22 @@ const PROMPTS = Number(process.env.VWH_BENCH_SYNC_PROMPTS ?? 6);
  * The reference server runs in a child process (`vwh serve`), so the heap measured here is the sync's alone: the
  * server's answer cache grows with the history it serves and would otherwise be counted as the sync's.
  */
-async function startServer(historyDays: number): Promise<{ url: string; apiKey: string; close(): void }> {
-  const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
-  const args = [bin, 'serve', '--port', '0', '--seed', '11', '--today', TODAY, '--demo', '--projects', '1'];
-  args.push('--prompts', String(PROMPTS), '--history-days', String(historyDays), '--rate-window-ms', '50');
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const ready = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`vwh serve exited with ${code} before it was ready: ${out}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /listening on (\S+)/.exec(out)?.[1];
-      const apiKey = /demo api key: (\S+)/.exec(out)?.[1];
-      if (url && apiKey) resolve({ url, apiKey });
-    });
-  });
-  child.removeAllListeners('exit');
-  return { ...ready, close: () => child.kill('SIGTERM') };
+function startServer(historyDays: number): ReturnType<typeof startServeChild> {
+  return startServeChild([
+    '--seed',
+    '11',
+    '--today',
+    TODAY,
+    '--demo',
+    '--projects',
+    '1',
+    '--prompts',
+    String(PROMPTS),
+    '--history-days',
+    String(historyDays),
+    '--rate-window-ms',
+    '50',
+  ]);
 }
 
 /** A full GC, so "live heap after a unit" counts what the sync keeps, not garbage not yet collected. */
