@@ -75,7 +75,10 @@ export async function openWarehouse(path: string): Promise<Warehouse> {
   return Warehouse.open(path);
 }
 
-/** Rows of every raw table without the run columns, sorted: what "the same warehouse" means. */
+/**
+ * Rows of every raw table without the run columns, sorted: what "the same warehouse" means. (Tables the sync does not
+ * write, such as raw.webhook_events, have no run columns.)
+ */
 export async function contentOf(warehouse: Warehouse): Promise<Record<string, string[]>> {
   const ws = await warehouse.session();
   try {
