@@ -31,18 +31,24 @@ describe('kill and resume', () => {
     for (const inside of schedule) {
       const whB = await openWarehouse(dbB);
       const crashAt = 1 + Math.floor(random() * 25);
-      // A crash inside a unit's transaction rolls that unit back; one after it keeps it.
-      landedBeforeCrash.push(inside ? crashAt - 1 : crashAt);
+      // A crash inside a unit's transaction rolls back that unit's batch (the units landing with it); one after a
+      // unit keeps it. What was committed is what the afterUnit hook saw.
+      let committed = 0;
       const crash = (n: number) => {
         if (n === crashAt) throw new SimulatedCrash(`crash at unit ${n}`);
       };
+      const afterUnit = (n: number) => {
+        if (!inside) crash(n);
+        committed = n;
+      };
       try {
         await expect(
-          runSync(server, whB, { hooks: inside ? { inTransaction: crash } : { afterUnit: crash } }),
+          runSync(server, whB, { hooks: inside ? { inTransaction: crash, afterUnit } : { afterUnit } }),
         ).rejects.toBeInstanceOf(SimulatedCrash);
       } finally {
         whB.close();
       }
+      landedBeforeCrash.push(inside ? committed : crashAt);
     }
     const whLast = await openWarehouse(dbB);
     const last = await runSync(server, whLast);
