@@ -21,7 +21,7 @@ export interface TableLayout {
 }
 
 /** The project → team map for tables that have a project but no team column (the opportunity marts). */
-const TEAM_OF_PROJECT = '(select distinct project_id as __project_id, team_id as __team_id from raw.projects)';
+const TEAM_OF_PROJECT = '(select distinct p.id as __project_id, p.team_id as __team_id from raw.projects p)';
 
 export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLayout {
   const names = new Set(table.columns.map((c) => c.name));

@@ -1,6 +1,7 @@
 /** The warehouse as every export reads it: opened read-only, so an export never blocks or changes it. */
 import { existsSync } from 'node:fs';
 import { VwhError } from '../core/errors.js';
+import { DbFile } from '../core/inputs.js';
 import { Database } from '../warehouse/duckdb.js';
 
 /**
@@ -8,10 +9,12 @@ import { Database } from '../warehouse/duckdb.js';
  * casts to TIMESTAMPTZ and the hive `month` must not depend on the machine's zone). Throws USAGE when no file.
  */
 export async function openForExport(path: string): Promise<Database> {
-  if (!path || !existsSync(path)) {
+  const valid = DbFile.safeParse(path);
+  if (!valid.success) throw new VwhError('USAGE', `--db ${valid.error.issues[0]?.message ?? 'is invalid'}.`);
+  if (!existsSync(path)) {
     throw new VwhError(
       'USAGE',
-      `No warehouse at ${path || '(empty path)'}. Fill one first (vwh run, or vwh sync then vwh models build), or point --db at an existing file.`,
+      `No warehouse at ${path}. Fill one first (vwh run, or vwh sync then vwh models build), or point --db at an existing file.`,
     );
   }
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });

@@ -140,7 +140,7 @@ describe('parquet lake', () => {
     const daily = manifest.tables['marts.brand_visibility_daily'];
     expect(new Set(daily?.partitions.map((p) => p.path.split('/')[2])).size).toBeGreaterThanOrEqual(2);
     expect(daily?.partition_by).toEqual(['team_id', 'project_id', 'month']);
-  });
+  }, 240_000);
 
   it('is incremental: the same data rewrites nothing; one changed partition rewrites one file; no orphans', async () => {
     const lake = join(world.dir, 'lake-incremental');
@@ -183,7 +183,7 @@ describe('parquet lake', () => {
     expect(files(lake)).toEqual(files(fresh));
     expect(existsSync(join(lake, '_staging'))).toBe(false);
     expect(await difference(fewer, lake, 'share_of_voice_daily')).toEqual({ extra: 0, missing: 0 });
-  });
+  }, 240_000);
 
   it.skipIf(!built)(
     'two processes export two teams into one lake; DuckDB over the lake is the union (needs npm run build)',
@@ -223,7 +223,7 @@ describe('parquet lake', () => {
       await exportParquetLake({ db: world.db, outDir: lake });
       expect(mtimes(lake)).toEqual(before);
     },
-    120_000,
+    240_000,
   );
 
   it.skipIf(!built)(
@@ -256,7 +256,7 @@ describe('parquet lake', () => {
       expect(await difference(changed, lake, 'brand_visibility_daily')).toEqual({ extra: 0, missing: 0 });
       expect(await difference(changed, lake, 'share_of_voice_daily')).toEqual({ extra: 0, missing: 0 });
     },
-    120_000,
+    240_000,
   );
 });
 

@@ -20,8 +20,8 @@ beforeAll(async () => {
   try {
     await w.run(`
       create schema marts; create schema raw;
-      create table raw.projects (project_id varchar, team_id varchar);
-      insert into raw.projects values ('p1', 'team-a'), ('p2', 'team-a');
+      create table raw.projects (team_id varchar, id varchar);
+      insert into raw.projects values ('team-a', 'p1'), ('team-a', 'p2'), ('team-a', 'p1'), ('team-z', 'p9');
       create table marts.awkward as
         select 'team-a' as team_id, 'p' || (i % 2 + 1) as project_id,
                date '2026-01-30' + i::int as date,
@@ -40,7 +40,7 @@ beforeAll(async () => {
                (i / 3)::decimal(18, 3) as dec,
                'enum'::enum('enum', 'other') as en
           from range(4) r(i);
-      create table marts.dim as select 'p1' as project_id, 'Acme' as name;`);
+      create table marts.dim as select * from (values ('p1', 'Acme'), ('p9', 'Zed')) v(project_id, name);`);
   } finally {
     w.close();
   }
@@ -125,8 +125,17 @@ describe('parquet types every reader understands', () => {
     }
     expect(rows).toBe(4);
     // dimension tables without a team column take their team from the project, one file per team
+    // (a project listed twice in raw.projects, another team's project beside it: each row once, in its team)
     expect(files(join(out, 'marts', 'dim')).map((f) => f.slice(out.length + 1))).toEqual([
       'marts/dim/team_id=team-a/part-0.parquet',
+      'marts/dim/team_id=team-z/part-0.parquet',
+    ]);
+    const dim = await readWithDuckDB<{ team_id: string; name: string }>(
+      `select team_id, name from read_parquet('${out}/marts/dim/**/*.parquet', hive_partitioning = true) order by 1`,
+    );
+    expect(dim).toEqual([
+      { team_id: 'team-a', name: 'Acme' },
+      { team_id: 'team-z', name: 'Zed' },
     ]);
   });
 

@@ -3,9 +3,11 @@
  * not speak DuckDB. The work is in src/export/; this file parses flags and prints the summary.
  */
 import type { Command } from 'commander';
+import { DbFile } from '../../core/inputs.js';
 import { createLogger } from '../../core/log.js';
-import { describeSummary, type ExportSummary, exportParquetLake } from '../../export/index.js';
+import { describeSummary, type ExportSummary, exportArrow, exportParquetLake } from '../../export/index.js';
 import { DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
+import { textFlag } from '../validate.js';
 
 interface ParquetFlags {
   db: string;
@@ -32,7 +34,7 @@ export function register(program: Command): void {
         'only changed partitions are rewritten.',
     )
     .requiredOption('--out <dir>', 'the lake folder (created when missing; several writers may share it)')
-    .option('--db <file>', 'the warehouse file (opened read-only)', DEFAULT_DB_PATH)
+    .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFile), DEFAULT_DB_PATH)
     .option('--raw', 'also the raw.* tables')
     .option('--staging', 'also the staging.* views')
     .option('--tables <name...>', 'only these tables (name or schema.name)')
@@ -49,6 +51,29 @@ export function register(program: Command): void {
         outDir: flags.out,
         ...(flags.raw ? { raw: true } : {}),
         ...(flags.staging ? { staging: true } : {}),
+        ...(flags.tables ? { tables: flags.tables } : {}),
+        log,
+      });
+      print(summary, process.stdout);
+    });
+
+  exp
+    .command('arrow')
+    .description('Write each mart as an Arrow IPC file (Feather v2), DIR/<schema>.<table>.arrow, streamed in batches.')
+    .requiredOption('--out <dir>', 'the output folder (created when missing)')
+    .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFile), DEFAULT_DB_PATH)
+    .option('--tables <name...>', 'only these marts')
+    .option('--log-format <format>', 'pretty or json (default: pretty on a terminal)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vwh export arrow --out arrow/\n' +
+        '  python -c "import pyarrow.feather as f; print(f.read_table(\'arrow/marts.brand_visibility_daily.arrow\'))"',
+    )
+    .action(async (flags: Omit<ParquetFlags, 'raw' | 'staging'>) => {
+      const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+      const summary = await exportArrow({
+        db: flags.db,
+        outDir: flags.out,
         ...(flags.tables ? { tables: flags.tables } : {}),
         log,
       });

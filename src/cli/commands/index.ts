@@ -5,6 +5,7 @@ import { register as registerExport } from './export.js';
 import { register as registerModels } from './models.js';
 import { register as registerOpenapi } from './openapi.js';
 import { register as registerQuery } from './query.js';
+import { register as registerReport } from './report.js';
 import { register as registerRun } from './run.js';
 import { register as registerSchedule } from './schedule.js';
 import { register as registerServe } from './serve.js';
@@ -24,4 +25,5 @@ export function registerCommands(program: Command): void {
   registerExport(program);
   registerEvents(program);
   registerDoctor(program);
+  registerReport(program);
 }

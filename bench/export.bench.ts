@@ -1,0 +1,140 @@
+/**
+ * Exports: Parquet and CSV throughput on a large synthetic mart as a ratio to DuckDB's bare COPY of the same table
+ * in the same run (target >= 0.8), the Arrow export's peak RSS as the table grows 10x (each size in a process of its
+ * own; target: flat, <= 1.5x), and the HTML report's render time on a 10-project x 52-week reference world.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { runDemo } from '../src/cli/commands/demo.js';
+import { exportParquetLake, writeHtmlReport, writeReport } from '../src/export/index.js';
+import { Database } from '../src/warehouse/duckdb.js';
+import { type BenchResult, timed, writeResult } from './lib.js';
+
+const ROWS = Number(process.env.VWH_BENCH_EXPORT_ROWS ?? 2_000_000);
+const ARROW_SMALL = Number(process.env.VWH_BENCH_ARROW_ROWS ?? 200_000);
+const HTML_DAYS = Number(process.env.VWH_BENCH_HTML_DAYS ?? 364);
+
+/** A mart shaped like brand_visibility_daily: 10 projects x 365 days x brands x 4 providers. */
+async function buildMart(path: string, rows: number): Promise<void> {
+  const db = await Database.open(path);
+  try {
+    await db.run(`
+      create schema if not exists marts; create schema if not exists raw;
+      create or replace table raw.projects as
+        select 'team-bench' as team_id, 'project-' || i as id, 'Project ' || i as name, now() as _extracted_at from range(10) r(i);
+      create or replace table marts.big_facts as
+        select 'team-bench' as team_id, 'project-' || (i % 10) as project_id,
+               'brand-' || (i // 10 % 13) as brand_id, 'Brand ' || (i // 10 % 13) as brand_name,
+               (['chatgpt', 'perplexity', 'gemini', 'all'])[i // 130 % 4 + 1] as provider,
+               date '2025-01-01' + (i // 520 % 365)::int as date,
+               (i % 97 + 1)::bigint as responses, (i % 41)::bigint as mentions,
+               round(100.0 * (i % 41) / (i % 97 + 1), 2) as visibility_pct,
+               timestamp '2025-01-01' + to_seconds(i) as _extracted_at
+          from range(${rows}) r(i)`);
+  } finally {
+    db.close();
+  }
+}
+
+function arrowChild(db: string, out: string): { maxRssMb: number; ms: number } {
+  const entry = fileURLToPath(new URL('../src/export/index.js', import.meta.url));
+  const script = `const m = await import(${JSON.stringify(entry)}); const t = Date.now();
+    await m.exportArrow({ db: ${JSON.stringify(db)}, outDir: ${JSON.stringify(out)}, tables: ['big_facts'] });
+    process.stdout.write(JSON.stringify({ maxRssMb: process.resourceUsage().maxRSS / 1024, ms: Date.now() - t }));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`arrow child failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as { maxRssMb: number; ms: number };
+}
+
+export async function main(): Promise<BenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'vwh-bench-export-'));
+  try {
+    const db = join(dir, 'w.duckdb');
+    await buildMart(db, ROWS);
+
+    // Parquet: bare COPY of the table to one zstd file, then the lake export of the same table.
+    const bare = await Database.open(db, { access_mode: 'READ_ONLY' });
+    const bareParquet = await timed(() =>
+      bare.run(`COPY marts.big_facts TO '${join(dir, 'bare.parquet')}' (FORMAT parquet, COMPRESSION zstd)`),
+    );
+    const bareCsv = await timed(() => bare.run(`COPY marts.big_facts TO '${join(dir, 'bare.csv')}' (HEADER)`));
+    bare.close();
+    const lake = await timed(() => exportParquetLake({ db, outDir: join(dir, 'lake'), tables: ['big_facts'] }));
+    const reports = join(dir, 'reports');
+    mkdirSync(reports);
+    writeFileSync(
+      join(reports, 'big.sql'),
+      '/* @report\ntitle: Big\ndescription: the whole mart\ncolumns: {}\n*/\nselect * from marts.big_facts',
+    );
+    const csv = await timed(() =>
+      writeReport({ db, name: 'big', format: 'csv', out: join(dir, 'big.csv'), reportsDir: reports }),
+    );
+
+    // Arrow: peak RSS of a process exporting N rows, then one exporting 10 N rows.
+    const small = join(dir, 'small.duckdb');
+    await buildMart(small, ARROW_SMALL);
+    const large = join(dir, 'large.duckdb');
+    await buildMart(large, ARROW_SMALL * 10);
+    const arrowSmall = arrowChild(small, join(dir, 'arrow-small'));
+    const arrowLarge = arrowChild(large, join(dir, 'arrow-large'));
+
+    // HTML: the report of a 10-project x 52-week reference world, synced and modelled.
+    const world = join(dir, 'world.duckdb');
+    const sink = new PassThrough();
+    sink.resume();
+    await runDemo(
+      { db: world, seed: 3, projects: 10, prompts: 3, historyDays: HTML_DAYS, rateWindowMs: 100, logFormat: 'json' },
+      sink,
+    );
+    const html = await timed(() => writeHtmlReport({ db: world, out: join(dir, 'report.html') }));
+
+    const parquetRatio = bareParquet.ms / lake.ms;
+    const csvRatio = bareCsv.ms / csv.ms;
+    const rssRatio = arrowLarge.maxRssMb / arrowSmall.maxRssMb;
+    const result: BenchResult = {
+      name: 'export',
+      description:
+        `Parquet lake and CSV report of a ${ROWS.toLocaleString('en-US')}-row mart against DuckDB's bare COPY of the ` +
+        `same table in the same run; Arrow export peak RSS at ${ARROW_SMALL.toLocaleString('en-US')} and 10x rows ` +
+        `(separate processes); HTML report of a 10-project x ${HTML_DAYS}-day world. ${cpus().length} cores.`,
+      ratios: {
+        parquet_throughput_vs_bare_copy: round(parquetRatio),
+        csv_throughput_vs_bare_copy: round(csvRatio),
+        arrow_peak_rss_10x_over_1x: round(rssRatio),
+      },
+      figures: {
+        rows: ROWS,
+        bare_parquet_ms: round(bareParquet.ms),
+        lake_ms: round(lake.ms),
+        lake_rows_per_s: Math.round(ROWS / (lake.ms / 1000)),
+        bare_csv_ms: round(bareCsv.ms),
+        report_csv_ms: round(csv.ms),
+        report_csv_rows_per_s: Math.round(ROWS / (csv.ms / 1000)),
+        arrow_rows_small: ARROW_SMALL,
+        arrow_peak_rss_small_mb: round(arrowSmall.maxRssMb),
+        arrow_peak_rss_large_mb: round(arrowLarge.maxRssMb),
+        arrow_ms_small: arrowSmall.ms,
+        arrow_ms_large: arrowLarge.ms,
+        html_render_ms: round(html.ms),
+        html_bytes: html.value.bytes,
+      },
+      targets: {
+        parquet_throughput_vs_bare_copy: { target: '>= 0.8', met: parquetRatio >= 0.8 },
+        csv_throughput_vs_bare_copy: { target: '>= 0.8', met: csvRatio >= 0.8 },
+        arrow_peak_rss_10x_over_1x: { target: '<= 1.5 (flat)', met: rssRatio <= 1.5 },
+      },
+    };
+    writeResult(result);
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}

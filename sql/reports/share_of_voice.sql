@@ -1,0 +1,76 @@
+/* @report
+title: Competitor leaderboard and share of voice
+description: |
+  Per project and provider, each brand's share of the brand mentions in AI answers over the range, from
+  marts.share_of_voice_daily, ranked. Two shares: among tracked brands only (own brand and tracked competitors),
+  and among every brand the answers name (market brands too). Each brand counts at most once per answer; the
+  denominators are the pooled mentions of all brands over the same days, so the shares of a project and provider
+  add up to 100.
+parameters:
+  project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
+  from: {type: DATE, default: null, description: "first day counted; the first day with answers when omitted"}
+  to: {type: DATE, default: null, description: "last day counted; the last day with answers when omitted"}
+columns:
+  project_id: project
+  provider: AI provider id, or all
+  rank: 1 = most answers naming the brand (brand_responses), ties by name
+  brand_key: the brand (tracked brand id, or name:<lower-case name> for untracked brands)
+  brand_name: brand name
+  is_own_brand: the project's own brand
+  is_tracked: a tracked brand (own brand or active competitor)
+  responses: answers of the project over the range (n)
+  brand_responses: answers naming the brand at all (numerator of sov_all_pct)
+  all_mentions_total: answers naming a brand, summed over every brand (denominator of sov_all_pct)
+  sov_all_pct: 100 × brand_responses / all_mentions_total
+  tracked_brand_responses: answers naming the brand as a tracked mention (numerator of sov_tracked_pct)
+  tracked_mentions_total: the same summed over tracked brands (denominator of sov_tracked_pct)
+  sov_tracked_pct: 100 × tracked_brand_responses / tracked_mentions_total (null for untracked brands)
+  visibility_pct: 100 × brand_responses / responses (share of answers naming the brand)
+*/
+with in_range as (
+  select * from marts.share_of_voice_daily
+  where ($project is null or project_id = $project)
+    and ($from is null or date >= $from)
+    and ($to is null or date <= $to)
+),
+answers as (
+  -- responses repeat on every brand row of a day: one value per project, provider and day
+  select project_id, provider, sum(responses) as responses
+  from (select distinct project_id, provider, date, responses from in_range)
+  group by project_id, provider
+),
+per_brand as (
+  select project_id, provider, brand_key,
+         any_value(brand_name order by date desc) as brand_name,
+         bool_or(is_own_brand) as is_own_brand,
+         bool_or(is_tracked) as is_tracked,
+         sum(brand_responses) as brand_responses,
+         sum(tracked_brand_responses) as tracked_brand_responses
+  from in_range
+  group by project_id, provider, brand_key
+),
+totals as (
+  select *,
+         sum(brand_responses) over (partition by project_id, provider) as all_mentions_total,
+         sum(tracked_brand_responses) filter (where is_tracked) over (partition by project_id, provider) as tracked_mentions_total
+  from per_brand
+)
+select
+  t.project_id,
+  t.provider,
+  row_number() over (partition by t.project_id, t.provider order by t.brand_responses desc, t.brand_name) as rank,
+  t.brand_key,
+  t.brand_name,
+  t.is_own_brand,
+  t.is_tracked,
+  a.responses::bigint as responses,
+  t.brand_responses::bigint as brand_responses,
+  t.all_mentions_total::bigint as all_mentions_total,
+  round(100 * t.brand_responses / nullif(t.all_mentions_total, 0), 2) as sov_all_pct,
+  t.tracked_brand_responses::bigint as tracked_brand_responses,
+  case when t.is_tracked then t.tracked_mentions_total::bigint end as tracked_mentions_total,
+  case when t.is_tracked then round(100 * t.tracked_brand_responses / nullif(t.tracked_mentions_total, 0), 2) end as sov_tracked_pct,
+  round(100 * t.brand_responses / nullif(a.responses, 0), 2) as visibility_pct
+from totals t join answers a using (project_id, provider)
+where t.brand_responses > 0
+order by t.project_id, t.provider, rank

@@ -1,0 +1,37 @@
+/* @report
+title: Source opportunities
+description: |
+  Domains AI answers cite where the brand could earn a place, per project, ranked by opportunity score, from
+  marts.source_opportunities (the project's latest analysis window; the formula is in docs/analytics.md). The own
+  website is left out. Every share comes with its numerator and denominator; reach is the Wilson 95% lower bound
+  of citing_share.
+parameters:
+  project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
+columns:
+  project_id: project
+  window_from: first day of the analysis window
+  window_to: last day of the analysis window
+  score_rank: 1 = best score of the project
+  domain: cited domain
+  category_name: corporate, editorial, institutional, reference, ugc or other
+  opportunity_score: 0..100 (docs/analytics.md)
+  responses: answers of the project in the window (n)
+  citing_responses: answers citing the domain (numerator of citing_share)
+  citing_share: citing_responses / responses (0..1)
+  reach: Wilson 95% lower bound of citing_share (0..1)
+  competitor_only_responses: citing answers naming a tracked competitor and not the brand (numerator of gap_share)
+  gap_share: competitor_only_responses / citing_responses (0..1)
+  unbranded_citations: citations in answers not naming the brand (the API's count)
+  is_opportunity: the API's rule (3 or more unbranded citations)
+  api_listed: the API's own opportunity list has the domain (null when no API window was synced)
+*/
+select
+  project_id, window_from, window_to, score_rank, domain, category_name,
+  round(opportunity_score, 2) as opportunity_score,
+  responses, citing_responses, round(citing_share, 4) as citing_share, round(reach, 4) as reach,
+  competitor_only_responses, round(gap_share, 4) as gap_share,
+  unbranded_citations::bigint as unbranded_citations, is_opportunity, api_listed
+from marts.source_opportunities
+where not is_own_domain
+  and ($project is null or project_id = $project)
+order by project_id, score_rank, domain

@@ -1,0 +1,44 @@
+/* @report
+title: Week-over-week movers
+description: |
+  Each brand's visibility over the last 7 days against the 7 days before, per project and provider, on the last
+  day of the range (the newest day of the trend when --to is omitted), from marts.brand_visibility_trend. Both
+  windows come with their answers (n), the change with its 95% interval (Newcombe), and `significant` is true only
+  when the interval excludes zero: only those are flagged as movers. Significant changes first, largest first.
+  Columns the trend mart adds (flags, further n's) follow in its order.
+parameters:
+  project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
+  to: {type: DATE, default: null, description: "the day whose week is compared; the newest day of each project when omitted"}
+columns:
+  project_id: project
+  date: last day of the current 7-day window
+  brand_id: tracked brand
+  brand_name: brand name
+  is_own_brand: the project's own brand
+  provider: AI provider id, or all
+  responses_7d: answers in the last 7 days (n)
+  mentions_7d: of which naming the brand
+  visibility_7d_pct: 100 × mentions_7d / responses_7d
+  responses_prev_7d: answers in the 7 days before (n)
+  mentions_prev_7d: of which naming the brand
+  visibility_prev_7d_pct: 100 × mentions_prev_7d / responses_prev_7d
+  wow_delta_pp: change in percentage points
+  wow_ci_low_pp: Newcombe 95% lower bound of the change
+  wow_ci_high_pp: upper bound
+  wow_significant: the interval excludes zero (the mover flag)
+*/
+with last_day as (
+  select project_id, max(date) as date
+  from marts.brand_visibility_trend
+  where ($project is null or project_id = $project) and ($to is null or date <= $to)
+  group by project_id
+)
+select
+  columns(c -> c in (
+    'project_id', 'date', 'brand_id', 'brand_name', 'is_own_brand', 'provider', 'responses_7d', 'mentions_7d',
+    'visibility_7d_pct', 'responses_prev_7d', 'mentions_prev_7d', 'visibility_prev_7d_pct', 'wow_delta_pp',
+    'wow_ci_low_pp', 'wow_ci_high_pp', 'wow_significant', 'wow_flag', 'wow_alert', 'complete_window',
+    'measurement_change'))
+from marts.brand_visibility_trend t semi join last_day using (project_id, date)
+where t.wow_delta_pp is not null
+order by project_id, wow_significant desc, abs(wow_delta_pp) desc, provider, brand_name

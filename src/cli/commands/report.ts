@@ -1,0 +1,88 @@
+/**
+ * `vwh report NAME|html|--list`: the named reports of sql/reports as CSV, JSON or Markdown, and the HTML report
+ * with charts. The work is in src/export/; this file parses flags and prints the summary.
+ */
+import type { Command } from 'commander';
+import { VwhError } from '../../core/errors.js';
+import { Day, DbFile } from '../../core/inputs.js';
+import { createLogger } from '../../core/log.js';
+import { describeSummary, loadReports, writeHtmlReport, writeReport } from '../../export/index.js';
+import { REPORT_FORMATS, type ReportFormat } from '../../export/reports/formats.js';
+import { DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
+import { textFlag } from '../validate.js';
+
+interface ReportFlags {
+  db: string;
+  format?: ReportFormat;
+  out?: string;
+  project?: string;
+  from?: string;
+  to?: string;
+  bom?: boolean;
+  list?: boolean;
+  logFormat?: 'pretty' | 'json';
+}
+
+/** `--list`: each report's name, title, parameters and description's first sentence. */
+export function listReports(out: NodeJS.WritableStream): void {
+  const reports = [...loadReports().values()];
+  const width = Math.max(...reports.map((r) => r.name.length), 4);
+  for (const report of reports) {
+    const params = Object.keys(report.parameters).map((p) => `--${p}`);
+    out.write(`${report.name.padEnd(width)}  ${report.title}${params.length ? ` (${params.join(' ')})` : ''}\n`);
+  }
+  out.write(`${'html'.padEnd(width)}  the HTML report with charts, one self-contained file (--project --from --to)\n`);
+}
+
+export function register(program: Command): void {
+  program
+    .command('report')
+    .description('Write a named report (sql/reports/*.sql) as CSV, JSON or Markdown; `vwh report --list` names them.')
+    .argument('[name]', 'the report (vwh report --list)')
+    .option('--list', 'list the reports and their parameters')
+    .option('--format <format>', `csv, json or md (${REPORT_FORMATS.join('|')})`)
+    .option('--out <file>', 'the file to write (replaced atomically)')
+    .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFile), DEFAULT_DB_PATH)
+    .option('--project <id>', 'only this project')
+    .option('--from <day>', 'first day (YYYY-MM-DD)', textFlag('--from', Day))
+    .option('--to <day>', 'last day (YYYY-MM-DD)', textFlag('--to', Day))
+    .option('--bom', 'CSV: start with a UTF-8 byte order mark, for Excel')
+    .option('--log-format <format>', 'pretty or json (default: pretty on a terminal)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vwh report --list\n  vwh report weekly_visibility --format csv --out weekly.csv --from 2026-10-01\n' +
+        '  vwh report share_of_voice --format md --out sov.md --project <project id>\n' +
+        '  vwh report html --out report.html --from 2026-10-01\n\n' +
+        'CSV is RFC 4180 with CRLF line ends, UTF-8, ISO dates; columns are documented in docs/exports.md.',
+    )
+    .action(async (name: string | undefined, flags: ReportFlags) => {
+      if (flags.list) {
+        listReports(process.stdout);
+        return;
+      }
+      if (!name) throw new VwhError('USAGE', 'Name a report (vwh report --list shows them), or pass --list.');
+      if (!flags.out) throw new VwhError('USAGE', '--out is required: the file to write the report to.');
+      const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+      const params = {
+        ...(flags.project !== undefined ? { projectId: flags.project } : {}),
+        ...(flags.from !== undefined ? { from: flags.from } : {}),
+        ...(flags.to !== undefined ? { to: flags.to } : {}),
+      };
+      if (name === 'html') {
+        const html = await writeHtmlReport({ db: flags.db, out: flags.out, ...params, log });
+        process.stdout.write(`${describeSummary(html)}\n`);
+        return;
+      }
+      if (!flags.format) throw new VwhError('USAGE', `--format is required: ${REPORT_FORMATS.join(', ')}.`);
+      const summary = await writeReport({
+        db: flags.db,
+        name,
+        format: flags.format,
+        out: flags.out,
+        ...params,
+        ...(flags.bom ? { bom: true } : {}),
+        log,
+      });
+      process.stdout.write(`${describeSummary(summary)}\n`);
+    });
+}

@@ -1,0 +1,127 @@
+/**
+ * `vwh export arrow`: each mart as an Arrow IPC file (Feather v2), `DIR/<schema>.<table>.arrow`. Rows are streamed
+ * from DuckDB chunk by chunk into record batches of at most BATCH_ROWS rows and written as they come, with the
+ * file stream's backpressure honoured, so memory stays bounded whatever the table's size.
+ */
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { JSDuckDBValueConverter } from '@duckdb/node-api';
+import { Field, makeData, RecordBatch, RecordBatchFileWriter, Schema, Struct } from 'apache-arrow';
+import type { Logger } from '../core/log.js';
+import { silentLogger } from '../core/log.js';
+import type { Database } from '../warehouse/duckdb.js';
+import { type ArrowColumn, arrowColumn } from './arrow-columns.js';
+import { withHeartbeat } from './heartbeat.js';
+import { inside, tempBeside } from './paths.js';
+import { portableColumns } from './portable-types.js';
+import { withWarehouse } from './source.js';
+import type { ExportSummary } from './summary.js';
+import { type ExportTable, qualified, selectTables } from './tables.js';
+
+export interface ArrowExportOptions {
+  db: string;
+  outDir: string;
+  tables?: string[];
+  /** Rows per record batch (default BATCH_ROWS). */
+  batchRows?: number;
+  log?: Logger;
+}
+
+/** Rows per record batch: large enough for fast readers, small enough to keep memory flat (about 1–10 MB). */
+export const BATCH_ROWS = 65_536;
+
+export async function exportArrow(options: ArrowExportOptions): Promise<ExportSummary> {
+  const started = Date.now();
+  const log = options.log ?? silentLogger;
+  const root = resolve(options.outDir);
+  mkdirSync(root, { recursive: true });
+  return withWarehouse(options.db, async (db) => {
+    const tables = await selectTables(db, options.tables ? { tables: options.tables } : {});
+    const outputs: string[] = [];
+    let rows = 0;
+    let bytes = 0;
+    for (const table of tables) {
+      const file = inside(root, `${table.schema}.${table.name}.arrow`);
+      const written = await withHeartbeat(log, 'export progress', { table: `${table.schema}.${table.name}` }, () =>
+        writeTable(db, table, file, options.batchRows ?? BATCH_ROWS),
+      );
+      rows += written;
+      const size = statSync(file).size;
+      bytes += size;
+      outputs.push(file);
+      log.info('arrow file written', { table: `${table.schema}.${table.name}`, rows: written, bytes: size, file });
+    }
+    const summary: ExportSummary = {
+      kind: 'arrow',
+      files: outputs.length,
+      rows,
+      bytes,
+      ms: Date.now() - started,
+      outputs,
+    };
+    log.info('arrow export done', { out: root, files: summary.files, rows, bytes, ms: summary.ms });
+    return summary;
+  });
+}
+
+async function writeTable(db: Database, table: ExportTable, file: string, batchRows: number): Promise<number> {
+  const columns = portableColumns(table.columns).map(arrowColumn);
+  const schema = new Schema(columns.map((c) => new Field(c.name, c.type, true)));
+  const tmp = tempBeside(file);
+  const out = createWriteStream(tmp);
+  const writer = new RecordBatchFileWriter();
+  const piped = writer.toNodeStream().pipe(out);
+  const finished = once(piped, 'close');
+  let rows = 0;
+  try {
+    writer.reset(undefined, schema);
+    const result = await db.connection.stream(
+      `select ${columns.map((c) => c.expr).join(', ')} from ${qualified(table)}`,
+    );
+    let pending: unknown[][] = columns.map(() => []);
+    let pendingRows = 0;
+    const flush = async (size: number) => {
+      writer.write(
+        batchOf(
+          schema,
+          columns,
+          pending.map((values) => values.slice(0, size)),
+          size,
+        ),
+      );
+      rows += size;
+      pending = pending.map((values) => values.slice(size));
+      pendingRows -= size;
+      if (out.writableNeedDrain) await once(out, 'drain');
+    };
+    for (;;) {
+      const chunk = await result.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) break;
+      const values = chunk.convertColumns(JSDuckDBValueConverter);
+      values.forEach((column, i) => {
+        const target = pending[i] as unknown[];
+        for (const value of column) target.push(value);
+      });
+      pendingRows += chunk.rowCount;
+      while (pendingRows >= batchRows) await flush(batchRows);
+    }
+    // an empty table still gets its schema (and one empty batch, which every reader accepts)
+    if (pendingRows > 0 || rows === 0) await flush(pendingRows);
+    writer.finish();
+    await finished;
+    renameSync(tmp, file);
+  } catch (error) {
+    writer.abort();
+    out.destroy();
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+  return rows;
+}
+
+function batchOf(schema: Schema, columns: ArrowColumn[], values: unknown[][], length: number): RecordBatch {
+  const children = columns.map((c, i) => c.toVector(values[i] as unknown[]).data[0]);
+  const data = makeData({ type: new Struct(schema.fields), length, nullCount: 0, children: children as never });
+  return new RecordBatch(schema, data);
+}

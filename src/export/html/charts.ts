@@ -1,0 +1,435 @@
+/**
+ * The HTML report's charts: one function per chart, from the rows of data.ts to an ECharts option, a caption
+ * that says what n the chart rests on, and the table shown beside it (the same figures, for screen readers and for
+ * copying).
+ */
+
+import type { ProjectData, Row } from './data.js';
+import type { ChartOption } from './svg.js';
+
+export interface Chart {
+  key: string;
+  title: string;
+  caption: string;
+  option: ChartOption;
+  height: number;
+  table: { columns: string[]; rows: (string | number | boolean | null)[][] };
+}
+
+/** Fixed palette (ECharts' default, spelled out so a library upgrade cannot change the bytes). */
+const COLORS = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4', '#ea7ccc'];
+const OWN = '#d9480f';
+const base = { color: COLORS, aria: { enabled: true }, textStyle: { fontFamily: 'sans-serif' } } as const;
+
+const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0));
+const fmt = (n: number) => n.toLocaleString('en-US');
+const sum = (rows: Row[], key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
+
+/** Vertical error bars (low..high at each category) as a custom series: ECharts has no error-bar series. */
+function errorBars(name: string, points: [number, number, number][], color: string, offset = 0): object {
+  return {
+    type: 'custom',
+    name,
+    silent: true,
+    itemStyle: { color },
+    data: points,
+    encode: { x: 0, y: [1, 2] },
+    z: 10,
+    renderItem: (
+      params: { coordSys: unknown },
+      api: { value: (i: number) => number; coord: (p: number[]) => number[]; size: (p: number[]) => number[] },
+    ) => {
+      void params;
+      const low = api.coord([api.value(0), api.value(1)]);
+      const high = api.coord([api.value(0), api.value(2)]);
+      const band = api.size([1, 0])[0] ?? 0;
+      const x = (low[0] ?? 0) + offset * band;
+      const half = Math.max(3, band * 0.08);
+      const style = { stroke: color, lineWidth: 1.5 };
+      return {
+        type: 'group',
+        children: [
+          { type: 'line', shape: { x1: x, y1: low[1], x2: x, y2: high[1] }, style },
+          { type: 'line', shape: { x1: x - half, y1: low[1], x2: x + half, y2: low[1] }, style },
+          { type: 'line', shape: { x1: x - half, y1: high[1], x2: x + half, y2: high[1] }, style },
+        ],
+      };
+    },
+  };
+}
+
+export function trendChart(p: ProjectData): Chart {
+  const weeks = [...new Set(p.weekly.map((r) => String(r.week_start)))].sort();
+  const brands = [...new Set(p.weekly.map((r) => String(r.brand_name)))];
+  const own = p.weekly.filter((r) => r.is_own_brand);
+  const ownName = String(own[0]?.brand_name ?? p.brandName);
+  const byWeek = (brand: string) =>
+    weeks.map((w) => p.weekly.find((r) => r.brand_name === brand && r.week_start === w));
+  const ownRows = byWeek(ownName);
+  const series: object[] = [
+    // the band: the lower bound stacked with the interval's width, only the width filled
+    {
+      type: 'line',
+      name: '95% interval',
+      stack: 'band',
+      symbol: 'none',
+      lineStyle: { opacity: 0 },
+      data: ownRows.map((r) => (r ? num(r.visibility_ci_low_pct) : null)),
+    },
+    {
+      type: 'line',
+      name: `${ownName} 95% interval`,
+      stack: 'band',
+      symbol: 'none',
+      lineStyle: { opacity: 0 },
+      areaStyle: { color: OWN, opacity: 0.18 },
+      data: ownRows.map((r) => (r ? num(r.visibility_ci_high_pct) - num(r.visibility_ci_low_pct) : null)),
+    },
+    ...brands.map((brand) => ({
+      type: 'line',
+      name: brand,
+      symbolSize: 4,
+      lineStyle: { width: brand === ownName ? 3 : 1.5 },
+      ...(brand === ownName ? { itemStyle: { color: OWN } } : {}),
+      data: byWeek(brand).map((r) => (r ? num(r.visibility_pct) : null)),
+    })),
+  ];
+  return {
+    key: 'trend',
+    title: 'Visibility by week: own brand against each competitor',
+    caption:
+      `Share of AI answers naming each brand, per week, all providers pooled; the shaded band is ${ownName}'s ` +
+      `95% Wilson interval. n = ${fmt(sum(own, 'responses'))} answers over ${weeks.length} weeks ` +
+      `(${fmt(Math.min(...own.map((r) => num(r.responses))))} to ${fmt(Math.max(...own.map((r) => num(r.responses))))} a week).`,
+    height: 360,
+    option: {
+      ...base,
+      legend: { top: 0, data: brands, type: 'plain' },
+      grid: { left: 50, right: 20, top: 80, bottom: 40 },
+      xAxis: { type: 'category', data: weeks, boundaryGap: false },
+      yAxis: { type: 'value', name: '% of answers', max: 100 },
+      series,
+    } as ChartOption,
+    table: {
+      columns: ['week', 'brand', 'answers (n)', 'naming it', 'visibility %', '95% low', '95% high'],
+      rows: p.weekly.map((r) => [
+        r.week_start as string,
+        r.brand_name as string,
+        num(r.responses),
+        num(r.mentions),
+        num(r.visibility_pct),
+        num(r.visibility_ci_low_pct),
+        num(r.visibility_ci_high_pct),
+      ]),
+    },
+  };
+}
+
+function horizontalBars(labels: string[], values: number[], axis: string, intervals?: [number, number][]): ChartOption {
+  const reversed = [...labels].reverse();
+  const series: object[] = [{ type: 'bar', name: axis, data: [...values].reverse(), itemStyle: { color: COLORS[0] } }];
+  if (intervals) {
+    series.push({
+      ...errorBars(
+        '95% interval',
+        [...intervals].reverse().map(([l, h], i) => [i, l, h]),
+        '#333',
+      ),
+      encode: { y: 0, x: [1, 2] },
+      renderItem: (
+        _params: unknown,
+        api: { value: (i: number) => number; coord: (p: number[]) => number[]; size: (p: number[]) => number[] },
+      ) => {
+        const low = api.coord([api.value(1), api.value(0)]);
+        const high = api.coord([api.value(2), api.value(0)]);
+        const half = Math.max(3, (api.size([0, 1])[1] ?? 0) * 0.15);
+        const style = { stroke: '#333', lineWidth: 1.5 };
+        return {
+          type: 'group',
+          children: [
+            { type: 'line', shape: { x1: low[0], y1: low[1], x2: high[0], y2: high[1] }, style },
+            {
+              type: 'line',
+              shape: { x1: low[0], y1: (low[1] ?? 0) - half, x2: low[0], y2: (low[1] ?? 0) + half },
+              style,
+            },
+            {
+              type: 'line',
+              shape: { x1: high[0], y1: (high[1] ?? 0) - half, x2: high[0], y2: (high[1] ?? 0) + half },
+              style,
+            },
+          ],
+        };
+      },
+    });
+  }
+  return {
+    ...base,
+    grid: { left: 230, right: 30, top: 20, bottom: 40 },
+    xAxis: { type: 'value', name: axis, nameLocation: 'middle', nameGap: 25 },
+    yAxis: {
+      type: 'category',
+      data: reversed.map((l) => (l.length > 34 ? `${l.slice(0, 33)}…` : l)),
+      axisLabel: { width: 220, overflow: 'truncate' },
+    },
+    series,
+  } as ChartOption;
+}
+
+export function shareOfVoiceChart(p: ProjectData): Chart {
+  const rows = p.shareOfVoice;
+  const total = num(rows[0]?.all_mentions_total);
+  return {
+    key: 'sov',
+    title: 'Share of voice',
+    caption:
+      `Each brand's share of the brand mentions in AI answers, all providers pooled, top ${rows.length}. ` +
+      `n = ${fmt(total)} brand mentions in ${fmt(num(rows[0]?.responses))} answers.`,
+    height: 40 + rows.length * 28,
+    option: horizontalBars(
+      rows.map((r) => String(r.brand_name)),
+      rows.map((r) => num(r.sov_all_pct)),
+      '% of brand mentions',
+    ),
+    table: {
+      columns: ['rank', 'brand', 'mentions', 'all mentions (n)', 'share %', 'tracked share %'],
+      rows: rows.map((r) => [
+        num(r.rank),
+        String(r.brand_name),
+        num(r.brand_responses),
+        total,
+        num(r.sov_all_pct),
+        r.sov_tracked_pct as number | null,
+      ]),
+    },
+  };
+}
+
+export function providerChart(p: ProjectData): Chart {
+  const providers = [...new Set(p.providers.map((r) => String(r.provider)))];
+  const brands = [...new Set(p.providers.map((r) => String(r.brand_name)))];
+  const cell = (provider: string, brand: string) =>
+    p.providers.find((r) => r.provider === provider && r.brand_name === brand);
+  const n = brands.length;
+  const series: object[] = brands.map((brand, i) => ({
+    type: 'bar',
+    name: brand,
+    ...(i === 0 ? { itemStyle: { color: OWN } } : {}),
+    data: providers.map((pr) => num(cell(pr, brand)?.visibility_pct)),
+  }));
+  brands.forEach((brand, i) => {
+    const offset = (i - (n - 1) / 2) * (0.7 / n);
+    series.push(
+      errorBars(
+        `${brand} 95% interval`,
+        providers.map((pr, x) => [x, num(cell(pr, brand)?.ci_low), num(cell(pr, brand)?.ci_high)]),
+        '#333',
+        offset,
+      ),
+    );
+  });
+  const all = p.providers.filter((r) => r.provider === 'all' && r.is_own_brand);
+  return {
+    key: 'providers',
+    title: 'Visibility per AI provider',
+    caption:
+      `Share of answers naming the own brand and the three most named competitors, per provider over the range, ` +
+      `with 95% Wilson intervals. n = ${fmt(num(all[0]?.responses))} answers (all providers), ` +
+      providers
+        .filter((pr) => pr !== 'all')
+        .map((pr) => `${pr} ${fmt(num(cell(pr, brands[0] ?? '')?.responses))}`)
+        .join(', ') +
+      '.',
+    height: 340,
+    option: {
+      ...base,
+      legend: { top: 0, data: brands },
+      grid: { left: 50, right: 20, top: 40, bottom: 30 },
+      xAxis: { type: 'category', data: providers },
+      yAxis: { type: 'value', name: '% of answers', max: 100 },
+      series,
+    } as ChartOption,
+    table: {
+      columns: ['provider', 'brand', 'answers (n)', 'naming it', 'visibility %', '95% low', '95% high'],
+      rows: p.providers.map((r) => [
+        String(r.provider),
+        String(r.brand_name),
+        num(r.responses),
+        num(r.mentions),
+        num(r.visibility_pct),
+        num(r.ci_low),
+        num(r.ci_high),
+      ]),
+    },
+  };
+}
+
+export function sourceChart(p: ProjectData): Chart {
+  const rows = p.sourceOpportunities;
+  return {
+    key: 'sources',
+    title: 'Top source opportunities',
+    caption:
+      `Domains AI answers cite where the brand could earn a place, by opportunity score (0–100), top ${rows.length}; ` +
+      `window ${rows[0]?.window_from ?? '–'} to ${rows[0]?.window_to ?? '–'}, n = ${fmt(num(rows[0]?.responses))} answers.`,
+    height: 40 + rows.length * 28,
+    option: horizontalBars(
+      rows.map((r) => String(r.domain)),
+      rows.map((r) => num(r.opportunity_score)),
+      'opportunity score',
+    ),
+    table: {
+      columns: ['rank', 'domain', 'category', 'score', 'citing answers', 'answers (n)', 'gap share'],
+      rows: rows.map((r) => [
+        num(r.score_rank),
+        String(r.domain),
+        String(r.category_name),
+        num(r.opportunity_score),
+        num(r.citing_responses),
+        num(r.responses),
+        num(r.gap_share),
+      ]),
+    },
+  };
+}
+
+export function promptChart(p: ProjectData): Chart {
+  const rows = p.promptOpportunities;
+  return {
+    key: 'prompts',
+    title: 'Top prompt opportunities',
+    caption:
+      `Prompts whose answers favour a competitor, weighted by search demand and intent, all providers, top ${rows.length}; ` +
+      `28 days to ${rows[0]?.window_to ?? '–'}, ${fmt(sum(rows, 'responses'))} answers over these prompts.`,
+    height: 40 + rows.length * 28,
+    option: horizontalBars(
+      rows.map((r) => String(r.prompt_content)),
+      rows.map((r) => num(r.opportunity_score)),
+      'opportunity score',
+    ),
+    table: {
+      columns: ['rank', 'prompt', 'score', 'answers (n)', 'naming brand', 'best competitor', 'naming it'],
+      rows: rows.map((r) => [
+        num(r.score_rank),
+        String(r.prompt_content),
+        num(r.opportunity_score),
+        num(r.responses),
+        num(r.brand_mentions),
+        r.best_competitor as string | null,
+        num(r.best_competitor_mentions),
+      ]),
+    },
+  };
+}
+
+export function gapChart(p: ProjectData): Chart {
+  const rows = p.gaps;
+  return {
+    key: 'gaps',
+    title: 'Competitor gaps',
+    caption:
+      `Share of answers naming the competitor and not the brand, over the prompts where it happens, all providers, ` +
+      `with 95% Wilson intervals. n = ${fmt(sum(rows, 'responses'))} answers over ${fmt(sum(rows, 'prompts'))} prompt-competitor pairs.`,
+    height: 40 + rows.length * 28,
+    option: horizontalBars(
+      rows.map((r) => String(r.competitor_name)),
+      rows.map((r) => num(r.gap_pct)),
+      '% of answers: competitor named, brand not',
+      rows.map((r) => [num(r.ci_low), num(r.ci_high)]),
+    ),
+    table: {
+      columns: ['competitor', 'gap answers', 'answers (n)', 'prompts', 'gap %', '95% low', '95% high'],
+      rows: rows.map((r) => [
+        String(r.competitor_name),
+        num(r.gap_responses),
+        num(r.responses),
+        num(r.prompts),
+        num(r.gap_pct),
+        num(r.ci_low),
+        num(r.ci_high),
+      ]),
+    },
+  };
+}
+
+export function actionChart(p: ProjectData): Chart {
+  const rows = p.actions;
+  const labels = rows.map((r) => `${String(r.completed_on)} ${String(r.title)}`.slice(0, 40));
+  const series: object[] = [
+    { type: 'bar', name: 'before', itemStyle: { color: COLORS[4] }, data: rows.map((r) => num(r.before_pct)) },
+    { type: 'bar', name: 'after', itemStyle: { color: OWN }, data: rows.map((r) => num(r.after_pct)) },
+    errorBars(
+      'before 95% interval',
+      rows.map((r, x) => [x, num(r.before_ci_low), num(r.before_ci_high)]),
+      '#333',
+      -0.175,
+    ),
+    errorBars(
+      'after 95% interval',
+      rows.map((r, x) => [x, num(r.after_ci_low), num(r.after_ci_high)]),
+      '#333',
+      0.175,
+    ),
+  ];
+  return {
+    key: 'actions',
+    title: 'Action impact: visibility before and after',
+    caption:
+      `Own-brand visibility on each completed action's targeted prompts, 28 days before and 28 days after a 14-day ` +
+      `ramp, with 95% Wilson intervals; ${rows.length} measured action${rows.length === 1 ? '' : 's'}, ` +
+      `n = ${fmt(sum(rows, 'before_responses'))} answers before and ${fmt(sum(rows, 'after_responses'))} after. ` +
+      'The estimated effect (table) is the mart’s, with its own interval.',
+    height: 360,
+    option: {
+      ...base,
+      legend: { top: 0, data: ['before', 'after'] },
+      grid: { left: 50, right: 20, top: 40, bottom: 90 },
+      xAxis: { type: 'category', data: labels, axisLabel: { rotate: 20, width: 160, overflow: 'truncate' } },
+      yAxis: { type: 'value', name: '% of answers', max: 100 },
+      series,
+    } as ChartOption,
+    table: {
+      columns: [
+        'completed',
+        'action',
+        'before n',
+        'before %',
+        'after n',
+        'after %',
+        'effect pp',
+        'effect 95% low',
+        'effect 95% high',
+        'vs expected',
+      ],
+      rows: rows.map((r) => [
+        String(r.completed_on),
+        String(r.title),
+        num(r.before_responses),
+        num(r.before_pct),
+        num(r.after_responses),
+        num(r.after_pct),
+        r.effect_pp as number | null,
+        r.effect_ci_low_pp as number | null,
+        r.effect_ci_high_pp as number | null,
+        r.vs_expected as string | null,
+      ]),
+    },
+  };
+}
+
+/** The charts of one project, in page order; a chart without data is left out (its section says so). */
+export function projectCharts(p: ProjectData): { charts: Chart[]; empty: string[] } {
+  const all: [string, boolean, () => Chart][] = [
+    ['Visibility by week', p.weekly.length > 0, () => trendChart(p)],
+    ['Share of voice', p.shareOfVoice.length > 0, () => shareOfVoiceChart(p)],
+    ['Visibility per AI provider', p.providers.length > 0, () => providerChart(p)],
+    ['Top source opportunities', p.sourceOpportunities.length > 0, () => sourceChart(p)],
+    ['Top prompt opportunities', p.promptOpportunities.length > 0, () => promptChart(p)],
+    ['Competitor gaps', p.gaps.length > 0, () => gapChart(p)],
+    ['Action impact', p.actions.length > 0, () => actionChart(p)],
+  ];
+  return {
+    charts: all.filter(([, has]) => has).map(([, , make]) => make()),
+    empty: all.filter(([, has]) => !has).map(([name]) => name),
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * What the HTML report shows, per project: the named reports' rows (so the page and the CSVs agree) and two
+ * aggregates the reports do not have (visibility per provider over the range, gaps per competitor).
+ */
+import { DuckDBTypeId } from '@duckdb/node-api';
+import type { Database } from '../../warehouse/duckdb.js';
+import { findReport, loadReports } from '../reports/catalog.js';
+import { type Plain, plainValue } from '../reports/formats.js';
+import type { ReportParameters } from '../reports/parameters.js';
+import { runReport } from '../reports/run.js';
+
+export type Row = Record<string, Plain>;
+
+export interface ProjectData {
+  projectId: string;
+  name: string;
+  brandName: string;
+  weekly: Row[];
+  shareOfVoice: Row[];
+  providers: Row[];
+  sourceOpportunities: Row[];
+  promptOpportunities: Row[];
+  gaps: Row[];
+  actions: Row[];
+}
+
+export interface ReportData {
+  projects: ProjectData[];
+  /** Newest day with answers, and the sync run the data comes from: the page's date line (never the clock). */
+  dataThrough: string | null;
+  syncRun: string | null;
+}
+
+/** How many bars the ranked charts show. */
+export const TOP = 10;
+
+async function rows(db: Database, sql: string, params: Record<string, string | null>): Promise<Row[]> {
+  // DuckDB refuses a value for a parameter the statement does not have
+  const used = Object.fromEntries(Object.entries(params).filter(([name]) => sql.includes(`$${name}`)));
+  const reader = await db.connection.runAndReadAll(sql, used);
+  const columns = reader.columnNames();
+  const types = reader.columnTypes().map((t) => t.typeId);
+  return reader
+    .getRowsJS()
+    .map((r) => Object.fromEntries(columns.map((c, i) => [c, plainValue(r[i], types[i] ?? DuckDBTypeId.VARCHAR)])));
+}
+
+async function reportRows(db: Database, name: string, params: ReportParameters): Promise<Row[]> {
+  const report = findReport(name, loadReports());
+  const result = await runReport(
+    db,
+    report,
+    Object.fromEntries(
+      Object.entries(params).filter(([k]) => report.parameters[k === 'projectId' ? 'project' : (k as 'from' | 'to')]),
+    ),
+  );
+  return result.rows.map((r) =>
+    Object.fromEntries(result.columns.map((c, i) => [c, plainValue(r[i], result.typeIds[i] ?? DuckDBTypeId.VARCHAR)])),
+  );
+}
+
+const PROVIDERS_SQL = `
+with own_and_top as (
+  select brand_id from marts.brand_visibility_daily
+  where project_id = $project and provider = 'all'
+    and ($from is null or date >= $from::date) and ($to is null or date <= $to::date)
+  group by brand_id
+  order by bool_or(is_own_brand) desc, sum(mentions) desc, brand_id
+  limit 4
+)
+select provider, any_value(brand_name order by date desc) as brand_name, bool_or(is_own_brand) as is_own_brand,
+       sum(responses)::bigint as responses, sum(mentions)::bigint as mentions,
+       round(100 * sum(mentions) / sum(responses), 2) as visibility_pct,
+       round(100 * wilson_low(sum(mentions), sum(responses)), 2) as ci_low,
+       round(100 * wilson_high(sum(mentions), sum(responses)), 2) as ci_high
+from marts.brand_visibility_daily
+where project_id = $project and brand_id in (select brand_id from own_and_top)
+  and ($from is null or date >= $from::date) and ($to is null or date <= $to::date)
+group by provider, brand_id
+order by provider = 'all', provider, is_own_brand desc, brand_name`;
+
+const GAPS_SQL = `
+select competitor_name, sum(gap_responses)::bigint as gap_responses, sum(responses)::bigint as responses,
+       count(*)::bigint as prompts,
+       round(100 * sum(gap_responses) / sum(responses), 2) as gap_pct,
+       round(100 * wilson_low(sum(gap_responses), sum(responses)), 2) as ci_low,
+       round(100 * wilson_high(sum(gap_responses), sum(responses)), 2) as ci_high
+from marts.competitor_gaps
+where project_id = $project and provider = 'all'
+group by competitor_name
+order by gap_pct desc, competitor_name
+limit ${TOP}`;
+
+const ACTIONS_SQL = `
+select action_id, title, strftime(completed_at, '%Y-%m-%d') as completed_on, status,
+       before_responses, before_mentions, after_responses, after_mentions,
+       round(100 * before_visibility, 2) as before_pct,
+       round(100 * wilson_low(before_mentions, before_responses), 2) as before_ci_low,
+       round(100 * wilson_high(before_mentions, before_responses), 2) as before_ci_high,
+       round(100 * after_visibility, 2) as after_pct,
+       round(100 * wilson_low(after_mentions, after_responses), 2) as after_ci_low,
+       round(100 * wilson_high(after_mentions, after_responses), 2) as after_ci_high
+from marts.action_impact
+where project_id = $project and status = 'measured'
+  and ($from is null or completed_at::date >= $from::date) and ($to is null or completed_at::date <= $to::date)
+order by completed_at, action_id`;
+
+export async function loadReportData(db: Database, params: ReportParameters): Promise<ReportData> {
+  const projects = await rows(
+    db,
+    `select id as project_id, arg_max(name, _extracted_at) as name, arg_max(brand_name, _extracted_at) as brand_name
+       from raw.projects where $project is null or id = $project group by id order by name, id`,
+    { project: params.projectId ?? null },
+  );
+  const out: ProjectData[] = [];
+  for (const project of projects) {
+    const projectId = String(project.project_id);
+    const p = { ...params, projectId };
+    const bound = { project: projectId, from: params.from ?? null, to: params.to ?? null };
+    const actionRows = await rows(db, ACTIONS_SQL, bound);
+    // the estimate's columns follow the mart (effect_pp from a causal estimator, else delta_pp)
+    const estimates = new Map((await reportRows(db, 'action_impact', p)).map((r) => [r.action_id, r]));
+    out.push({
+      projectId,
+      name: String(project.name ?? projectId),
+      brandName: String(project.brand_name ?? ''),
+      weekly: (await reportRows(db, 'weekly_visibility', p)).filter((r) => r.provider === 'all'),
+      shareOfVoice: (await reportRows(db, 'share_of_voice', p)).filter((r) => r.provider === 'all').slice(0, TOP),
+      providers: await rows(db, PROVIDERS_SQL, bound),
+      sourceOpportunities: (await reportRows(db, 'source_opportunities', p)).slice(0, TOP),
+      promptOpportunities: (await reportRows(db, 'prompt_opportunities', p))
+        .filter((r) => r.provider === 'all')
+        .slice(0, TOP),
+      gaps: await rows(db, GAPS_SQL, bound),
+      actions: actionRows.map((a) => {
+        const e = estimates.get(a.action_id) ?? {};
+        return {
+          ...a,
+          effect_pp: e.effect_pp ?? e.delta_pp ?? null,
+          effect_ci_low_pp: e.effect_ci_low_pp ?? e.delta_ci_low_pp ?? null,
+          effect_ci_high_pp: e.effect_ci_high_pp ?? e.delta_ci_high_pp ?? null,
+          vs_expected: e.vs_expected ?? null,
+        };
+      }),
+    });
+  }
+  const [meta] = await rows(
+    db,
+    `select (select strftime(max(date), '%Y-%m-%d') from marts.brand_visibility_daily
+              where ($project is null or project_id = $project) and ($to is null or date <= $to::date)) as data_through,
+            (select max_by(run_id, ended_at) from ops.sync_runs where ended_at is not null) as sync_run`,
+    { project: params.projectId ?? null, to: params.to ?? null },
+  );
+  return {
+    projects: out,
+    dataThrough: (meta?.data_through as string | null) ?? null,
+    syncRun: (meta?.sync_run as string | null) ?? null,
+  };
+}

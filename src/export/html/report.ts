@@ -1,0 +1,79 @@
+/**
+ * `vwh report html`: one self-contained HTML file with a section per project and seven charts each. Same input,
+ * same bytes: nothing depends on the clock or the machine (the date line is the data's newest day).
+ */
+import { resolve } from 'node:path';
+import type { Logger } from '../../core/log.js';
+import { silentLogger } from '../../core/log.js';
+import { writeFileAtomic } from '../paths.js';
+import { bindParameters } from '../reports/parameters.js';
+import { withWarehouse } from '../source.js';
+import type { ExportSummary } from '../summary.js';
+import { projectCharts } from './charts.js';
+import { loadReportData } from './data.js';
+import { escapeHtml, figure, page } from './page.js';
+
+export interface HtmlReportOptions {
+  db: string;
+  out: string;
+  projectId?: string;
+  from?: string;
+  to?: string;
+  log?: Logger;
+}
+
+export async function writeHtmlReport(options: HtmlReportOptions): Promise<ExportSummary> {
+  const started = Date.now();
+  const log = options.log ?? silentLogger;
+  const out = resolve(options.out);
+  return withWarehouse(options.db, async (db) => {
+    const params = {
+      ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
+      ...(options.from !== undefined ? { from: options.from } : {}),
+      ...(options.to !== undefined ? { to: options.to } : {}),
+    };
+    // the same checks as the named reports: days that exist, a range in order, a known project
+    await bindParameters(
+      db,
+      {
+        name: 'html',
+        file: '',
+        sql: '',
+        title: '',
+        description: '',
+        columns: {},
+        parameters: {
+          project: { type: 'VARCHAR', default: null, description: '' },
+          from: { type: 'DATE', default: null, description: '' },
+          to: { type: 'DATE', default: null, description: '' },
+        },
+      },
+      params,
+    );
+    const data = await loadReportData(db, params);
+    let charts = 0;
+    let rows = 0;
+    const sections = data.projects.map((project, p) => {
+      const { charts: list, empty } = projectCharts(project);
+      charts += list.length;
+      rows += list.reduce((s, c) => s + c.table.rows.length, 0);
+      log.info('html report project', { project: project.projectId, charts: list.length });
+      return `<section class="project" id="p${p}">
+<h2>${escapeHtml(project.name)}${project.brandName ? ` <small>(${escapeHtml(project.brandName)})</small>` : ''}</h2>
+${list.map((c, i) => figure(c, `p${p}c${i}`)).join('\n')}
+${empty.length > 0 ? `<p class="empty">No data in this range for: ${escapeHtml(empty.join(', '))}.</p>` : ''}
+</section>`;
+    });
+    const range = `${options.from ?? 'first day'} to ${options.to ?? data.dataThrough ?? 'last day'}`;
+    const html = page(
+      'Brand visibility in AI answers',
+      `${data.projects.length} project${data.projects.length === 1 ? '' : 's'}, ${range}. ` +
+        `Data through ${data.dataThrough ?? '–'}${data.syncRun ? ` (sync run ${data.syncRun})` : ''}.`,
+      sections,
+    );
+    const bytes = writeFileAtomic(out, html);
+    const summary: ExportSummary = { kind: 'html', files: 1, rows, bytes, ms: Date.now() - started, outputs: [out] };
+    log.info('html report written', { out, projects: data.projects.length, charts, bytes, ms: summary.ms });
+    return summary;
+  });
+}

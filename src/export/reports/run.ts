@@ -1,0 +1,80 @@
+/** `vwh report NAME`: one named report, its parameters bound, written atomically as CSV, JSON or Markdown. */
+import { resolve } from 'node:path';
+import { VwhError } from '../../core/errors.js';
+import type { Logger } from '../../core/log.js';
+import { silentLogger } from '../../core/log.js';
+import type { Database } from '../../warehouse/duckdb.js';
+import { writeFileAtomic } from '../paths.js';
+import { withWarehouse } from '../source.js';
+import type { ExportSummary } from '../summary.js';
+import { findReport, loadReports, type Report } from './catalog.js';
+import { REPORT_FORMATS, type ReportFormat, type ReportResult, toCsv, toJson, toMarkdown } from './formats.js';
+import { bindParameters, type ReportParameters } from './parameters.js';
+
+export interface WriteReportOptions extends ReportParameters {
+  db: string;
+  name: string;
+  format: ReportFormat;
+  out: string;
+  /** A UTF-8 byte order mark first, so that Excel opens the CSV as UTF-8. */
+  bom?: boolean;
+  log?: Logger;
+  /** The reports folder (default: sql/reports). */
+  reportsDir?: string;
+}
+
+/** Runs `report` with its bound parameters; the rows as DuckDB JS values and the column types. */
+export async function runReport(
+  db: Database,
+  report: Report,
+  params: ReportParameters,
+): Promise<ReportResult & { applied: Record<string, string> }> {
+  const bound = await bindParameters(db, report, params);
+  let reader: Awaited<ReturnType<Database['connection']['runAndReadAll']>>;
+  try {
+    reader = await db.connection.runAndReadAll(report.sql, bound.values);
+  } catch (error) {
+    throw new VwhError(
+      'DB_ERROR',
+      `The report ${report.name} failed on this warehouse (are the models built and up to date? vwh models build): ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  return {
+    columns: reader.columnNames(),
+    typeIds: reader.columnTypes().map((t) => t.typeId),
+    rows: reader.getRowsJS(),
+    applied: bound.applied as Record<string, string>,
+  };
+}
+
+export async function writeReport(options: WriteReportOptions): Promise<ExportSummary> {
+  const started = Date.now();
+  const log = options.log ?? silentLogger;
+  if (!REPORT_FORMATS.includes(options.format)) {
+    throw new VwhError('USAGE', `--format must be one of ${REPORT_FORMATS.join(', ')}, got ${String(options.format)}.`);
+  }
+  if (!options.out) throw new VwhError('USAGE', '--out is required: the file to write the report to.');
+  const report = findReport(options.name, loadReports(options.reportsDir));
+  const out = resolve(options.out);
+  return withWarehouse(options.db, async (db) => {
+    const result = await runReport(db, report, options);
+    const body =
+      options.format === 'csv'
+        ? toCsv(result, options.bom)
+        : options.format === 'json'
+          ? toJson(result)
+          : toMarkdown(result, report, result.applied);
+    const bytes = writeFileAtomic(out, body);
+    const summary: ExportSummary = {
+      kind: 'report',
+      files: 1,
+      rows: result.rows.length,
+      bytes,
+      ms: Date.now() - started,
+      outputs: [out],
+    };
+    log.info('report written', { report: report.name, format: options.format, rows: summary.rows, bytes, out });
+    return summary;
+  });
+}

@@ -1,0 +1,351 @@
+/**
+ * The named reports on a synced, modelled world: every report in every format, CSV that parses back to the same
+ * rows as JSON, parameters bound and checked, figures that add up; and the Arrow export of a real mart.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tableFromIPC } from 'apache-arrow';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VwhError } from '../../src/core/errors.js';
+import { exportArrow, loadReports, writeHtmlReport, writeReport } from '../../src/export/index.js';
+import { toCsv } from '../../src/export/reports/formats.js';
+import { Database } from '../../src/warehouse/duckdb.js';
+import { buildExportWorld, type ExportWorld } from './support.js';
+
+let world: ExportWorld;
+let out: string;
+beforeAll(async () => {
+  world = await buildExportWorld();
+  out = mkdtempSync(join(tmpdir(), 'vwh-reports-'));
+}, 300_000);
+afterAll(() => {
+  world?.cleanup();
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+/** RFC 4180 parser (quoted fields, doubled quotes, CRLF records), to read the CSV back as another tool would. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
+  }
+  return rows;
+}
+
+async function query<T extends Record<string, unknown>>(sql: string): Promise<T[]> {
+  const db = await Database.open(world.db, { access_mode: 'READ_ONLY' });
+  try {
+    return await db.all<T>(sql);
+  } finally {
+    db.close();
+  }
+}
+
+describe('reports', () => {
+  it('every report writes CSV, JSON and Markdown with the same rows; CSV columns are the documented ones', async () => {
+    const reports = loadReports();
+    expect([...reports.keys()].sort()).toEqual([
+      'action_impact',
+      'competitor_gaps',
+      'prompt_opportunities',
+      'share_of_voice',
+      'source_opportunities',
+      'weekly_visibility',
+      'wow_movers',
+    ]);
+    for (const [name, report] of reports) {
+      const csv = await writeReport({ db: world.db, name, format: 'csv', out: join(out, `${name}.csv`) });
+      const json = await writeReport({ db: world.db, name, format: 'json', out: join(out, `${name}.json`) });
+      const md = await writeReport({ db: world.db, name, format: 'md', out: join(out, `${name}.md`) });
+      expect(csv.rows, name).toBeGreaterThan(0);
+      expect(json.rows).toBe(csv.rows);
+      expect(md.rows).toBe(csv.rows);
+      const text = readFileSync(join(out, `${name}.csv`), 'utf8');
+      expect(text.endsWith('\r\n')).toBe(true);
+      const [header, ...rows] = parseCsv(text);
+      const objects = JSON.parse(readFileSync(join(out, `${name}.json`), 'utf8')) as Record<string, unknown>[];
+      expect(rows).toHaveLength(objects.length);
+      expect(header).toEqual(Object.keys(objects[0] ?? {}));
+      // every CSV cell is the JSON value as text (dates ISO, booleans true/false, null empty)
+      rows.forEach((row, r) => {
+        row.forEach((cell, c) => {
+          const value = objects[r]?.[header?.[c] ?? ''];
+          expect(cell).toBe(value === null ? '' : String(value));
+        });
+      });
+      const documented = Object.keys(report.columns);
+      for (const column of header ?? []) {
+        expect(
+          documented.includes(column) || documented.some((d) => d.includes('…') && /_pp$|_prompts$/.test(column)),
+          `${name}.${column} documented`,
+        ).toBe(true);
+      }
+      if (!documented.some((d) => d.includes('…')) && name !== 'wow_movers') expect(header).toEqual(documented);
+      const markdown = readFileSync(join(out, `${name}.md`), 'utf8');
+      expect(markdown.startsWith(`# ${report.title}\n`)).toBe(true);
+      expect(markdown.split('\n').filter((l) => l.startsWith('| ')).length).toBe(csv.rows + 2);
+    }
+  }, 240_000);
+
+  it('weekly visibility pools counts over the range; every rate has its n and sits inside its interval', async () => {
+    const [range] = await query<{ lo: string; hi: string }>(
+      `select strftime(min(date) + 9, '%Y-%m-%d') as lo, strftime(max(date) - 3, '%Y-%m-%d') as hi from marts.brand_visibility_daily`,
+    );
+    const file = join(out, 'weekly.json');
+    await writeReport({
+      db: world.db,
+      name: 'weekly_visibility',
+      format: 'json',
+      out: file,
+      from: range?.lo,
+      to: range?.hi,
+    });
+    interface Weekly {
+      is_own_brand: boolean;
+      provider: string;
+      week_start: string;
+      responses: number;
+      mentions: number;
+      visibility_pct: number;
+      visibility_ci_low_pct: number;
+      visibility_ci_high_pct: number;
+    }
+    const rows = JSON.parse(readFileSync(file, 'utf8')) as Weekly[];
+    const [daily] = await query<{ responses: number; mentions: number }>(
+      `select sum(responses)::int as responses, sum(mentions)::int as mentions from marts.brand_visibility_daily
+        where is_own_brand and provider = 'all' and date between '${range?.lo}' and '${range?.hi}'`,
+    );
+    const own = rows.filter((r) => r.is_own_brand && r.provider === 'all');
+    expect(own.reduce((s, r) => s + r.responses, 0)).toBe(daily?.responses);
+    expect(own.reduce((s, r) => s + r.mentions, 0)).toBe(daily?.mentions);
+    for (const r of rows) {
+      expect(r.visibility_pct).toBeCloseTo((100 * r.mentions) / r.responses, 1);
+      expect(r.visibility_ci_low_pct).toBeLessThanOrEqual(r.visibility_pct);
+      expect(r.visibility_ci_high_pct).toBeGreaterThanOrEqual(r.visibility_pct);
+      expect(new Date(`${r.week_start}T00:00:00Z`).getUTCDay()).toBe(1);
+    }
+  });
+
+  it('share of voice: the shares of a project and provider add up to 100, numerators to denominators', async () => {
+    const file = join(out, 'sov.json');
+    await writeReport({ db: world.db, name: 'share_of_voice', format: 'json', out: file });
+    interface Sov {
+      project_id: string;
+      provider: string;
+      rank: number;
+      brand_responses: number;
+      all_mentions_total: number;
+      sov_all_pct: number;
+    }
+    const rows = JSON.parse(readFileSync(file, 'utf8')) as Sov[];
+    const groups = new Map<string, Sov[]>();
+    for (const r of rows) {
+      const key = `${r.project_id}/${r.provider}`;
+      groups.set(key, [...(groups.get(key) ?? []), r]);
+    }
+    expect(groups.size).toBeGreaterThanOrEqual(2 * 4);
+    for (const group of groups.values()) {
+      const total = group[0]?.all_mentions_total;
+      expect(group.reduce((s, r) => s + r.brand_responses, 0)).toBe(total);
+      expect(Math.abs(group.reduce((s, r) => s + r.sov_all_pct, 0) - 100)).toBeLessThan(0.01 * group.length);
+      expect(group.map((r) => r.rank)).toEqual(group.map((_, i) => i + 1));
+    }
+  });
+
+  it('bad input exits 64 and names the fix; parameters are bound, never spliced; a failed report keeps the old file', async () => {
+    const file = join(out, 'bad.csv');
+    writeFileSync(file, 'previous\r\n');
+    const cases: [Parameters<typeof writeReport>[0], RegExp][] = [
+      [{ db: world.db, name: 'nope', format: 'csv', out: file }, /Unknown report "nope".*weekly_visibility/],
+      [
+        { db: world.db, name: 'weekly_visibility', format: 'csv', out: file, from: '2026-02-30' },
+        /--from must be a calendar day/,
+      ],
+      [
+        { db: world.db, name: 'weekly_visibility', format: 'csv', out: file, from: '2026-03-02', to: '2026-03-01' },
+        /after --to/,
+      ],
+      [
+        { db: world.db, name: 'weekly_visibility', format: 'csv', out: file, projectId: "x' or '1'='1" },
+        /Unknown project "x' or '1'='1"/,
+      ],
+      [{ db: world.db, name: 'source_opportunities', format: 'csv', out: file, from: '2026-01-01' }, /takes no --from/],
+      [
+        { db: world.db, name: 'weekly_visibility', format: 'xlsx' as 'csv', out: file },
+        /--format must be one of csv, json, md/,
+      ],
+      [{ db: join(out, 'missing.duckdb'), name: 'weekly_visibility', format: 'csv', out: file }, /No warehouse at/],
+    ];
+    for (const [options, message] of cases) {
+      const error = await writeReport(options).catch((e: unknown) => e);
+      expect(error, String(message)).toBeInstanceOf(VwhError);
+      expect((error as VwhError).exitCode).toBe(64);
+      expect((error as VwhError).message).toMatch(message);
+    }
+    // a report that fails in DuckDB (its SQL no longer matches the marts) leaves the previous file as it was
+    const broken = mkdtempSync(join(tmpdir(), 'vwh-broken-reports-'));
+    writeFileSync(
+      join(broken, 'broken.sql'),
+      '/* @report\ntitle: Broken\ndescription: reads a column that is gone\ncolumns: {x: gone}\n*/\nselect no_such_column as x from marts.brand_visibility_daily',
+    );
+    await expect(
+      writeReport({ db: world.db, name: 'broken', format: 'csv', out: file, reportsDir: broken }),
+    ).rejects.toThrow(/The report broken failed on this warehouse/);
+    expect(readFileSync(file, 'utf8')).toBe('previous\r\n');
+    rmSync(broken, { recursive: true, force: true });
+    // one project only
+    const [project] = await query<{ id: string }>('select min(project_id) as id from marts.brand_visibility_daily');
+    await writeReport({ db: world.db, name: 'competitor_gaps', format: 'json', out: file, projectId: project?.id });
+    const rows = JSON.parse(readFileSync(file, 'utf8')) as { project_id: string }[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((r) => r.project_id))).toEqual(new Set([project?.id]));
+  });
+
+  it('CSV is RFC 4180: quotes doubled, fields with separators quoted, CRLF, optional BOM for Excel', async () => {
+    const result = {
+      columns: ['a', 'b'],
+      typeIds: [],
+      rows: [
+        ['say "hi", please', 'line\nbreak'],
+        [null, 'plain'],
+      ],
+    };
+    expect(toCsv(result)).toBe('a,b\r\n"say ""hi"", please","line\nbreak"\r\n,plain\r\n');
+    const file = join(out, 'bom.csv');
+    await writeReport({ db: world.db, name: 'source_opportunities', format: 'csv', out: file, bom: true });
+    expect([...readFileSync(file).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  });
+
+  it('arrow: a real mart read back with apache-arrow has its rows, columns and values', async () => {
+    const dir = join(out, 'arrow');
+    const summary = await exportArrow({ db: world.db, outDir: dir, tables: ['brand_visibility_daily'] });
+    const table = tableFromIPC(readFileSync(join(dir, 'marts.brand_visibility_daily.arrow')));
+    const [count] = await query<{ n: number }>('select count(*)::int as n from marts.brand_visibility_daily');
+    expect(table.numRows).toBe(count?.n);
+    expect(summary.rows).toBe(count?.n);
+    const [first] = await query<Record<string, unknown>>(
+      `select brand_name, provider, strftime(date, '%Y-%m-%d') as date, responses, mentions, visibility_pct
+         from marts.brand_visibility_daily limit 1 offset 0`,
+    );
+    const row = table.get(0)?.toJSON() as Record<string, unknown>;
+    expect({
+      brand_name: row.brand_name,
+      provider: row.provider,
+      date: new Date(row.date as number).toISOString().slice(0, 10),
+      responses: Number(row.responses),
+      mentions: Number(row.mentions),
+      visibility_pct: row.visibility_pct,
+    }).toEqual(first);
+  });
+});
+
+/** Debian's chromium (`.ci/run` installs it), or the browser VWH_CHROMIUM names; nothing is downloaded. */
+const CHROMIUM = process.env.VWH_CHROMIUM ?? '/usr/bin/chromium';
+
+describe('html report', () => {
+  it('is one self-contained file, the same bytes for the same input, with seven charts per project', async () => {
+    const first = join(out, 'report.html');
+    const summary = await writeHtmlReport({ db: world.db, out: first });
+    const html = readFileSync(first, 'utf8');
+    expect(summary).toMatchObject({ kind: 'html', files: 1, bytes: Buffer.byteLength(html) });
+    expect(html).not.toMatch(/https?:/i);
+    // nothing that loads: no script, stylesheet, image or frame; url() only to fragments of the page (SVG clip paths)
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|\bsrc=|url\((?!#)/i);
+    expect(html.match(/<figure class="chart"/g)).toHaveLength(2 * 7);
+    expect(html.match(/<svg /g)).toHaveLength(2 * 7);
+    expect(html.match(/<figcaption[^>]*>[^<]*n = [\d,]+/g)).toHaveLength(2 * 7);
+    // same input, same bytes: another render, from another copy of the warehouse
+    const copy = await world.copy('html-copy.duckdb');
+    const second = join(out, 'report-2.html');
+    await writeHtmlReport({ db: copy, out: second });
+    expect(readFileSync(second, 'utf8')).toBe(html);
+    // one project, a range
+    const [project] = await query<{ id: string }>('select min(project_id) as id from marts.brand_visibility_daily');
+    const one = join(out, 'one.html');
+    await writeHtmlReport({ db: world.db, out: one, projectId: project?.id, from: '2000-01-01' });
+    expect(readFileSync(one, 'utf8').match(/<section class="project"/g)).toHaveLength(1);
+    await expect(writeHtmlReport({ db: world.db, out: one, projectId: 'nope' })).rejects.toMatchObject({
+      exitCode: 64,
+    });
+  }, 120_000);
+
+  it('opens in headless Chromium with no console error and marks in every chart; a screenshot is written', async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `No Chromium at ${CHROMIUM}: apt-get install -y chromium (as .ci/run does), or set VWH_CHROMIUM.`,
+      );
+    }
+    const file = join(out, 'browser.html');
+    await writeHtmlReport({ db: world.db, out: file });
+    const profile = mkdtempSync(join(tmpdir(), 'vwh-chromium-'));
+    const browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      viewport: { width: 900, height: 1400 },
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(String(e)));
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(r.url()));
+      await page.goto(`file://${file}`);
+      const marks = await page.$$eval('figure.chart', (figures) =>
+        figures.map((f) => ({
+          chart: f.getAttribute('data-chart'),
+          marks: f.querySelectorAll('svg path, svg rect, svg line, svg circle').length,
+          width: f.querySelector('svg')?.getBoundingClientRect().width ?? 0,
+          rows: f.querySelectorAll('table tbody tr').length,
+        })),
+      );
+      expect(errors).toEqual([]);
+      expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
+      expect(marks).toHaveLength(2 * 7);
+      for (const m of marks) {
+        expect(m.marks, m.chart).toBeGreaterThan(5);
+        expect(m.width, m.chart).toBeGreaterThan(300);
+        expect(m.rows, m.chart).toBeGreaterThan(0);
+      }
+      // outside the repository, for a person to look at
+      const shot = join(tmpdir(), 'vwh-html-report.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
+    } finally {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
