@@ -10,7 +10,6 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
 import { exportArrow, loadReports, writeHtmlReport, writeReport } from '../../src/export/index.js';
-import { toCsv } from '../../src/export/reports/formats.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { buildExportWorld, type ExportWorld } from './support.js';
 
@@ -92,7 +91,8 @@ describe('reports', () => {
       rows.forEach((row, r) => {
         row.forEach((cell, c) => {
           const value = objects[r]?.[header?.[c] ?? ''];
-          expect(cell).toBe(value === null ? '' : String(value));
+          if (typeof value === 'number') expect(Number(cell)).toBe(value);
+          else expect(cell).toBe(value === null ? '' : String(value));
         });
       });
       const documented = Object.keys(report.columns);
@@ -224,15 +224,19 @@ describe('reports', () => {
   });
 
   it('CSV is RFC 4180: quotes doubled, fields with separators quoted, CRLF, optional BOM for Excel', async () => {
-    const result = {
-      columns: ['a', 'b'],
-      typeIds: [],
-      rows: [
-        ['say "hi", please', 'line\nbreak'],
-        [null, 'plain'],
-      ],
-    };
-    expect(toCsv(result)).toBe('a,b\r\n"say ""hi"", please","line\nbreak"\r\n,plain\r\n');
+    const dir = mkdtempSync(join(tmpdir(), 'vwh-csv-reports-'));
+    writeFileSync(
+      join(dir, 'quoting.sql'),
+      '/* @report\ntitle: Quoting\ndescription: awkward text\ncolumns: {a: text, b: text, n: always null, d: day, t: instant}\n*/\n' +
+        "select 'say \"hi\", please' as a, 'line' || chr(10) || 'break' as b, null as n, date '2026-01-02' as d, " +
+        "timestamp '2026-01-02 03:04:05' as t",
+    );
+    const quoting = join(out, 'quoting.csv');
+    await writeReport({ db: world.db, name: 'quoting', format: 'csv', out: quoting, reportsDir: dir });
+    expect(readFileSync(quoting, 'utf8')).toBe(
+      'a,b,n,d,t\r\n"say ""hi"", please","line\nbreak",,2026-01-02,2026-01-02T03:04:05Z\r\n',
+    );
+    rmSync(dir, { recursive: true, force: true });
     const file = join(out, 'bom.csv');
     await writeReport({ db: world.db, name: 'source_opportunities', format: 'csv', out: file, bom: true });
     expect([...readFileSync(file).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);

@@ -300,7 +300,7 @@ export function promptChart(p: ProjectData): Chart {
     title: 'Top prompt opportunities',
     caption:
       `Prompts whose answers favour a competitor, weighted by search demand and intent, all providers, top ${rows.length}; ` +
-      `28 days to ${rows[0]?.window_to ?? '–'}, ${fmt(sum(rows, 'responses'))} answers over these prompts.`,
+      `28 days to ${rows[0]?.window_to ?? '–'}; n = ${fmt(sum(rows, 'responses'))} answers to these prompts.`,
     height: 40 + rows.length * 28,
     option: horizontalBars(
       rows.map((r) => String(r.prompt_content)),

@@ -22,7 +22,7 @@ export function renderSvg(option: ChartOption, chartId: string, width: number, h
     const svg = chart.renderToSVGString();
     const ids = new Map<string, string>();
     return svg
-      .replace(/\bzr\d+-(?:[a-z]+-)*\d+\b/g, (token) => {
+      .replace(/\bzr\d+-[a-z-]*\d+\b/g, (token) => {
         let id = ids.get(token);
         if (!id) {
           id = `${chartId}-${ids.size}`;

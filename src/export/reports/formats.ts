@@ -1,5 +1,5 @@
 /**
- * A report's rows as CSV (RFC 4180), JSON or Markdown. Values are made plain first (`plainValue`): days as
+ * A report's rows as JSON or Markdown (CSV is DuckDB's own writer: reports/run.ts). Values are made plain first (`plainValue`): days as
  * `YYYY-MM-DD`, instants as ISO 8601 UTC (`2026-09-26T13:00:00Z`), integers exact, lists as JSON.
  */
 import { DuckDBTypeId } from '@duckdb/node-api';
@@ -37,16 +37,6 @@ function text(value: Plain): string {
   if (value === null) return '';
   if (Array.isArray(value)) return JSON.stringify(value);
   return String(value);
-}
-
-/** RFC 4180: CRLF line ends, a header row, a field quoted when it holds a comma, quote, CR or LF, quotes doubled. */
-export function toCsv(result: ReportResult, bom = false): string {
-  const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-  const lines = [result.columns.map(cell).join(',')];
-  for (const row of result.rows) {
-    lines.push(row.map((v, i) => cell(text(plainValue(v, result.typeIds[i] ?? DuckDBTypeId.VARCHAR)))).join(','));
-  }
-  return `${bom ? '\uFEFF' : ''}${lines.join('\r\n')}\r\n`;
 }
 
 /** A JSON array of row objects, keys in the report's column order. */

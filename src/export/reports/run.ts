@@ -1,14 +1,15 @@
 /** `vwh report NAME`: one named report, its parameters bound, written atomically as CSV, JSON or Markdown. */
-import { resolve } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { VwhError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
 import type { Database } from '../../warehouse/duckdb.js';
-import { writeFileAtomic } from '../paths.js';
+import { tempBeside, writeFileAtomic } from '../paths.js';
 import { withWarehouse } from '../source.js';
 import type { ExportSummary } from '../summary.js';
 import { findReport, loadReports, type Report } from './catalog.js';
-import { REPORT_FORMATS, type ReportFormat, type ReportResult, toCsv, toJson, toMarkdown } from './formats.js';
+import { REPORT_FORMATS, type ReportFormat, type ReportResult, toJson, toMarkdown } from './formats.js';
 import { bindParameters, type ReportParameters } from './parameters.js';
 
 export interface WriteReportOptions extends ReportParameters {
@@ -34,11 +35,7 @@ export async function runReport(
   try {
     reader = await db.connection.runAndReadAll(report.sql, bound.values);
   } catch (error) {
-    throw new VwhError(
-      'DB_ERROR',
-      `The report ${report.name} failed on this warehouse (are the models built and up to date? vwh models build): ${(error as Error).message}`,
-      { cause: error },
-    );
+    throw reportFailed(report, error);
   }
   return {
     columns: reader.columnNames(),
@@ -58,23 +55,65 @@ export async function writeReport(options: WriteReportOptions): Promise<ExportSu
   const report = findReport(options.name, loadReports(options.reportsDir));
   const out = resolve(options.out);
   return withWarehouse(options.db, async (db) => {
-    const result = await runReport(db, report, options);
-    const body =
-      options.format === 'csv'
-        ? toCsv(result, options.bom)
-        : options.format === 'json'
-          ? toJson(result)
-          : toMarkdown(result, report, result.applied);
-    const bytes = writeFileAtomic(out, body);
-    const summary: ExportSummary = {
-      kind: 'report',
-      files: 1,
-      rows: result.rows.length,
-      bytes,
-      ms: Date.now() - started,
-      outputs: [out],
-    };
-    log.info('report written', { report: report.name, format: options.format, rows: summary.rows, bytes, out });
+    let rows: number;
+    let bytes: number;
+    if (options.format === 'csv') {
+      ({ rows, bytes } = await copyCsv(db, report, options, out));
+    } else {
+      const result = await runReport(db, report, options);
+      rows = result.rows.length;
+      bytes = writeFileAtomic(
+        out,
+        options.format === 'json' ? toJson(result) : toMarkdown(result, report, result.applied),
+      );
+    }
+    const summary: ExportSummary = { kind: 'report', files: 1, rows, bytes, ms: Date.now() - started, outputs: [out] };
+    log.info('report written', { report: report.name, format: options.format, rows, bytes, out });
     return summary;
   });
+}
+
+/**
+ * CSV through DuckDB's own writer (as fast as a bare COPY): RFC 4180 quoting (a field with a comma, quote, CR or LF
+ * quoted, quotes doubled), CRLF record ends, ISO days and instants (UTC, to the second), into a temp file renamed
+ * over `out`. With `bom`, the byte order mark goes first.
+ */
+async function copyCsv(
+  db: Database,
+  report: Report,
+  params: WriteReportOptions,
+  out: string,
+): Promise<{ rows: number; bytes: number }> {
+  const bound = await bindParameters(db, report, params);
+  mkdirSync(dirname(out), { recursive: true });
+  const tmp = tempBeside(out);
+  try {
+    let result: Awaited<ReturnType<Database['connection']['run']>>;
+    try {
+      result = await db.connection.run(
+        `COPY (${report.sql}) TO '${tmp.replace(/'/g, "''")}'
+           (FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NEW_LINE '\r\n',
+            DATEFORMAT '%Y-%m-%d', TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%SZ')`,
+        bound.values,
+      );
+    } catch (error) {
+      throw reportFailed(report, error);
+    }
+    if (params.bom) {
+      const bytes = writeFileAtomic(out, [Buffer.from('\uFEFF', 'utf8'), readFileSync(tmp)]);
+      return { rows: Number(result.rowsChanged), bytes };
+    }
+    renameSync(tmp, out);
+    return { rows: Number(result.rowsChanged), bytes: statSync(out).size };
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+function reportFailed(report: Report, error: unknown): VwhError {
+  return new VwhError(
+    'DB_ERROR',
+    `The report ${report.name} failed on this warehouse (are the models built and up to date? vwh models build): ${(error as Error).message}`,
+    { cause: error },
+  );
 }
