@@ -9,8 +9,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { runDemo } from '../src/cli/commands/demo.js';
 import { exportParquetLake, writeHtmlReport, writeReport } from '../src/export/index.js';
+import { runNightly } from '../src/ops/nightly.js';
 import { Database } from '../src/warehouse/duckdb.js';
 import { type BenchResult, timed, writeResult } from './lib.js';
 
@@ -86,9 +86,18 @@ export async function main(): Promise<BenchResult> {
     const world = join(dir, 'world.duckdb');
     const sink = new PassThrough();
     sink.resume();
-    await runDemo(
-      { db: world, seed: 3, projects: 10, prompts: 3, historyDays: HTML_DAYS, rateWindowMs: 100, logFormat: 'json' },
-      sink,
+    const config = join(dir, 'vwh.config.json');
+    writeFileSync(config, '{}\n');
+    await runNightly(
+      {
+        db: world,
+        config,
+        embedded: true,
+        logFormat: 'json',
+        rateWindowMs: 100,
+        world: { seed: 3, projects: 10, prompts: 3, historyDays: HTML_DAYS },
+      },
+      { out: sink, summary: false },
     );
     const html = await timed(() => writeHtmlReport({ db: world, out: join(dir, 'report.html') }));
 
