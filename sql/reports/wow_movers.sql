@@ -26,6 +26,10 @@ columns:
   wow_ci_low_pp: Newcombe 95% lower bound of the change
   wow_ci_high_pp: upper bound
   wow_significant: the interval excludes zero (the mover flag)
+  wow_flag: the trend mart's change flag, where it has one
+  wow_alert: the trend mart's alert (false discovery rate controlled, once per episode), where it has one
+  complete_window: both windows hold complete days only, where the mart says so
+  measurement_change: a measurement change falls in the windows, where the mart says so
 */
 with last_day as (
   select project_id, max(date) as date

@@ -277,9 +277,13 @@ describe('html report', () => {
     expect(html).not.toMatch(/https?:/i);
     // nothing that loads: no script, stylesheet, image or frame; url() only to fragments of the page (SVG clip paths)
     expect(html).not.toMatch(/<script|<link|<img|<iframe|\bsrc=|url\((?!#)/i);
-    expect(html.match(/<figure class="chart"/g)).toHaveLength(2 * 7);
-    expect(html.match(/<svg /g)).toHaveLength(2 * 7);
-    expect(html.match(/<figcaption[^>]*>[^<]*n = [\d,]+/g)).toHaveLength(2 * 7);
+    // seven charts per project, less those the page names as without data in the range
+    const empty = [...html.matchAll(/No data in this range for: ([^.]*)\./g)].flatMap((m) => (m[1] ?? '').split(', '));
+    const figures = html.match(/<figure class="chart"/g) ?? [];
+    expect(figures.length + empty.length).toBe(2 * 7);
+    expect(figures.length).toBeGreaterThanOrEqual(2 * 5);
+    expect(html.match(/<svg /g)).toHaveLength(figures.length);
+    expect(html.match(/<figcaption[^>]*>[^<]*n = [\d,]+/g)).toHaveLength(figures.length);
     // same input, same bytes: another render, from another copy of the warehouse
     const copy = await world.copy('html-copy.duckdb');
     const second = join(out, 'report-2.html');
@@ -337,7 +341,8 @@ describe('html report', () => {
       );
       expect(errors).toEqual([]);
       expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
-      expect(marks).toHaveLength(2 * 7);
+      expect(marks.length).toBe(readFileSync(file, 'utf8').match(/<figure class="chart"/g)?.length);
+      expect(marks.length).toBeGreaterThanOrEqual(2 * 5);
       for (const m of marks) {
         expect(m.marks, m.chart).toBeGreaterThan(5);
         expect(m.width, m.chart).toBeGreaterThan(300);
