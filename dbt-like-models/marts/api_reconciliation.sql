@@ -7,7 +7,8 @@ description: >
   unrounded (to 6 decimals). The API rounds each to 2 decimals, so agreement means |diff| <= 0.005; the audits
   allow 0.0051 (float noise). A point served by the API for a day we hold no chats for (or the reverse) is a
   disagreement too (match_status), unless the API's value is not fetched yet or was fetched before our answers of
-  that day (late answers arrived after it): `pending`, which the aggregate sync's rotation resolves. position and sentiment are served only for providers with a mention that day,
+  that day (late answers arrived after it), or it is for a day after the last one our answers are modelled for (a
+  partial newest day): `pending`, which the aggregate sync's rotation resolves. position and sentiment are served only for providers with a mention that day,
   so both sides are null when the brand was not named.
 grain: one row per team, prompt, provider and date present on either side
 columns:
@@ -28,7 +29,7 @@ columns:
   sentiment_ours: sentiment_sum / sentiment_n over mentioning chats
   sentiment_api: the API's sentiment_chart value
   sentiment_diff: sentiment_ours - sentiment_api
-  match_status: "both (the day is on both sides and agrees), pending (the API value is not fetched yet, or older than our answers of the day), api_only (served, no chats held), ours_only (chats, nothing served)"
+  match_status: "both (the day is on both sides and agrees), pending (the API value is not fetched yet, or older than our answers of the day, or its day's answers are not modelled yet), api_only (served, no chats held), ours_only (chats, nothing served)"
   within_rounding: every diff is within 0.0051, or null on both sides, and match_status is both
 audits:
   - not_null: [team_id, prompt_id, provider, date, match_status, within_rounding]
@@ -65,6 +66,13 @@ served_extent as (
   from staging.prompt_metrics_daily
   group by team_id, prompt_id
 ),
+ours_extent as (
+  -- The last day of each prompt our answers are modelled for: staging.chats stops before a partial newest day, so
+  -- a value the API already serves for a later day waits for its answers.
+  select team_id, prompt_id, max(chat_date) as ours_to
+  from staging.chats
+  group by team_id, prompt_id
+),
 side_by_side as (
   select
     coalesce(ours.team_id, served.team_id) as team_id,
@@ -86,6 +94,7 @@ side_by_side as (
     -- answers were published (D + 1 06:00 UTC) and before our answers of the day: the aggregate sync refreshes it
     -- on its rotation.
     (served.prompt_id is null and ours.date > coalesce(extent.served_to, ours.date - 1))
+      or (ours.prompt_id is null and served.date > coalesce(ours_extent.ours_to, served.date - 1))
       or (served.api_extracted_at < ours.ours_extracted_at
         and served.api_extracted_at < cast(ours.date as timestamp) + interval 30 hour) as api_stale
   from ours
@@ -95,6 +104,7 @@ side_by_side as (
     and served.provider = ours.provider
     and served.date = ours.date
   left join served_extent as extent on extent.team_id = ours.team_id and extent.prompt_id = ours.prompt_id
+  left join ours_extent on ours_extent.team_id = served.team_id and ours_extent.prompt_id = served.prompt_id
 ),
 diffs as (
   select
