@@ -66,6 +66,12 @@ served_extent as (
   from staging.prompt_metrics_daily
   group by team_id, prompt_id
 ),
+served_day_fetch as (
+  -- When the API's charts of each prompt and day were fetched: a provider with no point that day was fetched then too.
+  select team_id, prompt_id, date, max(_extracted_at) as day_extracted_at
+  from staging.prompt_metrics_daily
+  group by team_id, prompt_id, date
+),
 ours_extent as (
   -- The last day of each prompt our answers are modelled for: staging.chats stops before a partial newest day, so
   -- a value the API already serves for a later day waits for its answers.
@@ -96,7 +102,9 @@ side_by_side as (
     (served.prompt_id is null and ours.date > coalesce(extent.served_to, ours.date - 1))
       or (ours.prompt_id is null and served.date > coalesce(ours_extent.ours_to, served.date - 1))
       or (served.api_extracted_at < ours.ours_extracted_at
-        and served.api_extracted_at < cast(ours.date as timestamp) + interval 30 hour) as api_stale
+        and served.api_extracted_at < cast(ours.date as timestamp) + interval 30 hour)
+      -- No point for this provider in charts fetched before our (late) answers of the day arrived.
+      or (served.prompt_id is null and day_fetch.day_extracted_at < ours.ours_extracted_at) as api_stale
   from ours
   full join served
     on served.team_id = ours.team_id
@@ -104,6 +112,8 @@ side_by_side as (
     and served.provider = ours.provider
     and served.date = ours.date
   left join served_extent as extent on extent.team_id = ours.team_id and extent.prompt_id = ours.prompt_id
+  left join served_day_fetch as day_fetch
+    on day_fetch.team_id = ours.team_id and day_fetch.prompt_id = ours.prompt_id and day_fetch.date = ours.date
   left join ours_extent on ours_extent.team_id = served.team_id and ours_extent.prompt_id = served.prompt_id
 ),
 diffs as (

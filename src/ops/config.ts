@@ -35,8 +35,20 @@ const ParquetExport = z.strictObject({
   staging: z.boolean().optional(),
   tables: z.array(z.string()).optional(),
 });
+const ArrowExport = z.strictObject({
+  outDir: z.string().min(1).describe('folder of the Arrow IPC (Feather v2) files, one per mart'),
+  tables: z.array(z.string()).optional(),
+});
+
+const HtmlExport = z.strictObject({
+  out: z.string().min(1).describe('the self-contained HTML report file'),
+  projectId: z.string().min(1).optional().describe('one project (default: every project)'),
+});
+
 export const ExportsSection = z.strictObject({
   parquet: ParquetExport.optional().describe('default: {"outDir": "lake/ beside the warehouse"}'),
+  arrow: ArrowExport.optional().describe('default: none'),
+  html: HtmlExport.optional().describe('default: {"out": "reports/report.html beside the warehouse"}'),
 });
 export type ExportsSection = z.infer<typeof ExportsSection>;
 

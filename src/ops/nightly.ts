@@ -113,14 +113,15 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
     });
     if (options.summary !== false && !result.skipped) {
       const published = result.stages.find((s) => s.name === 'publish')?.outcome.counts?.path;
-      const lake = (
-        result.stages.find((s) => s.name === 'exports')?.outcome.counts?.parquet as { path?: string } | undefined
-      )?.path;
+      const exported = result.stages.find((s) => s.name === 'exports')?.outcome.counts;
+      const lake = (exported?.parquet as { path?: string } | undefined)?.path;
+      const report = (exported?.html as { path?: string } | undefined)?.path;
       out.write(
         formatSummary(result, {
           db: dbPath,
           ...(typeof published === 'string' ? { published } : {}),
           ...(lake ? { lake } : {}),
+          ...(report ? { report } : {}),
         }),
       );
     }

@@ -4,7 +4,7 @@
  * `vwh query` on what it built. Real HTTP on port 0, real DuckDB files, a real second process.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,8 @@ describe('vwh run on the embedded default, then vwh query', () => {
     expect(printed).toContain(`published copy  ${join(t.dir, 'published', 'w.duckdb')}`);
     expect(printed).toContain(`Parquet lake    ${join(t.dir, 'lake')}`);
     expect(readdirSync(join(t.dir, 'lake')).length).toBeGreaterThan(0);
+    expect(printed).toContain(`HTML report     ${join(t.dir, 'reports', 'report.html')}`);
+    expect(readFileSync(join(t.dir, 'reports', 'report.html'), 'utf8')).toContain('<svg');
   });
 
   it('publishes a read-only copy a reader keeps open through the next run: old data until it reconnects', async () => {

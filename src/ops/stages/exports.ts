@@ -1,15 +1,22 @@
 /**
  * Stage `exports`: the exports of `exports` in vwh.config.json, after the models built. Each export opens the
  * warehouse read-only itself; no stage holds a write connection by then. Without an `exports` section the Parquet
- * lake is written to `lake/` beside the warehouse; `"exports": {}` turns exports off.
+ * lake is written to `lake/` and the HTML report to `reports/report.html` beside the warehouse; `"exports": {}` turns
+ * exports off.
  */
 import { dirname, join } from 'node:path';
-import { exportParquetLake } from '../../export/index.js';
+import { exportArrow, exportParquetLake, writeHtmlReport } from '../../export/index.js';
 import type { ExportsSection } from '../config.js';
 import type { RunContext, Stage, StageOutcome } from '../stage.js';
 
 export function exportsOf(ctx: Pick<RunContext, 'config' | 'dbPath'>): ExportsSection {
-  return ctx.config.exports ?? { parquet: { outDir: join(dirname(ctx.dbPath), 'lake') } };
+  const beside = dirname(ctx.dbPath);
+  return (
+    ctx.config.exports ?? {
+      parquet: { outDir: join(beside, 'lake') },
+      html: { out: join(beside, 'reports', 'report.html') },
+    }
+  );
 }
 
 export const exportsStage: Stage = {
@@ -29,6 +36,16 @@ export const exportsStage: Stage = {
         log: ctx.logger,
       });
       counts.parquet = { path: outDir, files: s.files, rows: s.rows, bytes: s.bytes };
+    }
+    if (plan.arrow) {
+      const { outDir, tables } = plan.arrow;
+      const s = await exportArrow({ db: ctx.dbPath, outDir, ...(tables ? { tables } : {}), log: ctx.logger });
+      counts.arrow = { path: outDir, files: s.files, rows: s.rows, bytes: s.bytes };
+    }
+    if (plan.html) {
+      const { out, projectId } = plan.html;
+      const s = await writeHtmlReport({ db: ctx.dbPath, out, ...(projectId ? { projectId } : {}), log: ctx.logger });
+      counts.html = { path: out, files: s.files, rows: s.rows, bytes: s.bytes };
     }
     if (Object.keys(counts).length === 0) return { status: 'skipped', error: 'no exports configured' };
     return { status: 'succeeded', counts };
