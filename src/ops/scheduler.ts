@@ -41,20 +41,20 @@ export async function runScheduler(o: SchedulerOptions): Promise<void> {
   const { clock, logger, trigger } = o;
   const catchUp = async (why: string) => {
     const due = trigger.previous(clock.now());
-    let late: boolean;
+    if (due === undefined) return;
+    let last: number | undefined;
     try {
-      late = await missed(o.lastFinished, due);
+      last = await o.lastFinished();
     } catch (error) {
       // Another process's run holds the warehouse: that run is the catch-up.
       if (!isVwhError(error) || error.code !== 'DB_LOCKED') throw error;
       logger.warn('catch-up: the warehouse is held by another run; nothing to do', { why, error: error.message });
       return;
     }
-    if (!late || due === undefined) {
-      logger.info('catch-up: nothing missed', { why, last_firing: due ? new Date(due).toISOString() : null });
+    if (last !== undefined && last >= due) {
+      logger.info('catch-up: nothing missed', { why, last_firing: new Date(due).toISOString() });
       return;
     }
-    const last = await o.lastFinished();
     const facts = {
       why,
       policy: o.catchUp,

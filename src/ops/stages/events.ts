@@ -52,8 +52,9 @@ export const eventsStage: Stage = {
           };
           await session.run(
             `insert or ignore into raw.webhook_events
-               (event_key, event, received_at, delivery_id, signed, action_id, workflow_id, project_id, confirmation, body, _ingested_at)
-             values (?, ?, ?::timestamptz, ?, ?, ?, ?, ?, ?, ?::json, now())`,
+               (event_key, event, received_at, delivery_id, signed, action_id, workflow_id, project_id, confirmation, body,
+                _ingested_at, team_id, _sync_run_id, _extracted_at)
+             values (?, ?, ?::timestamptz, ?, ?, ?, ?, ?, ?, ?::json, now(), ?, ?, now())`,
             [
               e.key,
               e.event,
@@ -65,6 +66,8 @@ export const eventsStage: Stage = {
               body.project_id ?? null,
               e.event === 'project.bootstrap' ? 'pending' : null,
               e.body,
+              ctx.config.teams?.[0]?.team ?? ctx.sync.team ?? process.env.VWH_TEAM ?? 'default',
+              ctx.runId,
             ],
           );
         }
