@@ -11,6 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { listValue } from '@duckdb/node-api';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
+import { processAlive } from '../core/process.js';
 import type { Database } from '../warehouse/duckdb.js';
 import { withHeartbeat } from './heartbeat.js';
 import { layoutOf, partitionHash, partitionPath, partitionStatsSql, type TableLayout } from './lake-layout.js';
@@ -327,19 +328,10 @@ function cleanDeadStaging(root: string, log: Logger): void {
     const match = /^[0-9TZ]+-(.+)-(\d+)$/.exec(name);
     const path = join(dir, name);
     const mine = match?.[1] === hostname();
-    const dead = mine ? !alive(Number(match?.[2])) : Date.now() - statSync(path).mtimeMs > FOREIGN_STAGING_MS;
+    const dead = mine ? !processAlive(Number(match?.[2])) : Date.now() - statSync(path).mtimeMs > FOREIGN_STAGING_MS;
     if (dead) {
       rmSync(path, { recursive: true, force: true });
       log.info('removed the staging folder of an interrupted export', { path });
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -18,6 +18,7 @@ import {
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { VwhError } from '../core/errors.js';
+import { processAlive } from '../core/process.js';
 
 export interface LockHolder {
   pid: number;
@@ -51,21 +52,11 @@ export function readHolder(path: string): LockHolder | undefined {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Why `holder` no longer holds the lock, or undefined while it does. */
 export function staleReason(holder: LockHolder | undefined, now: number, staleAfterMs: number): string | undefined {
   if (!holder) return 'the lock file is unreadable (a holder killed while writing it)';
   if (holder.host === hostname()) {
-    return alive(holder.pid) ? undefined : `its process ${holder.pid} is gone`;
+    return processAlive(holder.pid) ? undefined : `its process ${holder.pid} is gone`;
   }
   const age = now - Date.parse(holder.startedAt);
   return age > staleAfterMs
