@@ -2,7 +2,7 @@
  * The endpoint catalogue: one entry per endpoint of the specs, keyed by a stable id. The client builds its calls
  * and the reference server its routes from these entries; the OpenAPI document is generated from them.
  */
-import type { EndpointDef, Service } from './endpoint.js';
+import type { EndpointDef } from './endpoint.js';
 import { accountEndpoints } from './endpoints/account.js';
 import { actionEndpoints } from './endpoints/actions.js';
 import { aliasEndpoints } from './endpoints/aliases.js';
@@ -45,9 +45,4 @@ export function endpoint<Id extends EndpointId>(id: Id): Catalogue[Id] {
 /** Every entry, in catalogue order. */
 export function allEndpoints(): EndpointDef[] {
   return Object.values(catalogue) as EndpointDef[];
-}
-
-/** The entries of one service. */
-export function endpointsOf(service: Service): EndpointDef[] {
-  return allEndpoints().filter((def) => def.service === service);
 }

@@ -34,7 +34,6 @@ export const CONTENT_ERROR_STATUS = {
   LLM_ERROR: 502,
 } as const;
 export type ContentErrorCode = keyof typeof CONTENT_ERROR_STATUS;
-export const CONTENT_ERROR_CODES = Object.keys(CONTENT_ERROR_STATUS) as ContentErrorCode[];
 export const ContentErrorBody = z.looseObject({
   error: z.looseObject({
     code: z.string(),

@@ -3,11 +3,6 @@ import type { EndpointDef } from './endpoint.js';
 
 const PARAM = /\{([a-z_]+)\}/g;
 
-/** Names of the path parameters of a template, in order: `['project_id', 'prompt_id']`. */
-export function pathParamNames(template: string): string[] {
-  return [...template.matchAll(PARAM)].map((match) => match[1]!);
-}
-
 /** Fills the path template (relative to the service base), URL-encoding each value. Throws on a missing value. */
 export function buildPath(def: Pick<EndpointDef, 'path' | 'id'>, params: object = {}): string {
   const values = params as Record<string, unknown>;

@@ -63,7 +63,3 @@ export class TransportError extends Error {
     return this.kind !== 'aborted' && this.kind !== 'invalid' && this.kind !== 'too-large';
   }
 }
-
-export function isTransportError(error: unknown): error is TransportError {
-  return error instanceof TransportError;
-}

@@ -21,10 +21,6 @@ import {
 
 export const SOURCE_CATEGORIES = ['corporate', 'editorial', 'institutional', 'reference', 'ugc', 'other'] as const;
 export type SourceCategoryName = (typeof SOURCE_CATEGORIES)[number];
-/** Category id → name: 0 corporate, 1 editorial, 2 institutional, 3 reference, 4 ugc, 5 other. */
-export function sourceCategoryName(id: number): SourceCategoryName {
-  return SOURCE_CATEGORIES[id] ?? 'other';
-}
 
 export const SourceDomain = resource({
   source_id: Uuid,

@@ -39,7 +39,3 @@ export const STREAMS: readonly StreamDef[] = [
 ];
 
 export const STREAM_NAMES = STREAMS.map((s) => s.name);
-
-export function streamByName(name: string): StreamDef | undefined {
-  return STREAMS.find((s) => s.name === name);
-}
