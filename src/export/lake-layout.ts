@@ -4,7 +4,8 @@
  * team_id alone, so that writers of different teams never share a file; a table with neither has one file.
  */
 import { createHash } from 'node:crypto';
-import { type PortableColumn, portableColumns, quoteIdent } from './portable-types.js';
+import { quoteIdent } from '../core/sql.js';
+import { type PortableColumn, portableColumns } from './portable-types.js';
 import { type ExportTable, qualified } from './tables.js';
 
 /** Hive's name for a null partition value, which Spark, Trino and DuckDB read back as null. */

@@ -12,6 +12,7 @@ import { listValue } from '@duckdb/node-api';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
 import { processAlive } from '../core/process.js';
+import { quoteIdent, quoteLiteral } from '../core/sql.js';
 import type { Database } from '../warehouse/duckdb.js';
 import { withHeartbeat } from './heartbeat.js';
 import { layoutOf, partitionHash, partitionPath, partitionStatsSql, type TableLayout } from './lake-layout.js';
@@ -27,7 +28,6 @@ import {
   writeScopeManifest,
 } from './lake-manifest.js';
 import { checkSegment, inside, writeFileAtomic } from './paths.js';
-import { quoteIdent } from './portable-types.js';
 import { withWarehouse } from './source.js';
 import type { ExportSummary } from './summary.js';
 import { selectTables } from './tables.js';
@@ -177,24 +177,20 @@ async function copyPartitions(
   const keys = layout.partitionBy.map(quoteIdent);
   const options = ['FORMAT parquet', 'COMPRESSION zstd'];
   if (keys.length === 0) {
-    await db.run(`COPY (${layout.sql}) TO '${sqlString(join(dir, 'part-0.parquet'))}' (${options.join(', ')})`);
+    await db.run(`COPY (${layout.sql}) TO ${quoteLiteral(join(dir, 'part-0.parquet'))} (${options.join(', ')})`);
     return;
   }
   options.push(`PARTITION_BY (${keys.join(', ')})`, 'OVERWRITE_OR_IGNORE', `FILENAME_PATTERN 'part-{i}'`);
   if (!only) {
-    await db.run(`COPY (${layout.sql}) TO '${sqlString(dir)}' (${options.join(', ')})`);
+    await db.run(`COPY (${layout.sql}) TO ${quoteLiteral(dir)} (${options.join(', ')})`);
     return;
   }
   const keyExpr = keys.map((k) => `r.${k}`).join(` || '/' || `);
   await db.run(
     `COPY (select * from (${layout.sql}) r where ${keyExpr} in (select unnest($1::varchar[])))
-       TO '${sqlString(dir)}' (${options.join(', ')})`,
+       TO ${quoteLiteral(dir)} (${options.join(', ')})`,
     [listValue(only.map((p) => p.values.join('/')))],
   );
-}
-
-function sqlString(text: string): string {
-  return text.replace(/'/g, "''");
 }
 
 async function writerRecords(db: Database, runId: string): Promise<Omit<WriterRecord, 'scope'>> {

@@ -2,6 +2,7 @@
  * The casts applied before a table leaves DuckDB, so that every reader (Spark, Trino, BigQuery, pandas/pyarrow,
  * polars, Excel through Power Query) reads each column as the same logical type. docs/exports.md has the table.
  */
+import { quoteIdent } from '../core/sql.js';
 
 export interface SourceColumn {
   name: string;
@@ -62,10 +63,6 @@ const CAST: Record<string, string> = {
 
 const DECIMAL = /^DECIMAL\(\d+,\d+\)$/;
 const ENUM = /^ENUM\(/;
-
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
 
 function portableScalar(type: string): string | undefined {
   if (KEPT.has(type) || DECIMAL.test(type)) return type;

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
+import { quoteIdent } from '../core/sql.js';
 import type { Database } from '../warehouse/duckdb.js';
 import { AuditBlocked } from './audits/blocked.js';
 import { FAILURES_SCHEMA, runAudits } from './audits/run.js';
@@ -16,7 +17,7 @@ import { materializers } from './materialize/index.js';
 import { auditStatus, describeError, type NodeResult, type RunResults, report } from './results.js';
 import { schedule } from './schedule.js';
 import { selectModels } from './selection.js';
-import { ident, qualified } from './sql-text.js';
+import { qualified } from './sql-text.js';
 import { ensureState, readModelStates, recordRuns, writeInputKey, writeModelState } from './state.js';
 import type { Model, Project, SingularTest } from './types.js';
 
@@ -60,11 +61,11 @@ export async function runProject(db: Database, project: Project, options: RunOpt
 
   // Schemas are created up front: two connections creating the same schema at once conflict.
   for (const schema of new Set(order.map((id) => project.models.get(id)?.schema))) {
-    if (schema && materialize) await main.run(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
+    if (schema && materialize) await main.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
   }
   const storing =
     options.storeFailures || order.some((id) => project.models.get(id)?.config.audits.some((a) => a.storeFailures));
-  if (audit && storing) await main.run(`CREATE SCHEMA IF NOT EXISTS ${ident(FAILURES_SCHEMA)}`);
+  if (audit && storing) await main.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(FAILURES_SCHEMA)}`);
   const threads = Math.max(1, options.threads ?? 1);
   const executors = [main];
   for (let i = 1; i < threads; i++) executors.push(new Executor(await db.connect()));

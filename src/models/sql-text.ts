@@ -2,6 +2,7 @@
  * Text-level helpers for model SQL that must not touch string literals, quoted identifiers' insides or comments:
  * macro substitution (`@start_date`) and rewriting a model reference into a CTE name (ephemeral models).
  */
+import { quoteIdent } from '../core/sql.js';
 
 /** Calls `fn` on each stretch of code outside '...' literals and comments, and splices its result back. */
 export function mapCode(sql: string, fn: (code: string) => string): string {
@@ -75,19 +76,9 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Quotes an identifier for DuckDB. */
-export function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 /** `schema.name` → `"schema"."name"`. */
 export function qualified(schema: string, name: string): string {
-  return `${ident(schema)}.${ident(name)}`;
-}
-
-/** A SQL string literal. */
-export function literal(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
+  return `${quoteIdent(schema)}.${quoteIdent(name)}`;
 }
 
 /** Strips a trailing semicolon and whitespace so the SELECT can be wrapped. */

@@ -1,6 +1,7 @@
+import { quoteIdent } from '../core/sql.js';
 import type { Executor } from './executor.js';
 import { relationKind } from './executor.js';
-import { ident, qualified } from './sql-text.js';
+import { qualified } from './sql-text.js';
 
 /** The name a new version is built under before it replaces the live one. */
 export function tempName(name: string): string {
@@ -21,7 +22,7 @@ export async function buildAndSwapTable(
 ): Promise<number> {
   const temp = tempName(name);
   const tempRel = qualified(schema, temp);
-  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
+  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
   await exec.run(`DROP TABLE IF EXISTS ${tempRel}`);
   try {
     await exec.run(`CREATE TABLE ${tempRel} AS ${select}`);
@@ -33,14 +34,14 @@ export async function buildAndSwapTable(
   const rows = Number(await exec.scalar(`SELECT count(*) FROM ${tempRel}`));
   await exec.transaction(async () => {
     await dropRelation(exec, schema, name);
-    await exec.run(`ALTER TABLE ${tempRel} RENAME TO ${ident(name)}`);
+    await exec.run(`ALTER TABLE ${tempRel} RENAME TO ${quoteIdent(name)}`);
   });
   return rows;
 }
 
 /** Replaces whatever `schema.name` is with a view, in one transaction (a SELECT that does not bind changes nothing). */
 export async function replaceWithView(exec: Executor, schema: string, name: string, select: string): Promise<void> {
-  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
+  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
   await exec.transaction(async () => {
     if ((await relationKind(exec, schema, name)) === 'table') await dropRelation(exec, schema, name);
     await exec.run(`CREATE OR REPLACE VIEW ${qualified(schema, name)} AS ${select}`);

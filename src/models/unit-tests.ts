@@ -4,12 +4,13 @@ import { basename, join, relative, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { VwhError } from '../core/errors.js';
+import { quoteIdent, quoteLiteral } from '../core/sql.js';
 import { Database } from '../warehouse/duckdb.js';
 import { compileModel, ephemeralAncestors } from './compile.js';
 import { parseQualifiedName } from './dependencies.js';
 import { createMacros } from './macros.js';
 import { describeError } from './results.js';
-import { ident, qualified, substituteMacros } from './sql-text.js';
+import { qualified, substituteMacros } from './sql-text.js';
 import type { Project } from './types.js';
 
 const rows = z.array(z.record(z.string(), z.unknown()));
@@ -115,8 +116,8 @@ async function runOne(
     for (const [tableName, input] of Object.entries(spec.inputs)) {
       const { rows: data, columns } = Array.isArray(input) ? { rows: input, columns: {} } : input;
       const ref = parseQualifiedName(tableName);
-      const rel = ref.schema ? qualified(ref.schema, ref.name) : ident(ref.name);
-      if (ref.schema) await db.run(`CREATE SCHEMA IF NOT EXISTS ${ident(ref.schema)}`);
+      const rel = ref.schema ? qualified(ref.schema, ref.name) : quoteIdent(ref.name);
+      if (ref.schema) await db.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(ref.schema)}`);
       await createInput(db, rel, data, columns, scratch);
     }
     const compiled = compileModel(project, model);
@@ -126,7 +127,9 @@ async function runOne(
     });
     const expectedRows = Array.isArray(spec.expected) ? spec.expected : spec.expected.rows;
     const columns = [...new Set(expectedRows.flatMap((r) => Object.keys(r)))];
-    const select = columns.length ? columns.map((c) => `CAST(${ident(c)} AS VARCHAR) AS ${ident(c)}`).join(', ') : '*';
+    const select = columns.length
+      ? columns.map((c) => `CAST(${quoteIdent(c)} AS VARCHAR) AS ${quoteIdent(c)}`).join(', ')
+      : '*';
     let actual: Record<string, unknown>[];
     try {
       actual = await db.all(`SELECT ${select} FROM (${sql}\n) AS q`);
@@ -152,15 +155,15 @@ async function createInput(
     if (Object.keys(columns).length === 0) {
       throw new VwhError('USAGE', `input ${rel} has no rows: give its columns ({columns: {name: TYPE}, rows: []})`);
     }
-    const defs = Object.entries(columns).map(([c, t]) => `${ident(c)} ${t}`);
+    const defs = Object.entries(columns).map(([c, t]) => `${quoteIdent(c)} ${t}`);
     await db.run(`CREATE TABLE ${rel} (${defs.join(', ')})`);
     return;
   }
   const file = join(scratch, `${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(data));
-  const casts = Object.entries(columns).map(([c, t]) => `CAST(${ident(c)} AS ${t}) AS ${ident(c)}`);
+  const casts = Object.entries(columns).map(([c, t]) => `CAST(${quoteIdent(c)} AS ${t}) AS ${quoteIdent(c)}`);
   const replace = casts.length ? ` REPLACE (${casts.join(', ')})` : '';
-  await db.run(`CREATE TABLE ${rel} AS SELECT *${replace} FROM read_json_auto('${file.replace(/'/g, "''")}')`);
+  await db.run(`CREATE TABLE ${rel} AS SELECT *${replace} FROM read_json_auto(${quoteLiteral(file)})`);
 }
 
 /** Order-insensitive comparison of the expected columns; numbers compare as numbers. Returns a diff or undefined. */

@@ -1,4 +1,5 @@
 import { BOOLEAN, DOUBLE, DuckDBDataChunk, type DuckDBType, type DuckDBValue, VARCHAR } from '@duckdb/node-api';
+import { quoteIdent } from '../core/sql.js';
 import { dbError, type Session } from './session.js';
 
 /** A row for one raw table: column → JS value (scalars, Dates, arrays and objects for list and JSON columns). */
@@ -372,8 +373,4 @@ export function partitionPredicate(
     );
   }
   return { where: parts.join(' AND '), params };
-}
-
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }

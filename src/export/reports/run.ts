@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { VwhError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
+import { quoteLiteral } from '../../core/sql.js';
 import type { Database } from '../../warehouse/duckdb.js';
 import { tempBeside, writeFileAtomic } from '../paths.js';
 import { withWarehouse } from '../source.js';
@@ -91,7 +92,7 @@ async function copyCsv(
     let result: Awaited<ReturnType<Database['connection']['run']>>;
     try {
       result = await db.connection.run(
-        `COPY (${report.sql}) TO '${tmp.replace(/'/g, "''")}'
+        `COPY (${report.sql}) TO ${quoteLiteral(tmp)}
            (FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NEW_LINE '\r\n',
             DATEFORMAT '%Y-%m-%d', TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%SZ')`,
         bound.values,

@@ -1,5 +1,6 @@
+import { quoteIdent, quoteLiteral } from '../../core/sql.js';
 import { parseQualifiedName } from '../dependencies.js';
-import { ident, literal, qualified } from '../sql-text.js';
+import { qualified } from '../sql-text.js';
 import type { AuditSpec } from './spec.js';
 
 /**
@@ -9,7 +10,7 @@ import type { AuditSpec } from './spec.js';
 export function auditQuery(audit: AuditSpec, relation: string, scope?: string): string {
   const where = scope ? `WHERE ${scope}` : '';
   const from = `(SELECT * FROM ${relation} ${where}) AS m`;
-  const cols = audit.columns.map(ident);
+  const cols = audit.columns.map(quoteIdent);
   switch (audit.type) {
     case 'not_null':
       return `SELECT * FROM ${from} WHERE ${cols.map((c) => `${c} IS NULL`).join(' OR ')}`;
@@ -21,9 +22,9 @@ export function auditQuery(audit: AuditSpec, relation: string, scope?: string): 
     }
     case 'relationships': {
       const target = parseQualifiedName(audit.to as string);
-      const toRel = target.schema ? qualified(target.schema, target.name) : ident(target.name);
+      const toRel = target.schema ? qualified(target.schema, target.name) : quoteIdent(target.name);
       return `SELECT m.* FROM ${from} WHERE m.${cols[0]} IS NOT NULL AND NOT EXISTS (
-        SELECT 1 FROM ${toRel} AS p WHERE p.${ident(audit.field as string)} = m.${cols[0]})`;
+        SELECT 1 FROM ${toRel} AS p WHERE p.${quoteIdent(audit.field as string)} = m.${cols[0]})`;
     }
     case 'number_of_rows': {
       const bounds = [
@@ -40,5 +41,5 @@ export function auditQuery(audit: AuditSpec, relation: string, scope?: string): 
 function sqlValue(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return literal(String(value));
+  return quoteLiteral(String(value));
 }

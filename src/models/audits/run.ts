@@ -1,5 +1,6 @@
+import { quoteIdent } from '../../core/sql.js';
 import type { Executor } from '../executor.js';
-import { ident, qualified, stripTrailingSemicolon } from '../sql-text.js';
+import { qualified, stripTrailingSemicolon } from '../sql-text.js';
 import { auditQuery } from './compile.js';
 import type { AuditSpec } from './spec.js';
 
@@ -71,7 +72,7 @@ export async function runFailingRowsQuery(
   if (audit.store) {
     const table = qualified(FAILURES_SCHEMA, storeName.replace(/[^A-Za-z0-9_]/g, '_'));
     try {
-      await exec.run(`CREATE SCHEMA IF NOT EXISTS ${ident(FAILURES_SCHEMA)}`);
+      await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(FAILURES_SCHEMA)}`);
       await exec.run(`CREATE OR REPLACE TABLE ${table} AS ${stripTrailingSemicolon(query)}`);
       outcome.storedIn = table.replace(/"/g, '');
     } catch (error) {

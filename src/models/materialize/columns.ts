@@ -1,5 +1,6 @@
+import { quoteIdent } from '../../core/sql.js';
 import type { Executor } from '../executor.js';
-import { ident, qualified } from '../sql-text.js';
+import { qualified } from '../sql-text.js';
 
 export interface Column {
   name: string;
@@ -29,7 +30,7 @@ export async function addNewColumns(
   const added: string[] = [];
   for (const column of incoming) {
     if (existing.has(column.name.toLowerCase()) || ignore.includes(column.name)) continue;
-    await exec.run(`ALTER TABLE ${rel} ADD COLUMN ${ident(column.name)} ${column.type}`);
+    await exec.run(`ALTER TABLE ${rel} ADD COLUMN ${quoteIdent(column.name)} ${column.type}`);
     added.push(column.name);
   }
   return added;

@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { literal, substituteMacros } from '../sql-text.js';
+import { quoteLiteral } from '../../core/sql.js';
+import { substituteMacros } from '../sql-text.js';
 import { replaceWithView } from '../swap.js';
 import type { Materializer } from './types.js';
 
@@ -15,16 +16,16 @@ export const materializeExport: Materializer = async ({ model, exec, sql, end, r
   const partial = `${target}.${runId}.partial`;
   const select = substituteMacros(sql, { start_date: model.config.start ?? '1970-01-01', end_date: end });
   const options =
-    exportFormat === 'parquet' ? `FORMAT parquet, COMPRESSION ${literal(compression)}` : 'FORMAT csv, HEADER true';
+    exportFormat === 'parquet' ? `FORMAT parquet, COMPRESSION ${quoteLiteral(compression)}` : 'FORMAT csv, HEADER true';
   let rows: number;
   try {
-    rows = await exec.run(`COPY (${select}) TO ${literal(partial)} (${options})`);
+    rows = await exec.run(`COPY (${select}) TO ${quoteLiteral(partial)} (${options})`);
   } catch (error) {
     rmSync(partial, { force: true });
     throw error;
   }
   renameSync(partial, target);
   const reader = exportFormat === 'parquet' ? 'read_parquet' : 'read_csv_auto';
-  await replaceWithView(exec, model.schema, model.name, `SELECT * FROM ${reader}(${literal(target)})`);
+  await replaceWithView(exec, model.schema, model.name, `SELECT * FROM ${reader}(${quoteLiteral(target)})`);
   return { rowsAffected: rows, message: target };
 };

@@ -1,8 +1,9 @@
+import { quoteIdent } from '../../core/sql.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import { type AuditOutcome, NOTHING } from '../audits/run.js';
 import { type Executor, relationKind } from '../executor.js';
 import { addDays, type DayRange, daysBetween, maxDay, plannedRanges, sqlTimestamp } from '../intervals.js';
-import { ident, qualified, substituteMacros } from '../sql-text.js';
+import { qualified, substituteMacros } from '../sql-text.js';
 import { clearIntervals, markProcessed, processedDays, readModelStates } from '../state.js';
 import { dropRelation, tempName } from '../swap.js';
 import type { Model } from '../types.js';
@@ -20,7 +21,7 @@ import type { MaterializeContext, MaterializeResult, Materializer } from './type
 export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
   const { model, exec, runId, clock } = ctx;
   const rel = qualified(model.schema, model.name);
-  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${ident(model.schema)}`);
+  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(model.schema)}`);
   if (ctx.fullRefresh) return rebuildAll(ctx);
 
   // Days recorded for a table that is gone (dropped by hand, or a view of that name) are not there any more.
@@ -88,7 +89,7 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
     const now = sqlTimestamp(clock.now());
     await exec.transaction(async () => {
       await dropRelation(exec, model.schema, model.name);
-      await exec.run(`ALTER TABLE ${tempRel} RENAME TO ${ident(model.name)}`);
+      await exec.run(`ALTER TABLE ${tempRel} RENAME TO ${quoteIdent(model.name)}`);
       await clearIntervals(exec, model.id);
       for (const range of ranges) await markProcessed(exec, model.id, range, runId, now);
     });
@@ -120,7 +121,7 @@ function select(ctx: MaterializeContext, range: DayRange): string {
 
 /** The rows of a range of days: `[start, end + 1 day)`, right for DATE and TIMESTAMP columns alike. */
 function window(model: Model, range: DayRange): string {
-  const column = ident(model.config.timeColumn as string);
+  const column = quoteIdent(model.config.timeColumn as string);
   return `${column} >= DATE '${range[0]}' AND ${column} < DATE '${addDays(range[1], 1)}'`;
 }
 
@@ -136,7 +137,7 @@ export async function modelStart(
   const remembered = useRemembered ? (await readModelStates(exec)).get(model.id)?.start_date : undefined;
   if (remembered) return remembered;
   const query = substituteMacros(sql, { start_date: '1900-01-01', end_date: end });
-  const column = ident(model.config.timeColumn as string);
+  const column = quoteIdent(model.config.timeColumn as string);
   // A failure here is the model's own SQL failing: DuckDB's message (with its LINE) is the useful one.
   const first = await exec.scalar<string | null>(`SELECT strftime(min(${column}), '%Y-%m-%d') FROM (${query}\n) AS q`);
   return first ?? undefined;

@@ -1,8 +1,9 @@
+import { quoteIdent } from '../../core/sql.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import type { AuditOutcome } from '../audits/run.js';
 import { relationKind } from '../executor.js';
 import { addDays, maxDay } from '../intervals.js';
-import { ident, qualified, substituteMacros } from '../sql-text.js';
+import { qualified, substituteMacros } from '../sql-text.js';
 import { buildAndSwapTable } from '../swap.js';
 import { addedNote, addNewColumns, describeColumns } from './columns.js';
 import type { Materializer } from './types.js';
@@ -34,8 +35,10 @@ export const materializeIncrementalByUniqueKey: Materializer = async (ctx) => {
     return { rowsAffected: rows, message: 'built in full', ...(audits ? { audits } : {}) };
   }
   const rel = qualified(model.schema, model.name);
-  const src = ident(`__vwh_src_${model.schema}_${model.name}`);
-  const on = model.config.uniqueKey.map((k) => `t.${ident(k)} IS NOT DISTINCT FROM s.${ident(k)}`).join(' AND ');
+  const src = quoteIdent(`__vwh_src_${model.schema}_${model.name}`);
+  const on = model.config.uniqueKey
+    .map((k) => `t.${quoteIdent(k)} IS NOT DISTINCT FROM s.${quoteIdent(k)}`)
+    .join(' AND ');
   let rows = 0;
   let added: string[] = [];
   await exec.transaction(async () => {
@@ -44,7 +47,7 @@ export const materializeIncrementalByUniqueKey: Materializer = async (ctx) => {
     added = await addNewColumns(exec, model.schema, model.name, columns);
     if (model.config.strategy === 'merge') {
       // Named columns rather than `UPDATE SET *`, which fails once the table has a column the query no longer has.
-      const set = columns.map((c) => `${ident(c.name)} = s.${ident(c.name)}`).join(', ');
+      const set = columns.map((c) => `${quoteIdent(c.name)} = s.${quoteIdent(c.name)}`).join(', ');
       rows = await exec.run(
         `MERGE INTO ${rel} AS t USING ${src} AS s ON (${on})
          WHEN MATCHED THEN UPDATE SET ${set} WHEN NOT MATCHED THEN INSERT BY NAME`,

@@ -1,7 +1,8 @@
 import { VwhError } from '../../core/errors.js';
+import { quoteIdent, quoteLiteral } from '../../core/sql.js';
 import { type Executor, relationKind } from '../executor.js';
 import { sqlTimestamp } from '../intervals.js';
-import { ident, literal, qualified, substituteMacros } from '../sql-text.js';
+import { qualified, substituteMacros } from '../sql-text.js';
 import { addedNote, addNewColumns, describeColumns } from './columns.js';
 import type { Materializer } from './types.js';
 
@@ -24,8 +25,8 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
   const { uniqueKey, scd2Strategy, updatedAt, snapshotTimeColumn, invalidateHardDeletes } = model.config;
   const select = substituteMacros(sql, { start_date: model.config.start ?? '1970-01-01', end_date: end });
   const rel = qualified(model.schema, model.name);
-  const src = ident(`__vwh_src_${model.schema}_${model.name}`);
-  const now = `TIMESTAMP ${literal(sqlTimestamp(clock.now()))}`;
+  const src = quoteIdent(`__vwh_src_${model.schema}_${model.name}`);
+  const now = `TIMESTAMP ${quoteLiteral(sqlTimestamp(clock.now()))}`;
   const dateColumn = scd2Strategy === 'timestamp' ? updatedAt : snapshotTimeColumn;
   const kind = await relationKind(exec, model.schema, model.name);
   if (kind === 'view') {
@@ -43,7 +44,7 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
   }
   let rows = 0;
   let added: string[] = [];
-  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${ident(model.schema)}`);
+  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(model.schema)}`);
   await exec.transaction(async () => {
     await exec.run(`CREATE OR REPLACE TEMP TABLE ${src} AS ${select}`);
     const columns = (await exec.all<{ column_name: string }>(`DESCRIBE ${src}`)).map((c) => c.column_name);
@@ -101,8 +102,8 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
     }
     await refuseDuplicateKeys(exec, model.id, src, uniqueKey);
     const validFrom = now;
-    const list = columns.map((c) => `s.${ident(c)}`).join(', ');
-    const key = uniqueKey.map((k) => `t.${ident(k)} IS NOT DISTINCT FROM s.${ident(k)}`).join(' AND ');
+    const list = columns.map((c) => `s.${quoteIdent(c)}`).join(', ');
+    const key = uniqueKey.map((k) => `t.${quoteIdent(k)} IS NOT DISTINCT FROM s.${quoteIdent(k)}`).join(' AND ');
     if (!kind) {
       rows = await exec.run(
         `CREATE TABLE ${rel} AS SELECT ${list}, ${validFrom} AS valid_from, CAST(NULL AS TIMESTAMP) AS valid_to FROM ${src} AS s`,
@@ -118,7 +119,8 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
       (await describeColumns(exec, src)).filter((c) => !['valid_from', 'valid_to'].includes(c.name)),
     );
     const compared = checkColumns(model.config.checkColumns, columns, uniqueKey);
-    const changed = compared.map((c) => `t.${ident(c)} IS DISTINCT FROM s.${ident(c)}`).join(' OR ') || 'false';
+    const changed =
+      compared.map((c) => `t.${quoteIdent(c)} IS DISTINCT FROM s.${quoteIdent(c)}`).join(' OR ') || 'false';
     // Close the current version of every key whose row changed; new versions are inserted below.
     rows += await exec.run(
       `UPDATE ${rel} AS t SET valid_to = ${validFrom} FROM ${src} AS s
@@ -166,12 +168,12 @@ interface DatedBuild {
  */
 async function applyDated(exec: Executor, b: DatedBuild): Promise<number> {
   const { rel, src, now, key } = b;
-  const d = `CAST(${ident(b.dateColumn)} AS TIMESTAMP)`;
-  const keys = key.map(ident).join(', ');
+  const d = `CAST(${quoteIdent(b.dateColumn)} AS TIMESTAMP)`;
+  const keys = key.map(quoteIdent).join(', ');
   const on = (l: string, r: string) =>
-    key.map((k) => `${l}.${ident(k)} IS NOT DISTINCT FROM ${r}.${ident(k)}`).join(' AND ');
+    key.map((k) => `${l}.${quoteIdent(k)} IS NOT DISTINCT FROM ${r}.${quoteIdent(k)}`).join(' AND ');
   const undated = await exec.all<Record<string, unknown>>(
-    `SELECT ${keys} FROM ${src} WHERE ${ident(b.dateColumn)} IS NULL LIMIT 1`,
+    `SELECT ${keys} FROM ${src} WHERE ${quoteIdent(b.dateColumn)} IS NULL LIMIT 1`,
   );
   if (undated[0]) {
     throw new VwhError(
@@ -193,13 +195,13 @@ async function applyDated(exec: Executor, b: DatedBuild): Promise<number> {
         'Nothing was changed.',
     );
   }
-  const cols = b.columns.map(ident).join(', ');
-  const sCols = b.columns.map((c) => `s.${ident(c)}`).join(', ');
+  const cols = b.columns.map(quoteIdent).join(', ');
+  const sCols = b.columns.map((c) => `s.${quoteIdent(c)}`).join(', ');
   const opens =
     b.compared === undefined
       ? 'true'
-      : b.compared.map((c) => `${ident(c)} IS DISTINCT FROM lag(${ident(c)}) OVER w`).join(' OR ') || 'false';
-  const seq = ident(`${src.replace(/"/g, '')}_seq`);
+      : b.compared.map((c) => `${quoteIdent(c)} IS DISTINCT FROM lag(${quoteIdent(c)}) OVER w`).join(' OR ') || 'false';
+  const seq = quoteIdent(`${src.replace(/"/g, '')}_seq`);
   // Per key, its last known date: the newest date folded into its versions (last_seen) or closing one.
   // `rows`: each key's current version (a pseudo-row dated by its valid_from) and the source rows after that date.
   // A new row opens a version when it differs from the row before it; `__vwh_run` numbers the versions so each
@@ -211,9 +213,9 @@ async function applyDated(exec: Executor, b: DatedBuild): Promise<number> {
     rows AS (
       SELECT ${cols}, valid_from AS __vwh_d, true AS __vwh_current FROM ${rel} WHERE valid_to IS NULL
       UNION ALL
-      SELECT ${sCols}, CAST(s.${ident(b.dateColumn)} AS TIMESTAMP), false
+      SELECT ${sCols}, CAST(s.${quoteIdent(b.dateColumn)} AS TIMESTAMP), false
       FROM ${src} AS s LEFT JOIN known AS k ON ${on('k', 's')}
-      WHERE k.__vwh_last IS NULL OR CAST(s.${ident(b.dateColumn)} AS TIMESTAMP) > k.__vwh_last
+      WHERE k.__vwh_last IS NULL OR CAST(s.${quoteIdent(b.dateColumn)} AS TIMESTAMP) > k.__vwh_last
     ),
     marked AS (
       SELECT *, NOT __vwh_current AND (lag(__vwh_d) OVER w IS NULL OR ${opens}) AS __vwh_opens
@@ -234,14 +236,14 @@ async function applyDated(exec: Executor, b: DatedBuild): Promise<number> {
   written += await exec.run(
     `INSERT INTO ${rel} BY NAME
      SELECT ${sCols}, ${now} AS valid_from, CAST(NULL AS TIMESTAMP) AS valid_to,
-            CAST(s.${ident(b.dateColumn)} AS TIMESTAMP) AS last_seen
+            CAST(s.${quoteIdent(b.dateColumn)} AS TIMESTAMP) AS last_seen
      FROM ${src} AS s
      WHERE EXISTS (SELECT 1 FROM ${rel} AS t WHERE ${on('t', 's')})
        AND NOT EXISTS (SELECT 1 FROM ${rel} AS t WHERE t.valid_to IS NULL AND ${on('t', 's')})
        AND NOT EXISTS (SELECT 1 FROM ${seq} AS q WHERE ${on('q', 's')})
      QUALIFY row_number() OVER (
-       PARTITION BY ${key.map((k) => `s.${ident(k)}`).join(', ')}
-       ORDER BY CAST(s.${ident(b.dateColumn)} AS TIMESTAMP) DESC) = 1`,
+       PARTITION BY ${key.map((k) => `s.${quoteIdent(k)}`).join(', ')}
+       ORDER BY CAST(s.${quoteIdent(b.dateColumn)} AS TIMESTAMP) DESC) = 1`,
   );
   if (b.invalidateHardDeletes) {
     written += await exec.run(
@@ -272,7 +274,7 @@ function showKey(row: Record<string, unknown>, key: string[]): string {
 
 /** Two rows for one key would open two current versions; the snapshot refuses rather than corrupt the history. */
 async function refuseDuplicateKeys(exec: Executor, id: string, src: string, key: string[]): Promise<void> {
-  const cols = key.map(ident).join(', ');
+  const cols = key.map(quoteIdent).join(', ');
   const dupes = await exec.all<Record<string, unknown>>(
     `SELECT ${cols}, count(*) AS n_rows FROM ${src} GROUP BY ALL HAVING count(*) > 1 ORDER BY n_rows DESC LIMIT 3`,
   );
