@@ -112,12 +112,16 @@ export function generateAnswer(
   provider: number,
   day: number,
   withText = true,
+  bootstrap?: { startMs: number; endMs: number },
 ): GeneratedAnswer {
   const cell = mix32(plan.promptHash ^ mix32(day * 4 + provider + 0x632be5ab));
   const answerHash = mix32(cell ^ 0x2545f491);
   const r = prng(answerHash);
-  const late = mix32(cell ^ 0x5bd1e995) / 4294967296 < lateFraction;
-  const offsetMs = Math.floor(r() * (COLLECTION_WINDOW_MS / 1000)) * 1000;
+  // A bootstrap's initial answer is collected while the bootstrap runs (offsets in whole seconds), never late.
+  const late = bootstrap ? false : mix32(cell ^ 0x5bd1e995) / 4294967296 < lateFraction;
+  const offsetMs = bootstrap
+    ? bootstrap.startMs + Math.floor(r() * ((bootstrap.endMs - bootstrap.startMs) / 1000 + 1)) * 1000
+    : Math.floor(r() * (COLLECTION_WINDOW_MS / 1000)) * 1000;
   const ms = day * DAY_MS + offsetMs;
   const tDay = ms / DAY_MS;
 

@@ -53,8 +53,33 @@ export function typeAt(prompt: PromptConfig, ms: number): PromptType | null {
   return type;
 }
 
-/** A prompt gets answers on day D when its type at D 00:00 UTC is `active`. */
+/**
+ * The bootstrap's initial answers of a prompt (`bootstrapped_at` set): the cell of its creation day, collected
+ * between `created_at` and `bootstrapped_at` (offsets in that day, whole seconds) and visible from `bootstrapped_at`,
+ * never late. Null for any other prompt, and for one created exactly at midnight (that day is answered anyway).
+ */
+export interface BootstrapCell {
+  day: number;
+  startMs: number;
+  endMs: number;
+  visibleAt: number;
+}
+
+export function bootstrapCell(prompt: PromptConfig): BootstrapCell | null {
+  if (!prompt.bootstrapped_at) return null;
+  const created = Date.parse(prompt.created_at);
+  const done = Date.parse(prompt.bootstrapped_at);
+  if (!Number.isFinite(created) || !Number.isFinite(done) || created % DAY_MS === 0) return null;
+  const day = dayOfInstant(created);
+  const second = (ms: number) => Math.floor((ms - day * DAY_MS) / 1000) * 1000;
+  const startMs = second(created);
+  const endMs = Math.min(Math.max(second(done), startMs), DAY_MS - 1000);
+  return { day, startMs, endMs, visibleAt: Math.max(done, created) };
+}
+
+/** A prompt gets answers on day D when its type at D 00:00 UTC is `active`, and on its bootstrap cell's day. */
 export function isActiveOn(prompt: PromptConfig, day: number): boolean {
+  if (bootstrapCell(prompt)?.day === day) return true;
   return Date.parse(prompt.created_at) <= day * DAY_MS && typeAt(prompt, day * DAY_MS) === 'active';
 }
 
@@ -62,10 +87,11 @@ const MAX_SEQ = 65536;
 const MAX_CONTEXT_ID = 262144;
 
 /** A prompt's type history with parsed instants. */
-function activity(prompt: PromptConfig): (day: number) => boolean {
+function activity(prompt: PromptConfig, boot: BootstrapCell | null): (day: number) => boolean {
   const created = Date.parse(prompt.created_at);
   const steps = prompt.type_history.map((h) => ({ from: Date.parse(h.from), active: h.prompt_type === 'active' }));
   return (day) => {
+    if (boot?.day === day) return true;
     const ms = day * DAY_MS;
     if (created > ms) return false;
     let active = false;
@@ -133,7 +159,9 @@ export class Engine {
     withText = true,
     plan = this.plan(ctx, prompt),
   ): GeneratedAnswer {
-    const answer = generateAnswer(this.seed, this.lateFraction, ctx, plan, provider, day, withText);
+    const boot = bootstrapCell(prompt);
+    const window = boot?.day === day ? boot : undefined;
+    const answer = generateAnswer(this.seed, this.lateFraction, ctx, plan, provider, day, withText, window);
     this.generated++;
     this.textChars += answer.text.length;
     return answer;
@@ -195,13 +223,17 @@ export class Engine {
     let { from } = this.days(query);
     const earliest = Math.min(...prompts.map((p) => dayOfInstant(Date.parse(p.created_at))));
     if (Number.isFinite(earliest)) from = Math.max(from, earliest);
-    const entries = prompts.map((prompt) => ({
-      prompt,
-      seq: this.promptSeqOf(prompt),
-      active: activity(prompt),
-      plan: null as PromptPlan | null,
-      planCtx: null as DayContext | null,
-    }));
+    const entries = prompts.map((prompt) => {
+      const boot = bootstrapCell(prompt);
+      return {
+        prompt,
+        seq: this.promptSeqOf(prompt),
+        boot,
+        active: activity(prompt, boot),
+        plan: null as PromptPlan | null,
+        planCtx: null as DayContext | null,
+      };
+    });
     for (let day = from; day <= to; day++) {
       const ctx = this.context(project, day);
       for (const entry of entries) {
@@ -216,7 +248,8 @@ export class Engine {
         };
         for (const provider of providers) {
           const facts = this.factsOf(ctx, prompt, provider, day, seq, plan);
-          if (visibleFrom(day, facts.late) > query.now) continue;
+          const visible = entry.boot?.day === day ? entry.boot.visibleAt : visibleFrom(day, facts.late);
+          if (visible > query.now) continue;
           fn({ prompt, provider, day, ctx, facts });
         }
       }

@@ -54,6 +54,12 @@ export interface PromptConfig {
   created_at: Iso;
   /** Type changes, oldest first; the first entry's `from` is the creation time. Answers exist on days the type is `active`. */
   type_history: Array<{ from: Iso; prompt_type: PromptType }>;
+  /**
+   * Added by the world (optional): when the bootstrap that generated this prompt completed. The prompt then also has
+   * answers on the day of its `created_at` (the bootstrap's initial answers), collected between `created_at` and this
+   * instant and visible from it. Set once; never for a prompt created any other way.
+   */
+  bootstrapped_at?: Iso | null;
 }
 
 export interface ActionTarget {

@@ -49,8 +49,13 @@ describe('bootstrap service', () => {
     expect((await status()).status).toBe('processing');
     await h.advance(60);
     expect((await status()).status).toBe('analyzed');
+    // The initial answers (one per provider, of the prompts' creation day) are served from `complete` on.
+    const chatsOf = async () =>
+      (await h.api('GET', `/projects/${projectId}/prompts/${prompts[0].id}/chats`)).body.data.items.length;
+    expect(await chatsOf()).toBe(0);
     const done = expectServed('bootstrapComplete', await step('complete', { project_id: projectId }));
     expect(done).toEqual({ project_id: projectId, status: 'completed' });
+    expect(await chatsOf()).toBe(3);
     const completed = await status();
     expect(completed.status).toBe('completed');
     expect(completed.history.map((m: { status: string }) => m.status)).toEqual([

@@ -25,6 +25,8 @@ export interface BootTarget {
   /** The project in the public store, when it has one (a team's project). */
   project: ProjectRecord | null;
   generated: Generated;
+  /** The prompts the last initialize phase generated: `complete` serves their initial answers. */
+  prompt_ids: string[];
 }
 
 export class PhaseError extends Error {}
@@ -63,6 +65,7 @@ export function initializeEffect(state: ReferenceState, target: BootTarget): voi
     });
   }
   target.generated = { topics: topics.length, prompts: prompts.length, competitors: competitors.length };
+  target.prompt_ids = prompts.map((p) => p.id);
   if (project) state.projects.update(project, (c) => ({ ...c, topics, prompts, competitors }));
 }
 
@@ -80,4 +83,22 @@ export function promptEffect(state: ReferenceState, target: BootTarget): void {
     state.projects.update(project, (c) => ({ ...c, prompts: c.prompts.slice(0, count) }));
   }
   target.generated = { ...target.generated, prompts: count };
+}
+
+/**
+ * `complete`: the initial answers the prompt phase fetched are served from now on. Each generated prompt still in
+ * the project gets `bootstrapped_at` (once: a second completion changes nothing already served), which gives it the
+ * world's bootstrap cell, the answers of its creation day (docs/reference-decisions.md, "Bootstrap").
+ */
+export function completeEffect(state: ReferenceState, target: BootTarget): void {
+  const project = target.project;
+  if (!project) return;
+  const ids = new Set(target.prompt_ids);
+  const fresh = (p: PromptConfig) => ids.has(p.id) && !p.bootstrapped_at;
+  if (!project.config.prompts.some(fresh)) return;
+  const now = state.nowIso();
+  state.projects.update(project, (c) => ({
+    ...c,
+    prompts: c.prompts.map((p) => (fresh(p) ? { ...p, bootstrapped_at: now } : p)),
+  }));
 }

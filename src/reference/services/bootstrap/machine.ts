@@ -9,7 +9,7 @@ import { BOOTSTRAP_STATUSES, type BootstrapStatus, ERRORS } from '../../../api/i
 import type { ReferenceState } from '../../reference-state.js';
 import type { ProjectRecord } from '../../state/projects.js';
 import { rowFail } from '../http/service-error.js';
-import { type BootTarget, initializeEffect, PhaseError, promptEffect } from './effects.js';
+import { type BootTarget, completeEffect, initializeEffect, PhaseError, promptEffect } from './effects.js';
 
 export type BootPhase = 'initialize' | 'prompt' | 'analysis' | 'complete';
 
@@ -95,7 +95,7 @@ export class BootstrapMachine {
     if (record.status !== 'analyzed' && !retry) throw rowFail(ERRORS.bootstrapNotAnalyzed);
     record.run += 1;
     try {
-      this.phase(record, 'complete', () => undefined);
+      this.phase(record, 'complete', () => completeEffect(this.state, record));
       this.move(record, 'completed');
     } catch (error) {
       if (!(error instanceof PhaseError)) throw error;
@@ -116,7 +116,7 @@ export class BootstrapMachine {
       this.phase(record, 'prompt', () => promptEffect(this.state, record));
       this.phase(record, 'analysis', () => undefined);
       this.move(record, 'analyzed');
-      this.phase(record, 'complete', () => undefined);
+      this.phase(record, 'complete', () => completeEffect(this.state, record));
       this.move(record, 'completed');
       return { status: 'completed', error: null };
     } catch (error) {
@@ -127,7 +127,7 @@ export class BootstrapMachine {
 
   view(projectId: string) {
     const record = this.find(projectId);
-    const { project: _p, run: _r, generated, website_url, history, ...rest } = record;
+    const { project: _p, run: _r, prompt_ids: _ids, generated, website_url, history, ...rest } = record;
     return { ...rest, website_url, generated: { ...generated }, history: history.map((h) => ({ ...h })) };
   }
 
@@ -157,6 +157,7 @@ export class BootstrapMachine {
       language: cfg.language,
       project,
       generated: { topics: cfg.topics.length, prompts: cfg.prompts.length, competitors: cfg.competitors.length },
+      prompt_ids: [],
       ...start,
       created_at: cfg.created_at,
       updated_at: cfg.created_at,

@@ -1,7 +1,6 @@
 /** Chat items (one collected answer each): the prompt chats endpoint and the source chats endpoint. */
 
 import { DAY_MS } from '../../../core/days.js';
-import { COLLECTION_WINDOW_MS } from '../answer.js';
 import { type DayContext, MARKET_OWNER } from '../context.js';
 import type { Engine, ScannedAnswer } from '../engine.js';
 import type { DecodedFacts } from '../facts.js';
@@ -63,7 +62,7 @@ export function chatItem(
   const info = PROVIDERS[provider];
   return {
     id: chatId(engine.seed, prompt.id, provider, day),
-    date: new Date(day * DAY_MS + Math.min(facts.offsetMs, COLLECTION_WINDOW_MS - 1000)).toISOString(),
+    date: new Date(day * DAY_MS + Math.min(facts.offsetMs, DAY_MS - 1000)).toISOString(),
     mentioned: pos > 0,
     position: pos > 0 ? pos : null,
     all_mentions: answer.detections.map((d) => {
