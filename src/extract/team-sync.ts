@@ -310,6 +310,19 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     const heartbeat = setInterval(() => progress.status?.(status()), options.heartbeatMs ?? 25_000);
     heartbeat.unref?.();
 
+    // A batch's units are marked finished, and the run's record updated, once at the end of its transaction: a
+    // few statements per batch rather than four per unit (at scale those were half of the landing's time).
+    let finished: Array<{ key: { teamId: string; stream: string; parentId: string }; range: Unit['range'] }> = [];
+    ws.loader.setBatchWork({
+      begin: () => {
+        finished = [];
+      },
+      end: async () => {
+        if (inTransaction) await ws.runs.record(runId, teamId, inTransaction);
+        if (finished.length > 0) await ws.state.markFinishedMany(finished, runId, settings.today);
+      },
+    });
+
     /** Lands a fetched unit with its state; the fetch slot is already free for the next request. */
     const land = async (unit: Unit, output: UnitOutput): Promise<void> => {
       // A new unit's rows replace nothing: its loads skip the delete (the state knows none of its days is landed).
@@ -332,20 +345,13 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
               issues: r.issues,
             });
           }
-          // The run's record counts this unit in the unit's own transaction: true even after a kill -9.
+          // The run's record counts this unit in the unit's own transaction (the batch's, written at its end).
           landed = afterUnit(before, unit.stream.name, counts, output.rejected.length, client.stats());
           inTransaction = landed;
-          await ws.runs.record(runId, teamId, landed);
           options.hooks?.inTransaction?.(number, unit);
           // A unit with rejected rows is not finished: the next sync fetches it again.
-          if (output.rejected.length === 0) {
-            await ws.state.markFinished(
-              { teamId, stream: unit.stream.name, parentId: unit.parent.id },
-              unit.range,
-              runId,
-              settings.today,
-            );
-          }
+          if (output.rejected.length === 0)
+            finished.push({ key: { teamId, stream: unit.stream.name, parentId: unit.parent.id }, range: unit.range });
         });
         if (fatal) return;
         const rows = (landed?.rowsPerStream[unit.stream.name] ?? 0) - (counters.rowsPerStream[unit.stream.name] ?? 0);

@@ -59,6 +59,15 @@ interface PendingUnit {
   reject(error: unknown): void;
 }
 
+/**
+ * Work done once per batch inside its transaction, around the units' own callbacks: `begin` before the first one,
+ * `end` after the last one (a caller gathers what its units asked for and writes it in a few statements).
+ */
+export interface BatchWork {
+  begin(): void;
+  end(): Promise<void>;
+}
+
 const CHUNK_ROWS = 2048;
 /** A batch closes at this many units or rows: one transaction's staged rows stay a few megabytes. */
 const BATCH_UNITS = 64;
@@ -79,8 +88,14 @@ export class Loader {
   private readonly pending: PendingUnit[] = [];
   private draining = false;
   private pendingRows = 0;
+  private batchWork: BatchWork | undefined;
 
   constructor(private readonly session: Session) {}
+
+  /** Sets the work every batch's transaction does around its units' callbacks. */
+  setBatchWork(work: BatchWork | undefined): void {
+    this.batchWork = work;
+  }
 
   /**
    * Queues one unit's loads; they commit with `inTransaction` (the unit's state update) atomically, in a batch with
@@ -173,14 +188,13 @@ export class Loader {
           const casts = target.columns.map((c) => c.cast).join(', ');
           await this.session.run(`INSERT INTO ${target.table} (${names}) SELECT ${casts} FROM ${target.staging}`);
         }
-        for (const [i, unit] of batch.entries()) {
-          if (!unit.inTransaction) continue;
-          try {
-            await unit.inTransaction(counts[i] ?? {});
-          } catch (error) {
-            callerError = { error };
-            throw error;
-          }
+        try {
+          this.batchWork?.begin();
+          for (const [i, unit] of batch.entries()) await unit.inTransaction?.(counts[i] ?? {});
+          await this.batchWork?.end();
+        } catch (error) {
+          callerError = { error };
+          throw error;
         }
       });
     } catch (error) {
