@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VwhError } from '../core/errors.js';
+import { splitStatements, stripComments } from './sql-text.js';
 
 export interface Macro {
   /** Path relative to the models folder, e.g. `macros/stats.sql`. */
@@ -73,37 +74,4 @@ export async function createMacros(macros: readonly Macro[], run: (sql: string) 
       throw new VwhError('MODEL_ERROR', `${m.path}: macro ${m.name}: ${(error as Error).message}`, { cause: error });
     }
   }
-}
-
-/** Splits on `;` outside quotes and comments; empty statements are dropped. */
-function splitStatements(text: string): string[] {
-  const out: string[] = [];
-  let current = '';
-  let quote: string | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    const next = text[i + 1];
-    if (quote) {
-      current += c;
-      if (c === quote) quote = null;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      current += c;
-    } else if (c === '-' && next === '-') {
-      const end = text.indexOf('\n', i);
-      i = end === -1 ? text.length : end - 1;
-    } else if (c === '/' && next === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end === -1 ? text.length : end + 1;
-    } else if (c === ';') {
-      out.push(current);
-      current = '';
-    } else current += c;
-  }
-  out.push(current);
-  return out.map((s) => s.trim()).filter((s) => s.length > 0);
-}
-
-function stripComments(sql: string): string {
-  return sql.replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
 }

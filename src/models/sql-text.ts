@@ -4,47 +4,99 @@
  */
 import { quoteIdent } from '../core/sql.js';
 
-/** Calls `fn` on each stretch of code outside '...' literals and comments, and splices its result back. */
-export function mapCode(sql: string, fn: (code: string) => string): string {
-  let out = '';
-  let code = '';
+export interface SqlPiece {
+  /** `string` is a '...' literal, `identifier` a "quoted identifier", `comment` a `--` line or a block comment. */
+  kind: 'code' | 'identifier' | 'string' | 'comment';
+  text: string;
+}
+
+/**
+ * The one lexer for model and macro SQL: cuts the text into code, '...' literals, "quoted identifiers" and
+ * comments (a `--` comment stops before its newline); a quote or `--` inside a literal or identifier starts
+ * nothing. Joining the pieces' texts gives the input back.
+ */
+export function sqlPieces(sql: string): SqlPiece[] {
+  const pieces: SqlPiece[] = [];
   let i = 0;
-  const flush = () => {
-    out += fn(code);
-    code = '';
-  };
   while (i < sql.length) {
     const ch = sql[i];
     const next = sql[i + 1];
-    if (ch === "'") {
-      flush();
-      let j = i + 1;
-      while (j < sql.length) {
-        if (sql[j] === "'" && sql[j + 1] === "'") j += 2;
-        else if (sql[j] === "'") break;
-        else j++;
+    let end: number;
+    let kind: SqlPiece['kind'];
+    if (ch === "'" || ch === '"') {
+      kind = ch === "'" ? 'string' : 'identifier';
+      end = i + 1;
+      while (end < sql.length) {
+        if (sql[end] === ch && sql[end + 1] === ch) end += 2;
+        else if (sql[end] === ch) break;
+        else end++;
       }
-      out += sql.slice(i, j + 1);
-      i = j + 1;
+      end = Math.min(end + 1, sql.length);
     } else if (ch === '-' && next === '-') {
-      flush();
-      const end = sql.indexOf('\n', i);
-      const j = end === -1 ? sql.length : end;
-      out += sql.slice(i, j);
-      i = j;
+      kind = 'comment';
+      const newline = sql.indexOf('\n', i);
+      end = newline === -1 ? sql.length : newline;
     } else if (ch === '/' && next === '*') {
-      flush();
-      const end = sql.indexOf('*/', i + 2);
-      const j = end === -1 ? sql.length : end + 2;
-      out += sql.slice(i, j);
-      i = j;
+      kind = 'comment';
+      const close = sql.indexOf('*/', i + 2);
+      end = close === -1 ? sql.length : close + 2;
     } else {
-      code += ch;
-      i++;
+      kind = 'code';
+      CODE_END.lastIndex = i + 1;
+      end = CODE_END.exec(sql)?.index ?? sql.length;
+    }
+    pieces.push({ kind, text: sql.slice(i, end) });
+    i = end;
+  }
+  return pieces;
+}
+
+const CODE_END = /['"]|--|\/\*/g;
+
+/**
+ * Calls `fn` on each stretch of code outside '...' literals and comments, and splices its result back. Quoted
+ * identifiers belong to the stretch, so `fn` sees `"raw"."chats"` whole.
+ */
+export function mapCode(sql: string, fn: (code: string) => string): string {
+  let out = '';
+  let code = '';
+  for (const piece of sqlPieces(sql)) {
+    if (piece.kind === 'code' || piece.kind === 'identifier') {
+      code += piece.text;
+      continue;
+    }
+    out += fn(code) + piece.text;
+    code = '';
+  }
+  return out + fn(code);
+}
+
+/** Splits on `;` outside literals, quoted identifiers and comments; comments are dropped, empty statements too. */
+export function splitStatements(sql: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const piece of sqlPieces(sql)) {
+    if (piece.kind === 'comment') continue;
+    if (piece.kind !== 'code') {
+      current += piece.text;
+      continue;
+    }
+    const [first, ...rest] = piece.text.split(';');
+    current += first;
+    for (const part of rest) {
+      out.push(current);
+      current = part;
     }
   }
-  flush();
-  return out;
+  out.push(current);
+  return out.map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+/** The text with every comment replaced by a space. */
+export function stripComments(sql: string): string {
+  return sqlPieces(sql)
+    .map((piece) => (piece.kind === 'comment' ? ' ' : piece.text))
+    .join('');
 }
 
 export interface MacroValues {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAudit } from '../../src/models/audits/spec.js';
 import { parseModelHeader, splitFile } from '../../src/models/header.js';
 import { plannedRanges, toRanges } from '../../src/models/intervals.js';
-import { replaceRelation, substituteMacros } from '../../src/models/sql-text.js';
+import { replaceRelation, splitStatements, sqlPieces, substituteMacros } from '../../src/models/sql-text.js';
 
 describe('model header', () => {
   it('reads the YAML block comment and says where the SQL starts', () => {
@@ -70,6 +70,18 @@ describe('SQL text', () => {
     expect(replaceRelation(sql, 'staging', 'x', 'cte')).toBe(
       'select * from cte join cte on true join staging.x2 on true join a.staging.x on true',
     );
+  });
+
+  it('lexes literals, quoted identifiers and comments once, for macros and statement splits alike', () => {
+    const sql = `select 'it''s -- no' as "a'b", @start_date /* ; */ from "x--y"; -- c;\ncreate macro m() as ';';`;
+    expect(sqlPieces(sql).map((p) => p.text).join('')).toBe(sql);
+    expect(substituteMacros(sql, { start_date: '2026-01-01', end_date: '2026-01-01' })).toContain(
+      `"a'b", DATE '2026-01-01' /* ; */`,
+    );
+    expect(splitStatements(sql)).toEqual([
+      `select 'it''s -- no' as "a'b", @start_date  from "x--y"`,
+      `create macro m() as ';'`,
+    ]);
   });
 });
 
