@@ -1,32 +1,34 @@
 /* @model
 kind: table
 description: |
-  Did completed actions raise the brand's visibility where they aimed, and by how much? A difference-in-differences
-  estimate per completed action, with a 95% interval clustered by prompt, set against the action's expected impact.
+  Did completed actions raise the brand's visibility where they aimed, and by how much? An estimate per completed
+  action with a 95% interval against a control, set against the action's expected impact.
 
   - before window = [completed day − 28, completed day − 1]; after window = [completed day + 14, completed day + 41]
     (the 14 days between are the ramp: content takes time to reach AI answers), cut at the project's last complete
     day (intermediate.int_day_completeness: a partial day would bias the after visibility down).
   - Per prompt, its change `d = after visibility − before visibility` (answers naming the own brand ÷ answers,
-    providers pooled). Prompts without answers in both windows take no part.
-  - Treated = the prompts the action targets (intermediate.int_action_targets); control = prompts no action whose
-    effect changes during the windows reaches. An action "changes during the windows" when it completed between
-    14 days before the before window (its ramp) and the end of the after window. A project-wide action of the same
-    project raises treated and control prompts of a targeted action alike: it cancels and excludes nothing.
-  - `did_prompts` (targeted actions): control = the project's other prompts. effect = mean d (treated) − mean d
-    (control); standard error from the pooled prompt-level variance, √(s²(1/n_T + 1/n_C)), Student t with
-    n_T + n_C − 2 degrees of freedom. Each prompt is one observation, so answers to one prompt are not treated as
-    independent (cluster by prompt).
-  - `did_projects` (project-wide actions: no untargeted prompt in the project): control = other projects of the
-    team, each summarised by its mean d. effect = mean d (treated) − mean of the control projects' means; standard
-    error √(s²_between (1 + 1/K)) from the spread of the K control projects' means (a brand's drift is shared by
-    its prompts, so a project, not a prompt, is the independent unit), t with K − 1 degrees of freedom; needs K ≥ 2.
-  - `none`: no usable control (or no answers in a window): no effect, vs_expected inconclusive.
+    providers pooled) and d's binomial variance v (p smoothed to (x+1)/(n+2)). Prompts without answers in both
+    windows take no part. The prompt is the unit: its answers share its level, which d removes.
+  - Overlapping actions: other completed actions of the project completed between 14 days before the before window
+    and the end of the after window. Each prompt's stratum is the set of overlapping *targeted* actions reaching it.
+  - `did_prompts` (targeted actions with an untargeted prompt in some stratum): inside each stratum, mean d of the
+    treated prompts − mean d of the control prompts, so overlapping targeted actions move both sides alike and a
+    project-wide action cancels; strata combined with weights w = 1/(1/n_T + 1/n_C). Variance: the binomial
+    variances plus a between-prompt variance τ² (method of moments on the spread of d inside the groups beyond
+    sampling, DerSimonian–Laird style; 0 when no group has two prompts), normal quantile.
+  - `placebo_brands` (project-wide actions, and targeted ones with no control prompt): the own brand's change on
+    the targeted prompts (those no overlapping targeted action reaches, when there are some) − the mean change of
+    the project's K tracked competitors on the same answers (tracked through both windows). Their spread tells
+    how far a brand drifts in that time without an action: variance = max(0, s²_competitors − their mean
+    sampling variance) + the own change's sampling variance + s²_competitors / K, Student t with K − 1 df; K ≥ 2.
+  - `none`: no usable control or no answers in a window: no effect, vs_expected inconclusive.
   - vs_expected (expected range [expected_impact_min, expected_impact_max]): `below` when the whole interval is
     under it, `above` when over it, `within` when inside it, `inconclusive` when the interval straddles an edge
     or there is no estimate; null without a range.
-  Assumes parallel trends (untargeted prompts move as the targeted ones would have without the action) and that
-  measurement changes (aliases, tracked competitors) shift all prompts of a project alike; see docs/analytics.md.
+  Assumes parallel trends (did_prompts: untargeted prompts of the same stratum move as the targeted ones would
+  have; placebo_brands: the own brand drifts like a competitor drawn at random) and additive effects of
+  overlapping actions; see docs/analytics.md for when it fails.
 grain: one row per completed action
 columns:
   action_id: the action
@@ -48,27 +50,27 @@ columns:
   after_mentions: of which naming the own brand
   after_visibility: after_mentions / after_responses (0..1)
   delta_pp: "(after_visibility − before_visibility) × 100: the raw change, drift and other actions included (not the effect)"
-  method: did_prompts | did_projects | none
-  n_treated_prompts: treated prompts in the estimate (answered in both windows, no other action changing)
+  method: did_prompts | placebo_brands | none
+  n_treated_prompts: treated prompts in the estimate (answered in both windows; in a stratum with a control for did_prompts)
   n_control_prompts: control prompts in the estimate
-  n_control_projects: control projects (did_projects), else null
-  control_delta_pp: mean change of the control (percentage points)
-  effect_pp: the difference-in-differences estimate, percentage points
+  n_control_brands: competitors in the placebo comparison (placebo_brands), else 0
+  control_delta_pp: mean change of the control (control prompts, weighted as the strata; or the competitors), points
+  effect_pp: the estimate, percentage points
   effect_se_pp: its standard error
-  effect_df: degrees of freedom of the t quantile
-  effect_ci_low_pp: lower bound of the 95% interval
+  effect_df: degrees of freedom of the t quantile (placebo_brands); null where the quantile is normal
+  effect_ci_low_pp: lower bound of the 95% interval (quantile × effect_se_pp)
   effect_ci_high_pp: upper bound
   significant: the interval excludes 0
   expected_impact_min: the action's expected impact, low end (percentage points)
   expected_impact_max: high end
   vs_expected: below | within | above | inconclusive (the interval against the expected range; null without a range)
-  overlapping_actions: other completed actions completed between before_from − 14 and after_to (their prompts are left out)
+  overlapping_actions: other completed actions of the project completed between before_from − 14 and after_to
   status: measured | awaiting_data (no complete day in the after window yet) | no_baseline (no answers in the before window) | no_control
 audits:
   - unique: [action_id]
   - not_null: [action_id, project_id, completed_at, scope, targeted_prompts, before_responses, after_responses, status, method]
   - accepted_values: {column: status, values: [measured, awaiting_data, no_baseline, no_control]}
-  - accepted_values: {column: method, values: [did_prompts, did_projects, none]}
+  - accepted_values: {column: method, values: [did_prompts, placebo_brands, none]}
   - accepted_values: {column: vs_expected, values: [below, within, above, inconclusive]}
   - expression: {sql: "effect_pp is null or effect_pp between effect_ci_low_pp and effect_ci_high_pp", name: effect_inside_interval}
   - expression: {sql: "(status = 'measured') = (effect_pp is not null)", name: measured_iff_effect}
@@ -105,85 +107,180 @@ scoped as (
   left join last_day as l on l.team_id = a.team_id and l.project_id = a.project_id
   group by a.team_id, a.action_id, a.project_id, a.completed_at
 ),
-changing as (
-  -- Per action: the prompts another action reaches whose effect changes during this action's windows.
-  select distinct s.action_id, o.action_id as other_action_id, o.project_id, o.scope, o.prompt_id
+overlapping as (
+  -- Other completed actions of the project whose effect changes during this action's windows: completed between
+  -- 14 days before the before window (their ramp) and the end of the after window.
+  select distinct s.action_id, o.action_id as other_action_id, o.scope as other_scope
   from scoped as s
-  join actions as oa on oa.team_id = s.team_id and oa.action_id <> s.action_id
-  join intermediate.int_action_targets as o on o.action_id = oa.action_id
-  -- other projects matter only to a project-wide action (their prompts are its control)
+  join scoped as o on o.team_id = s.team_id and o.project_id = s.project_id and o.action_id <> s.action_id
   where cast(o.completed_at as date) between s.before_from - 14 and coalesce(s.after_to, s.after_from + 27)
-    and (o.project_id = s.project_id or s.scope = 'project')
 ),
-excluded as (
-  -- Left out of both groups, except a same-project project-wide action under a targeted one (it cancels).
-  select distinct c.action_id, c.prompt_id
-  from changing as c
-  join scoped as s on s.action_id = c.action_id
-  where not (s.scope = 'targeted' and c.scope = 'project' and c.project_id = s.project_id)
+exposure as (
+  -- A prompt's stratum: the overlapping targeted actions that reach it. Treated and control prompts are compared
+  -- within a stratum only, so those actions move both sides alike; a project-wide action moves every prompt
+  -- alike and cancels without a stratum.
+  select o.action_id, t.prompt_id, string_agg(o.other_action_id, ',' order by o.other_action_id) as stratum
+  from overlapping as o
+  join intermediate.int_action_targets as t on t.action_id = o.other_action_id
+  where o.other_scope = 'targeted'
+  group by o.action_id, t.prompt_id
 ),
-prompt_changes as (
+prompt_windows as (
   select
     s.action_id,
-    ch.project_id,
     ch.prompt_id,
     t.prompt_id is not null as is_treated,
+    coalesce(any_value(e.stratum), '') as stratum,
     count(*) filter (where ch.chat_date between s.before_from and s.before_to) as n_before,
     count(*) filter (where ch.chat_date between s.before_from and s.before_to and ch.brand_mentioned) as x_before,
     count(*) filter (where ch.chat_date between s.after_from and s.after_to) as n_after,
     count(*) filter (where ch.chat_date between s.after_from and s.after_to and ch.brand_mentioned) as x_after
   from scoped as s
-  join last_day as pd on pd.team_id = s.team_id and (pd.project_id = s.project_id or s.scope = 'project')
   join intermediate.int_opportunity_chats as ch
-    on ch.project_id = pd.project_id
+    on ch.project_id = s.project_id
     and (ch.chat_date between s.before_from and s.before_to or ch.chat_date between s.after_from and s.after_to)
   left join intermediate.int_action_targets as t on t.action_id = s.action_id and t.prompt_id = ch.prompt_id
-  left join excluded as x on x.action_id = s.action_id and x.prompt_id = ch.prompt_id
-  where x.prompt_id is null
-  group by all
+  left join exposure as e on e.action_id = s.action_id and e.prompt_id = ch.prompt_id
+  group by s.action_id, ch.prompt_id, t.prompt_id
 ),
 units as (
-  -- One observation per prompt answered in both windows: its change in percentage points.
+  -- One observation per prompt answered in both windows: its change d (points) and d's binomial variance, with
+  -- p smoothed to (x + 1) / (n + 2) so that 0 of n or n of n still carries sampling variance.
   select
-    p.*,
-    100 * (x_after / n_after - x_before / n_before) as d_pp
-  from prompt_changes as p
-  join scoped as s on s.action_id = p.action_id
+    *,
+    100 * (x_after / n_after - x_before / n_before) as d_pp,
+    10000 * ((x_after + 1) / (n_after + 2) * (1 - (x_after + 1) / (n_after + 2)) / n_after
+      + (x_before + 1) / (n_before + 2) * (1 - (x_before + 1) / (n_before + 2)) / n_before) as v_pp2
+  from prompt_windows
   where n_before > 0 and n_after > 0
-    and (p.is_treated or (s.scope = 'targeted' and p.project_id = s.project_id)
-      or (s.scope = 'project' and p.project_id <> s.project_id))
 ),
-treated as (
+groups as (
   select
-    action_id,
-    count(*) as n_t,
-    avg(d_pp) as mean_t,
-    coalesce(sum(d_pp * d_pp) - count(*) * avg(d_pp) ^ 2, 0) as ss_t,
-    sum(n_before) as before_responses,
-    sum(x_before) as before_mentions,
-    sum(n_after) as after_responses,
-    sum(x_after) as after_mentions
+    action_id, stratum, is_treated,
+    count(*) as n,
+    avg(d_pp) as mean_d,
+    sum(v_pp2) as sum_v,
+    coalesce(sum(d_pp * d_pp) - count(*) * avg(d_pp) ^ 2, 0) as ss
   from units
-  where is_treated
-  group by action_id
-),
-control_projects as (
-  select action_id, project_id, count(*) as n, avg(d_pp) as mean_d, sum(d_pp * d_pp) - count(*) * avg(d_pp) ^ 2 as ss
-  from units
-  where not is_treated
   group by all
 ),
-control as (
+strata as (
+  -- Strata holding treated and control prompts; w = 1 / (1/n_T + 1/n_C) weighs each by its information.
+  select
+    t.action_id,
+    t.n as n_t,
+    c.n as n_c,
+    t.mean_d - c.mean_d as diff,
+    c.mean_d as mean_c,
+    1.0 / (1.0 / t.n + 1.0 / c.n) as w,
+    t.sum_v / t.n ^ 2 + c.sum_v / c.n ^ 2 as var_binomial,
+    t.ss + c.ss as ss,
+    t.sum_v * (1 - 1.0 / t.n) + c.sum_v * (1 - 1.0 / c.n) as ss_expected
+  from groups as t
+  join groups as c on c.action_id = t.action_id and c.stratum = t.stratum and not c.is_treated
+  where t.is_treated
+),
+did_heterogeneity as (
+  -- Between-prompt variance of d beyond the binomial (method of moments, DerSimonian–Laird style): the spread
+  -- of d inside the groups minus what sampling alone explains; 0 when no group has two prompts.
   select
     action_id,
-    sum(n) as n_c,
-    sum(n * mean_d) / sum(n) as mean_c,
-    sum(ss) as ss_c,
-    count(*) as k,
-    avg(mean_d) as mean_of_projects,
-    var_samp(mean_d) as var_between
-  from control_projects
+    greatest(0, (sum(ss) - sum(ss_expected)) / nullif(sum(n_t + n_c) - 2 * count(*), 0)) as tau2
+  from strata
   group by action_id
+),
+did as (
+  select
+    s.action_id,
+    sum(s.n_t) as n_t,
+    sum(s.n_c) as n_c,
+    sum(s.w * s.diff) / sum(s.w) as effect,
+    sum(s.w * s.mean_c) / sum(s.w) as control_delta,
+    sqrt(sum(s.w ^ 2 * (s.var_binomial + coalesce(h.tau2, 0) / s.w)) / sum(s.w) ^ 2) as se
+  from strata as s
+  left join did_heterogeneity as h on h.action_id = s.action_id
+  group by s.action_id
+),
+placebo_prompts as (
+  -- The prompts on which the own brand is set against its competitors: the targeted prompts no overlapping
+  -- targeted action reaches, or all targeted prompts when every one is reached.
+  select u.action_id, u.prompt_id
+  from units as u
+  where u.is_treated
+    and (u.stratum = '' or not exists (
+      select 1 from units as v where v.action_id = u.action_id and v.is_treated and v.stratum = ''))
+),
+placebo_chats as (
+  select s.action_id, ch.chat_id, ch.chat_date, ch.chat_date >= s.after_from as is_after, ch.brand_mentioned
+  from scoped as s
+  join placebo_prompts as pp on pp.action_id = s.action_id
+  join intermediate.int_opportunity_chats as ch
+    on ch.project_id = s.project_id and ch.prompt_id = pp.prompt_id
+    and (ch.chat_date between s.before_from and s.before_to or ch.chat_date between s.after_from and s.after_to)
+),
+placebo_own as (
+  select
+    action_id,
+    min(chat_date) as first_day,
+    max(chat_date) as last_day,
+    count(*) filter (where not is_after) as n_before,
+    count(*) filter (where not is_after and brand_mentioned) as x_before,
+    count(*) filter (where is_after) as n_after,
+    count(*) filter (where is_after and brand_mentioned) as x_after
+  from placebo_chats
+  group by action_id
+),
+competitor_spans as (
+  select team_id, project_id, brand_id, min(chat_date) as first_day, max(chat_date) as last_day
+  from intermediate.int_brand_mentions_per_chat
+  where not is_own_brand
+  group by all
+),
+placebo_brands as (
+  -- Tracked competitors listed through both windows (first tracked mention on or before their first answer, last
+  -- on or after their last): their change over the same answers is what the own brand's drift looks like
+  -- without an action.
+  select s.action_id, cs.brand_id
+  from scoped as s
+  join placebo_own as o on o.action_id = s.action_id
+  join competitor_spans as cs
+    on cs.team_id = s.team_id and cs.project_id = s.project_id
+    and cs.first_day <= o.first_day and cs.last_day >= o.last_day
+),
+placebo_changes as (
+  select
+    pb.action_id,
+    pb.brand_id,
+    100 * (count(m.chat_id) filter (where pc.is_after) / any_value(o.n_after)
+      - count(m.chat_id) filter (where not pc.is_after) / any_value(o.n_before)) as d_pp,
+    10000 * ((count(m.chat_id) filter (where pc.is_after) + 1) / (any_value(o.n_after) + 2)
+        * (1 - (count(m.chat_id) filter (where pc.is_after) + 1) / (any_value(o.n_after) + 2)) / any_value(o.n_after)
+      + (count(m.chat_id) filter (where not pc.is_after) + 1) / (any_value(o.n_before) + 2)
+        * (1 - (count(m.chat_id) filter (where not pc.is_after) + 1) / (any_value(o.n_before) + 2))
+        / any_value(o.n_before)) as v_pp2
+  from placebo_brands as pb
+  join placebo_own as o on o.action_id = pb.action_id and o.n_before > 0 and o.n_after > 0
+  left join placebo_chats as pc on pc.action_id = pb.action_id
+  left join intermediate.int_brand_mentions_per_chat as m on m.chat_id = pc.chat_id and m.brand_id = pb.brand_id
+  group by pb.action_id, pb.brand_id
+),
+placebo as (
+  -- effect = own change − mean competitor change; variance = the brands' drift variance (the competitors'
+  -- spread less their sampling variance) + the own change's sampling variance + the competitors' mean's variance.
+  select
+    o.action_id,
+    count(*) as k,
+    100 * (o.x_after / o.n_after - o.x_before / o.n_before) - avg(c.d_pp) as effect,
+    avg(c.d_pp) as control_delta,
+    sqrt(greatest(0, var_samp(c.d_pp) - avg(c.v_pp2))
+      + 10000 * ((o.x_after + 1) / (o.n_after + 2) * (1 - (o.x_after + 1) / (o.n_after + 2)) / o.n_after
+        + (o.x_before + 1) / (o.n_before + 2) * (1 - (o.x_before + 1) / (o.n_before + 2)) / o.n_before)
+      + var_samp(c.d_pp) / count(*)) as se
+  from placebo_own as o
+  join placebo_changes as c on c.action_id = o.action_id
+  where o.n_before > 0 and o.n_after > 0
+  group by o.action_id, o.n_before, o.x_before, o.n_after, o.x_after
+  having count(*) >= 2
 ),
 raw_windows as (
   -- The targeted prompts' raw before/after counts (all targeted prompts, for the plain before/after change).
@@ -201,37 +298,36 @@ raw_windows as (
 estimates as (
   select
     s.*,
-    t.n_t,
-    c.n_c,
-    c.k,
     case
-      when t.n_t is null or c.n_c is null then 'none'
-      when s.scope = 'targeted' and t.n_t + c.n_c >= 3 then 'did_prompts'
-      when s.scope = 'project' and c.k >= 2 then 'did_projects'
+      when s.scope = 'targeted' and d.action_id is not null then 'did_prompts'
+      when p.action_id is not null then 'placebo_brands'
       else 'none'
     end as method,
-    case when s.scope = 'targeted' then c.mean_c else c.mean_of_projects end as control_delta_pp,
-    t.mean_t,
-    -- pooled prompt-level variance (did_prompts) or the spread of project means (did_projects)
-    case when s.scope = 'targeted' and t.n_t + c.n_c >= 3
-      then sqrt((t.ss_t + c.ss_c) / (t.n_t + c.n_c - 2) * (1.0 / t.n_t + 1.0 / c.n_c))
-      when s.scope = 'project' and c.k >= 2 then sqrt(c.var_between * (1 + 1.0 / c.k))
-    end as se,
-    case when s.scope = 'targeted' then t.n_t + c.n_c - 2 else c.k - 1 end as df
+    d.n_t as did_n_t,
+    d.n_c as did_n_c,
+    p.k as placebo_k,
+    (select count(*) from placebo_prompts as pp where pp.action_id = s.action_id) as placebo_n_t,
+    case when s.scope = 'targeted' and d.action_id is not null then d.effect else p.effect end as effect,
+    case when s.scope = 'targeted' and d.action_id is not null then d.control_delta else p.control_delta end
+      as control_delta_pp,
+    case when s.scope = 'targeted' and d.action_id is not null then d.se else p.se end as se,
+    -- did_prompts: binomial variances are known, so a normal quantile; placebo_brands: t with K − 1 df (the
+    -- drift variance is estimated from K competitors).
+    case when s.scope = 'targeted' and d.action_id is not null then null else p.k - 1 end as df
   from scoped as s
-  left join treated as t on t.action_id = s.action_id
-  left join control as c on c.action_id = s.action_id
+  left join did as d on d.action_id = s.action_id
+  left join placebo as p on p.action_id = s.action_id
 ),
 overlap_counts as (
   select action_id, count(distinct other_action_id) as overlapping_actions
-  from changing
+  from overlapping
   group by action_id
 ),
 final as (
   select
     e.*,
-    case when e.method <> 'none' then e.mean_t - e.control_delta_pp end as effect_pp,
-    case when e.method <> 'none' then t975(e.df) * e.se end as half_width
+    case when e.method <> 'none' then e.effect end as effect_pp,
+    case when e.method <> 'none' then coalesce(t975(e.df), 1.959964) * e.se end as half_width
   from estimates as e
 )
 select
@@ -256,9 +352,10 @@ select
   100 * (r.after_mentions / nullif(r.after_responses, 0) - r.before_mentions / nullif(r.before_responses, 0))
     as delta_pp,
   f.method,
-  coalesce(f.n_t, 0) as n_treated_prompts,
-  coalesce(f.n_c, 0) as n_control_prompts,
-  case when f.scope = 'project' then coalesce(f.k, 0) end as n_control_projects,
+  case f.method when 'did_prompts' then f.did_n_t when 'placebo_brands' then f.placebo_n_t else 0 end
+    as n_treated_prompts,
+  case when f.method = 'did_prompts' then f.did_n_c else 0 end as n_control_prompts,
+  case when f.method = 'placebo_brands' then f.placebo_k else 0 end as n_control_brands,
   f.control_delta_pp,
   f.effect_pp,
   case when f.effect_pp is not null then f.se end as effect_se_pp,

@@ -291,9 +291,10 @@ describe('marts.action_impact on the world whose completed actions raise the bra
     }
   });
 
-  it('estimates every measured action by difference in differences, inside its interval, from both groups', async () => {
+  it('estimates every measured action against a control, inside its interval', async () => {
     // Against the planted truth: test/analytics/truth.test.ts. Here: the estimate is the treated prompts' mean change
-    // minus the control's, and its interval is built around it.
+    // minus the control's (untargeted prompts, or the competitors for a project-wide action), and its interval is
+    // built around it.
     const measured = await rows<{
       title: string;
       method: string;
@@ -303,18 +304,20 @@ describe('marts.action_impact on the world whose completed actions raise the bra
       control_delta_pp: number;
       n_treated_prompts: bigint;
       n_control_prompts: bigint;
+      n_control_brands: bigint;
       mean_treated: number;
     }>(`
       select i.title, i.method, i.effect_pp, i.effect_ci_low_pp, i.effect_ci_high_pp, i.control_delta_pp,
-        i.n_treated_prompts, i.n_control_prompts, i.effect_pp + i.control_delta_pp as mean_treated
+        i.n_treated_prompts, i.n_control_prompts, i.n_control_brands, i.effect_pp + i.control_delta_pp as mean_treated
       from marts.action_impact as i where status = 'measured'`);
     expect(measured.length).toBeGreaterThanOrEqual(1);
     for (const a of measured) {
-      expect(['did_prompts', 'did_projects'], a.title).toContain(a.method);
+      expect(['did_prompts', 'placebo_brands'], a.title).toContain(a.method);
       expect(a.effect_ci_low_pp).toBeLessThan(a.effect_pp);
       expect(a.effect_ci_high_pp).toBeGreaterThan(a.effect_pp);
       expect(Number(a.n_treated_prompts)).toBeGreaterThan(0);
-      expect(Number(a.n_control_prompts)).toBeGreaterThan(0);
+      if (a.method === 'did_prompts') expect(Number(a.n_control_prompts)).toBeGreaterThan(0);
+      else expect(Number(a.n_control_brands)).toBeGreaterThanOrEqual(2);
     }
   });
 });

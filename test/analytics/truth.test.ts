@@ -1,8 +1,9 @@
 /**
  * Acceptance of the analytics against the world's ground truth (`/_reference/truth/…`), on demo worlds of seeds
- * that are not the demo's and of several sizes: marts.action_impact's interval covers the true effect and its verdict
- * agrees with the truth's; the trend's alerts point the right way at true changes of at least 1 point. The figures
- * are printed (and quoted in docs/analytics.md):
+ * that are not the demo's (42) and of several sizes: marts.action_impact's interval covers the true effect of the
+ * completed actions and a conclusive verdict agrees with the truth's; the trend's alerts point the right way at true
+ * changes of at least 1 point. The estimators were designed on seeds 3, 11 and 29 (3 × 5 × 60, 2 × 6 × 60,
+ * 3 × 5 × 62); these worlds are others. The figures are printed (and quoted in docs/analytics.md):
  *   npx vitest run test/analytics/truth.test.ts
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,9 +16,9 @@ import { Database } from '../../src/warehouse/duckdb.js';
 import { MODELS_DIR, type SyncedWorld, syncWorld, WORLD_TODAY, type WorldShape } from './support.js';
 
 const SHAPES: WorldShape[] = [
-  { seed: 3, projects: 3, prompts: 5, historyDays: 60 },
-  { seed: 11, projects: 2, prompts: 6, historyDays: 60 },
-  { seed: 29, projects: 3, prompts: 5, historyDays: 62 },
+  { seed: 5, projects: 3, prompts: 5, historyDays: 62 },
+  { seed: 17, projects: 2, prompts: 10, historyDays: 90 },
+  { seed: 23, projects: 3, prompts: 6, historyDays: 75 },
 ];
 
 interface ActionRow extends Record<string, unknown> {
@@ -127,6 +128,7 @@ async function measure(shape: WorldShape): Promise<void> {
       for (const t of truth.actions) {
         if (t.effect_pp === null) continue;
         const mart = rows.find((r) => r.action_id === t.action_id);
+        expect(mart, `marts.action_impact has completed action ${t.action_id}`).toBeDefined();
         if (mart) scored.push({ seed: shape.seed, mart, truth: t });
       }
     } finally {
@@ -138,35 +140,37 @@ async function measure(shape: WorldShape): Promise<void> {
 // One world after the other: on a 2-core box concurrent syncs only compete for the CPU.
 beforeAll(async () => {
   for (const shape of SHAPES) await measure(shape);
-}, 900_000);
+}, 600_000);
 
 afterAll(async () => {
   for (const w of worlds) await w.cleanup();
 });
 
+const inside = (mart: ActionRow, x: number | null) =>
+  x !== null &&
+  mart.effect_ci_low_pp !== null &&
+  mart.effect_ci_high_pp !== null &&
+  mart.effect_ci_low_pp <= x &&
+  x <= mart.effect_ci_high_pp;
+
 describe('marts.action_impact against the planted truth', () => {
-  it('covers the true effect with its 95% interval for at least 90% of the completed actions', () => {
-    expect(scored.length).toBeGreaterThanOrEqual(20);
-    const covered = scored.filter(
-      ({ mart, truth }) =>
-        mart.effect_ci_low_pp !== null &&
-        mart.effect_ci_high_pp !== null &&
-        mart.effect_ci_low_pp <= (truth.effect_pp ?? Number.NaN) &&
-        (truth.effect_pp ?? Number.NaN) <= mart.effect_ci_high_pp,
-    );
-    const agree = scored.filter(({ mart, truth }) =>
-      mart.vs_expected === 'inconclusive'
-        ? mart.effect_ci_low_pp !== null &&
-          mart.effect_ci_low_pp <= (truth.effect_pp ?? Number.NaN) &&
-          (truth.effect_pp ?? Number.NaN) <= (mart.effect_ci_high_pp ?? Number.NaN)
-        : mart.vs_expected === truth.verdict,
-    );
+  it('covers the true effect of at least 90% of the completed actions, and its verdicts are not contradicted', () => {
+    expect(scored.length).toBeGreaterThanOrEqual(15);
+    const covered = scored.filter(({ mart, truth }) => inside(mart, truth.effect_pp));
     const conclusive = scored.filter(({ mart }) => mart.vs_expected !== 'inconclusive');
+    const right = conclusive.filter(({ mart, truth }) => mart.vs_expected === truth.verdict);
+    // Not contradicted: a conclusive verdict equal to the truth's, or inconclusive with the truth inside.
+    const agree = scored.filter(({ mart, truth }) =>
+      mart.vs_expected === 'inconclusive' ? inside(mart, truth.effect_pp) : mart.vs_expected === truth.verdict,
+    );
     const bias = scored.reduce((s, { mart, truth }) => s + ((mart.effect_pp ?? 0) - (truth.effect_pp ?? 0)), 0);
+    const methods = new Map<string, number>();
+    for (const { mart } of scored) methods.set(mart.method, (methods.get(mart.method) ?? 0) + 1);
     console.info(
-      `action_impact on seeds ${SHAPES.map((s) => s.seed).join(', ')}: ${scored.length} actions, ` +
-        `coverage ${covered.length}/${scored.length}, agreement ${agree.length}/${scored.length}, ` +
-        `conclusive ${conclusive.length}/${scored.length} (of which right ${conclusive.filter((c) => c.mart.vs_expected === c.truth.verdict).length}), ` +
+      `action_impact on seeds ${SHAPES.map((s) => s.seed).join(', ')}: ${scored.length} completed actions ` +
+        `(${[...methods].map(([m, n]) => `${m} ${n}`).join(', ')}), coverage ${covered.length}/${scored.length}, ` +
+        `verdict equal to the truth's ${right.length}/${scored.length}, conclusive ${conclusive.length} ` +
+        `(wrong ${conclusive.length - right.length}), not contradicted ${agree.length}/${scored.length}, ` +
         `mean error ${(bias / scored.length).toFixed(2)} pp`,
     );
     for (const { seed, mart, truth } of scored) {
@@ -174,17 +178,10 @@ describe('marts.action_impact against the planted truth', () => {
         `  seed ${seed} ${mart.method} truth ${truth.effect_pp} (${truth.verdict}) est ${mart.effect_pp?.toFixed(2)} [${mart.effect_ci_low_pp?.toFixed(2)}, ${mart.effect_ci_high_pp?.toFixed(2)}] ${mart.vs_expected}`,
       );
     }
-    // Actions without a usable control (method none: no interval) are reported, not hidden: the share is printed.
-    const estimable = scored.filter(({ mart }) => mart.method !== 'none');
-    const coveredEstimable = covered.filter(({ mart }) => mart.method !== 'none');
-    const agreeEstimable = agree.filter(({ mart }) => mart.method !== 'none');
-    console.info(
-      `  estimable ${estimable.length}/${scored.length}: coverage ${coveredEstimable.length}/${estimable.length}, ` +
-        `agreement ${agreeEstimable.length}/${estimable.length}`,
-    );
-    expect(estimable.length).toBeGreaterThanOrEqual(3);
-    expect(coveredEstimable.length / estimable.length).toBeGreaterThanOrEqual(0.9);
-    expect(agreeEstimable.length / estimable.length).toBeGreaterThanOrEqual(0.85);
+    expect(covered.length / scored.length).toBeGreaterThanOrEqual(0.9);
+    expect(agree.length / scored.length).toBeGreaterThanOrEqual(0.85);
+    // A conclusive verdict is wrong for at most one action in ten (none measured so far).
+    expect(conclusive.length - right.length).toBeLessThanOrEqual(Math.floor(scored.length / 10));
   });
 });
 
@@ -195,20 +192,22 @@ describe('marts.brand_visibility_trend alerts against the true changes', () => {
     const alerts = changes.filter((c) => c.row.alert);
     const bad = (list: typeof changes) =>
       list.filter((c) => Math.sign(c.truePp) !== Math.sign(c.row.delta_pp) || Math.abs(c.truePp) < 1).length;
-    const big = changes.filter((c) => Math.abs(c.truePp) >= 3);
-    const power = big.filter((c) => c.row.discovered && Math.sign(c.row.delta_pp) === Math.sign(c.truePp)).length;
     for (const metric of ['wow', 'mom'] as const) {
       const a = alerts.filter((c) => c.row.metric === metric);
-      console.info(`  ${metric}: ${a.length} alerts, ${bad(a)} wrong way or under 1 pp`);
+      const big = changes.filter((c) => c.row.metric === metric && Math.abs(c.truePp) >= 3);
+      const power = big.filter((c) => c.row.discovered && Math.sign(c.row.delta_pp) === Math.sign(c.truePp));
+      console.info(
+        `  ${metric}: ${a.length} alerts, ${bad(a)} wrong way or under 1 pp; power: ${power.length}/${big.length} ` +
+          'true changes >= 3 pp discovered',
+      );
     }
     console.info(
       `trend alerts on seeds ${SHAPES.map((s) => s.seed).join(', ')}: ${tested} tests, ${discovered.length} ` +
-        `discoveries (${bad(discovered)} wrong or < 1 pp), ${alerts.length} alerts (${bad(alerts)} wrong or < 1 pp); ` +
-        `power: ${power}/${big.length} true changes >= 3 pp discovered`,
+        `discoveries (${bad(discovered)} wrong or < 1 pp), ${alerts.length} alerts (${bad(alerts)} wrong or < 1 pp)`,
     );
     expect(tested).toBeGreaterThan(100);
-    // Week over week does not meet the 10% yet (measured 9 of 24 alerts on these seeds): docs/analytics.md says
-    // so. Month over month does, and is held to it.
+    // Week over week is printed, not held to 10%: at these sizes its power is about 0.1% and its few alerts are
+    // mostly noise (docs/analytics.md). Month over month meets the target and is held to it.
     const monthly = alerts.filter((c) => c.row.metric === 'mom');
     expect(monthly.length).toBeGreaterThan(0);
     expect(bad(monthly) / monthly.length).toBeLessThanOrEqual(0.1);
