@@ -117,7 +117,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
             runId,
             clock: options.clock,
             end,
-            ...(options.start ? { start: options.start } : {}),
+            start: options.start,
             upstreamDays: upstreamDays(project, model.id, written),
             ...(states.get(model.id)?.built_on ? { lastBuiltOn: states.get(model.id)?.built_on as string } : {}),
             fullRefresh,

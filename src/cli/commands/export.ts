@@ -49,9 +49,9 @@ export function register(program: Command): void {
       const summary = await exportParquetLake({
         db: flags.db,
         outDir: flags.out,
-        ...(flags.raw ? { raw: true } : {}),
-        ...(flags.staging ? { staging: true } : {}),
-        ...(flags.tables ? { tables: flags.tables } : {}),
+        raw: flags.raw,
+        staging: flags.staging,
+        tables: flags.tables,
         log,
       });
       print(summary, process.stdout);
@@ -74,7 +74,7 @@ export function register(program: Command): void {
       const summary = await exportArrow({
         db: flags.db,
         outDir: flags.out,
-        ...(flags.tables ? { tables: flags.tables } : {}),
+        tables: flags.tables,
         log,
       });
       print(summary, process.stdout);

@@ -165,10 +165,10 @@ async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Pro
   try {
     results = await runProject(db, project, {
       command,
-      ...(o.select ? { select: o.select } : {}),
-      ...(o.exclude ? { exclude: o.exclude } : {}),
-      ...(o.start ? { start: o.start } : {}),
-      ...(o.end ? { end: o.end } : {}),
+      select: o.select,
+      exclude: o.exclude,
+      start: o.start,
+      end: o.end,
       fullRefresh: o.fullRefresh ?? false,
       // Audits of `test` run one at a time (the failures schema is shared); DuckDB still uses every thread.
       threads: command === 'test' ? 1 : resources.threads,
@@ -221,10 +221,10 @@ async function plan(o: RunCliOptions): Promise<void> {
   const db = await openForReading(o.db);
   try {
     const entries = await planProject(db, project, {
-      ...(o.select ? { select: o.select } : {}),
-      ...(o.exclude ? { exclude: o.exclude } : {}),
-      ...(o.start ? { start: o.start } : {}),
-      ...(o.end ? { end: o.end } : {}),
+      select: o.select,
+      exclude: o.exclude,
+      start: o.start,
+      end: o.end,
       clock: systemClock,
     });
     if (o.json) {
