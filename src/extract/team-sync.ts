@@ -395,15 +395,25 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     };
 
     try {
+      // One queue for every stream, in plan order: a stream's first units go out while the last ones of the stream
+      // before it are still in flight or landing, so the budget never idles at a stream's end (13 such waits made
+      // a small sync a fifth slower than its floor).
+      const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 4) });
       for (const streamPlan of plans) {
+        if (streamPlan.stream.readsLanded) {
+          await queue.onIdle();
+          await Promise.all([...landings]);
+        }
         if (fatal || signal?.aborted) break;
-        current = streamPlan.stream.name;
-        const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 4) });
-        for (const unit of streamPlan.units) void queue.add(() => runUnit(unit));
-        await queue.onIdle();
-        // A stream's rows are landed before the next stream starts (source_details reads source_analytics).
-        await Promise.all([...landings]);
+        for (const unit of streamPlan.units) {
+          void queue.add(() => {
+            current = unit.stream.name;
+            return runUnit(unit);
+          });
+        }
       }
+      await queue.onIdle();
+      await Promise.all([...landings]);
     } finally {
       clearInterval(heartbeat);
     }

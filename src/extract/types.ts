@@ -92,6 +92,11 @@ export interface StreamDef {
    * the chats (prompt metrics, domains, URLs), and inactive prompts, which collect no new answers.
    */
   rotated?(parent: Parent): boolean;
+  /**
+   * Its fetch reads rows that the streams before it land (source_details reads source_top_domains): its units start
+   * once those are landed. Every other stream's units follow the previous stream's without waiting.
+   */
+  readsLanded?: boolean;
   /** Requests one unit is expected to make (for the plan; paged streams guess). */
   estimate(parent: Parent, range: DayRange, settings: SyncSettings): number;
   fetch(ctx: UnitContext, parent: Parent, range: DayRange): Promise<UnitOutput>;

@@ -50,6 +50,8 @@ function perDomainStream(
     tables: [table],
     grain: 'snapshot',
     parents: projectParents,
+    // The top domains are read from raw.source_top_domains, which source_analytics lands.
+    readsLanded: true,
     estimate: (_p, _r, s) => s.topDomains,
     async fetch(ctx, parent) {
       const projectId = parent.id;
