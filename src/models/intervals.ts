@@ -22,7 +22,9 @@ export function toRanges(days: Iterable<string>): DayRange[] {
 
 /**
  * The days to process: those of [start, end] not in `done`, each missing stretch extended `lookback` days back
- * (not before `start`), split into batches of at most `batchDays` days (0: no split).
+ * (not before `start`), plus the `restated` days of [start, end] as they are (days an upstream model rewrote: its
+ * own lookback already covers the late rows, so extending them again would grow the window at every level), split
+ * into batches of at most `batchDays` days (0: no split).
  */
 export function plannedRanges(
   start: string,
@@ -30,10 +32,12 @@ export function plannedRanges(
   done: ReadonlySet<string>,
   lookback: number,
   batchDays: number,
+  restated: Iterable<string> = [],
 ): DayRange[] {
   if (start > end) return [];
   const missing = daysBetween(start, end).filter((d) => !done.has(d));
   const extended = new Set<string>();
+  for (const d of restated) if (d >= start && d <= end) extended.add(d);
   for (const [s, e] of toRanges(missing)) {
     const from = maxDay(start, addDays(s, -lookback));
     for (const d of daysBetween(from, e)) extended.add(d);

@@ -49,12 +49,11 @@ export async function planProject(
       }
       const exists = await relationKind(exec, model.schema, model.name);
       const done = exists ? await processedDays(exec, id) : new Set<string>();
-      for (const day of upstreamDays(project, id, written)) done.delete(day);
       if (options.start) {
         // What `build --start` would reprocess: every day from there, done or not.
         entry.missing = plannedRanges(maxDay(options.start, model.config.start ?? options.start), end, new Set(), 0, 0);
       } else if (start) {
-        entry.missing = plannedRanges(start, end, done, model.config.lookback, 0);
+        entry.missing = plannedRanges(start, end, done, model.config.lookback, 0, upstreamDays(project, id, written));
       }
       if (entry.missing) written.set(id, entry.missing);
       if (change === 'modified') {

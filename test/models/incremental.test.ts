@@ -99,6 +99,7 @@ describe('incremental_by_time_range', () => {
       'marts/weekly.sql': `/* @model
 kind: incremental_by_time_range
 time_column: day
+lookback: 1
 */
 select day, sum(chats) as chats from intermediate.daily where day between @start_date and @end_date group by day`,
     });
@@ -109,6 +110,8 @@ select day, sum(chats) as chats from intermediate.daily where day between @start
     await s.clock.advance(DAY);
     const project = await loadProject(s.modelsDir);
     const plan = await planProject(s.db, project, { clock: s.clock });
+    // the upstream's restated days are taken as they are, not extended by the mart's own lookback again (its
+    // lookback applies to its own missing day, the 6th): the window does not grow at every level of the DAG
     expect(plan.map((e) => [e.id, e.missing])).toEqual([
       ['intermediate.daily', [['2026-01-04', '2026-01-06']]],
       ['marts.weekly', [['2026-01-04', '2026-01-06']]],

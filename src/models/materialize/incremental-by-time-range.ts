@@ -33,8 +33,14 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
   }
   const done = ctx.start ? new Set<string>() : await processedDays(exec, model.id);
   // A day an upstream time-range model just rewrote is stale here too, done or not.
-  for (const day of ctx.upstreamDays ?? []) done.delete(day);
-  const ranges = plannedRanges(start, ctx.end, done, ctx.start ? 0 : model.config.lookback, model.config.batchDays);
+  const ranges = plannedRanges(
+    start,
+    ctx.end,
+    done,
+    ctx.start ? 0 : model.config.lookback,
+    model.config.batchDays,
+    ctx.upstreamDays ?? [],
+  );
   if (ranges.length === 0) await exec.transaction(() => ensureTable(ctx, [start, start]));
   let added: string[] = [];
   let rows = 0;
