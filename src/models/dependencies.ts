@@ -1,9 +1,12 @@
 import { DuckDBInstance } from '@duckdb/node-api';
+import { type ColumnsRead, columnsRead } from './columns-read.js';
 import { PARSE_MACROS, substituteMacros } from './sql-text.js';
 
 export interface TableRef {
   schema: string | undefined;
   name: string;
+  /** The columns of it the SQL reads (lower case), or '*' for all of them. */
+  columns?: ColumnsRead;
 }
 
 /**
@@ -45,7 +48,8 @@ export class DependencyReader {
       // getTableNames (DuckDB 1.5) returns nothing at all for a query with a JOIN ... USING on an empty catalog, so
       // the serialized AST is walked as well and both are merged.
       for (const ref of walkAst(ast.statements?.[0])) add(ref);
-      return [...refs.values()];
+      const read = columnsRead(ast.statements?.[0], refs.keys());
+      return [...refs.entries()].map(([key, ref]) => ({ ...ref, columns: read.get(key) ?? '*' }));
     } finally {
       connection.closeSync();
     }

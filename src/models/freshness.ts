@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { quoteIdent } from '../core/sql.js';
+import type { ColumnsRead } from './columns-read.js';
 import type { Executor } from './executor.js';
 import { qualified } from './sql-text.js';
 import type { Model, Project } from './types.js';
@@ -104,21 +106,36 @@ export class DimensionKeys {
       if (!parent || parent.config.kind === 'incremental_by_time_range') continue;
       // An ephemeral parent is pasted into the model: what it reads counts, through it.
       const content =
-        parent.config.kind === 'ephemeral' ? await this.of(parent, exec) : await this.content(parent, exec);
+        parent.config.kind === 'ephemeral'
+          ? await this.of(parent, exec)
+          : await this.content(parent, model.parentColumns.get(id) ?? '*', exec);
       hash.update(`|${id}=${content}`);
     }
     return hash.digest('hex').slice(0, 24);
   }
 
-  /** A hash of every row of the parent's relation, computed once per build. */
-  private content(model: Model, exec: Executor): Promise<string> {
-    let content = this.contents.get(model.id);
+  /**
+   * A hash of the parent's rows, restricted to the columns the child reads (computed once per build and column
+   * set): a column the child never reads, such as the sync's `_extracted_at`, cannot change what it builds.
+   */
+  private async content(model: Model, read: ColumnsRead, exec: Executor): Promise<string> {
+    const rel = qualified(model.schema, model.name);
+    let row = 't';
+    if (read !== '*') {
+      const columns = await exec.all<{ column_name: string }>(
+        'SELECT column_name FROM duckdb_columns() WHERE schema_name = $1 AND table_name = $2 ORDER BY column_index',
+        [model.schema, model.name],
+      );
+      const kept = columns.map((c) => c.column_name).filter((c) => read.has(c.toLowerCase()));
+      row = kept.length ? `(${kept.map(quoteIdent).join(', ')})` : 'NULL';
+    }
+    const key = `${model.id}|${row}`;
+    let content = this.contents.get(key);
     if (!content) {
-      const rel = qualified(model.schema, model.name);
       content = exec
-        .scalar(`SELECT count(*) || '|' || coalesce(sum(hash(t))::VARCHAR, '') FROM ${rel} AS t`)
+        .scalar(`SELECT count(*) || '|' || coalesce(sum(hash(${row}))::VARCHAR, '') FROM ${rel} AS t`)
         .then(String);
-      this.contents.set(model.id, content);
+      this.contents.set(key, content);
     }
     return content;
   }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VwhError } from '../core/errors.js';
+import type { ColumnsRead } from './columns-read.js';
 import { compileModel, ephemeralAncestors } from './compile.js';
 import { DependencyReader, type TableRef } from './dependencies.js';
 import { fingerprint } from './fingerprint.js';
@@ -84,6 +85,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
           config: modelConfig,
           parents: [],
           readParents: [],
+          parentColumns: new Map(),
           sources: [],
           fingerprint: fingerprint(split.sql, modelConfig),
         };
@@ -102,6 +104,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
       model.parents = [...new Set([...resolved.parents, ...auditParents])].sort();
       model.readParents = resolved.parents;
       model.sources = resolved.sources;
+      model.parentColumns = parentColumns(refs, model.config.dependsOn, byLower);
     }
     const tests: SingularTest[] = [];
     for (const absPath of listSql(join(root, 'tests'), false)) {
@@ -157,6 +160,20 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
   } finally {
     reader.close();
   }
+}
+
+/** What the SQL reads of each parent model; a parent named only in `depends_on` counts as read in full. */
+function parentColumns(refs: TableRef[], dependsOn: string[], models: Map<string, string>): Map<string, ColumnsRead> {
+  const read = new Map<string, ColumnsRead>();
+  for (const dep of dependsOn) {
+    const id = models.get(dep.toLowerCase());
+    if (id) read.set(id, '*');
+  }
+  for (const ref of refs) {
+    const id = models.get((ref.schema ? `${ref.schema}.${ref.name}` : ref.name).toLowerCase());
+    if (id && !read.has(id)) read.set(id, ref.columns ?? '*');
+  }
+  return read;
 }
 
 function resolveRefs(

@@ -1,4 +1,5 @@
 import type { AuditSpec } from './audits/spec.js';
+import type { ColumnsRead } from './columns-read.js';
 import type { ModelGraph } from './graph.js';
 import type { Macro } from './macros.js';
 
@@ -73,6 +74,8 @@ export interface Model {
   parents: string[];
   /** The models its SQL and `depends_on` read, without audit-only parents (the inputs a unit test must give). */
   readParents: string[];
+  /** What its SQL reads of each of `readParents`: column names (lower case), or '*' for all of them. */
+  parentColumns: ReadonlyMap<string, ColumnsRead>;
   /** Tables it reads that are not models: sources (`raw.*`) and declared `depends_on`. */
   sources: string[];
   fingerprint: string;

@@ -97,6 +97,10 @@ describe('a nightly incremental build', () => {
   it('rebuilds what the new day changed', () => {
     const rebuilt = night.results.filter((r) => r.type === 'model' && !r.message?.startsWith('up to date: no input'));
     expect(rebuilt.map((r) => r.id)).toContain('marts.brand_visibility_daily');
+    // the prompt list is re-synced every night (new _extracted_at, new 7-day figures) but the answers read only its
+    // text: the new day and the lookback are processed, not the whole history
+    const chats = night.results.find((r) => r.id === 'staging.chats');
+    expect(chats?.message).toBe('4 day(s)');
   });
 
   it('leaves every table with the rows of a build from scratch', async () => {

@@ -35,6 +35,38 @@ describe('dependencies from the SQL', () => {
     expect(project.models.get('marts.c')?.sources).toEqual(['raw.things']);
   });
 
+  it('knows which columns of each parent a model reads, counting every column when it cannot tell', async () => {
+    s = await sandbox();
+    writeModels(s.modelsDir, {
+      'staging/p.sql': 'select 1 as id, 2 as team_id, 3 as content, 4 as figure, 5 as _extracted_at',
+      'staging/q.sql': 'select 1 as id, 2 as v',
+      'staging/chats.sql': `with chats as (
+          select * from raw.chats qualify row_number() over (partition by id order by _extracted_at desc) = 1
+        )
+        select chats.id, p.content, chats.team_id from chats
+        left join staging.p as p on p.team_id = chats.team_id and p.id = chats.prompt_id
+        where exists (select 1 from staging.q where v = chats.v)`,
+      'marts/star.sql': 'select * from staging.p',
+      'marts/alias_star.sql': 'select x.*, q.v from staging.p as x join staging.q as q using (id)',
+      'marts/whole_row.sql': 'select to_json(p) as j from staging.p as p',
+    });
+    const project = await loadProject(s.modelsDir);
+    const read = (id: string, parent: string) => {
+      const c = project.models.get(id)?.parentColumns.get(parent);
+      return c === '*'
+        ? '*'
+        : [...(c ?? [])].filter((x) => ['id', 'team_id', 'content', 'figure', '_extracted_at', 'v'].includes(x)).sort();
+    };
+    // the unqualified _extracted_at of the CTE over raw.chats is not p's; the v of the subquery may be p's (an outer
+    // column) as far as the parser can tell, so it counts
+    expect(read('staging.chats', 'staging.p')).toEqual(['content', 'id', 'team_id', 'v']);
+    expect(read('staging.chats', 'staging.q')).toEqual(['v']);
+    expect(read('marts.star', 'staging.p')).toBe('*');
+    expect(read('marts.alias_star', 'staging.p')).toBe('*');
+    expect(read('marts.alias_star', 'staging.q')).toEqual(['id', 'v']);
+    expect(read('marts.whole_row', 'staging.p')).toBe('*');
+  });
+
   it('a cycle is an error naming each model and file', async () => {
     s = await sandbox();
     writeModels(s.modelsDir, {
