@@ -74,7 +74,11 @@ describe('SQL text', () => {
 
   it('lexes literals, quoted identifiers and comments once, for macros and statement splits alike', () => {
     const sql = `select 'it''s -- no' as "a'b", @start_date /* ; */ from "x--y"; -- c;\ncreate macro m() as ';';`;
-    expect(sqlPieces(sql).map((p) => p.text).join('')).toBe(sql);
+    expect(
+      sqlPieces(sql)
+        .map((p) => p.text)
+        .join(''),
+    ).toBe(sql);
     expect(substituteMacros(sql, { start_date: '2026-01-01', end_date: '2026-01-01' })).toContain(
       `"a'b", DATE '2026-01-01' /* ; */`,
     );
