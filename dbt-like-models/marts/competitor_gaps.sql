@@ -20,10 +20,16 @@ columns:
   brand_mentions: answers naming the own brand
   gap_responses: answers naming the competitor and not the own brand
   competitor_visibility: competitor_mentions / responses
+  competitor_visibility_ci_low: Wilson 95% lower bound of competitor_visibility (n = responses)
+  competitor_visibility_ci_high: Wilson 95% upper bound
   brand_visibility: brand_mentions / responses
-  visibility_gap: competitor_visibility − brand_visibility (negative when the brand leads overall)
+  brand_visibility_ci_low: Wilson 95% lower bound of brand_visibility (n = responses)
+  brand_visibility_ci_high: Wilson 95% upper bound
+  visibility_gap: "competitor_visibility − brand_visibility (negative when the brand leads overall); no interval: both shares come from the same answers, read the two intervals"
   gap_share: gap_responses / responses
-  competitor_avg_position: mean rank of the competitor in the gap answers
+  gap_share_ci_low: Wilson 95% lower bound of gap_share (n = responses)
+  gap_share_ci_high: Wilson 95% upper bound
+  competitor_avg_position: mean rank of the competitor in the gap answers (its n is gap_responses, the competitor being named, so ranked, in each)
   brand_absent: the brand is named in none of the answers (brand_mentions = 0)
 audits:
   - unique: [project_id, prompt_id, provider, competitor_id]
@@ -78,9 +84,15 @@ select
   pp.brand_mentions,
   c.gap_responses,
   c.competitor_mentions / pp.responses as competitor_visibility,
+  wilson_low(c.competitor_mentions, pp.responses) as competitor_visibility_ci_low,
+  wilson_high(c.competitor_mentions, pp.responses) as competitor_visibility_ci_high,
   pp.brand_mentions / pp.responses as brand_visibility,
+  wilson_low(pp.brand_mentions, pp.responses) as brand_visibility_ci_low,
+  wilson_high(pp.brand_mentions, pp.responses) as brand_visibility_ci_high,
   (c.competitor_mentions - pp.brand_mentions) / pp.responses as visibility_gap,
   c.gap_responses / pp.responses as gap_share,
+  wilson_low(c.gap_responses, pp.responses) as gap_share_ci_low,
+  wilson_high(c.gap_responses, pp.responses) as gap_share_ci_high,
   c.competitor_avg_position,
   pp.brand_mentions = 0 as brand_absent
 from per_competitor as c

@@ -29,10 +29,15 @@ columns:
   responses: answers in the window
   brand_mentions: answers naming the own brand
   visibility: brand_mentions / responses (0..1)
+  visibility_ci_low: Wilson 95% lower bound of visibility (n = responses)
+  visibility_ci_high: Wilson 95% upper bound of visibility
   position_weighted_visibility: Σ (1 / position) over answers naming the brand / responses (0..1)
-  best_competitor: the tracked competitor named in most answers (ties by name)
+  best_competitor_id: its competitor id (answers are counted per id, so a renamed competitor is one)
+  best_competitor: the tracked competitor named in most answers (ties by name), current name
   best_competitor_mentions: answers naming it
   best_competitor_visibility: best_competitor_mentions / responses (0 when none)
+  best_competitor_visibility_ci_low: Wilson 95% lower bound of best_competitor_visibility (n = responses)
+  best_competitor_visibility_ci_high: Wilson 95% upper bound
   demand: estimated monthly search demand
   demand_source: "overview | project_median"
   intent: the prompt's intent (null when the API gives none)
@@ -68,6 +73,7 @@ competitor_counts as (
     cc.project_id,
     cc.prompt_id,
     case when grouping(cc.provider) = 1 then 'all' else cc.provider end as provider,
+    cc.competitor_id,
     min(cc.competitor_name) as competitor_name,
     count(*) as mentions
   from intermediate.int_chat_competitors as cc
@@ -78,7 +84,7 @@ competitor_counts as (
   )
 ),
 best_competitor as (
-  select project_id, prompt_id, provider, competitor_name, mentions
+  select project_id, prompt_id, provider, competitor_id, competitor_name, mentions
   from competitor_counts
   qualify row_number() over (partition by project_id, prompt_id, provider order by mentions desc, competitor_name) = 1
 ),
@@ -122,6 +128,7 @@ scored as (
     pp.brand_mentions,
     pp.brand_mentions / pp.responses as visibility,
     pp.brand_weight_sum / pp.responses as position_weighted_visibility,
+    bc.competitor_id as best_competitor_id,
     bc.competitor_name as best_competitor,
     coalesce(bc.mentions, 0) as best_competitor_mentions,
     coalesce(bc.mentions, 0) / pp.responses as best_competitor_visibility,
@@ -145,10 +152,15 @@ select
   responses,
   brand_mentions,
   visibility,
+  wilson_low(brand_mentions, responses) as visibility_ci_low,
+  wilson_high(brand_mentions, responses) as visibility_ci_high,
   position_weighted_visibility,
+  best_competitor_id,
   best_competitor,
   best_competitor_mentions,
   best_competitor_visibility,
+  wilson_low(best_competitor_mentions, responses) as best_competitor_visibility_ci_low,
+  wilson_high(best_competitor_mentions, responses) as best_competitor_visibility_ci_high,
   demand,
   demand_source,
   intent,

@@ -5,27 +5,32 @@ description: |
   newest `sources/analytics` the sync landed, so the API's own opportunity list covers the same days; 30 days
   ending on the last answer when none was landed). All providers pooled.
 
-  `opportunity_score = 100 × reach × (0.25 + 0.75 × gap_share) × (0.5 + 0.5 × competitor_density) × category_weight`
+  `opportunity_score = 100 × reach × (0.25 + 0.75 × gap_share_shrunk) × category_weight`
 
   - `reach` = Wilson 95% lower bound of citing_responses / responses (z = 1.96): how often AI answers cite the
     domain, discounted for small samples.
   - `gap_share` = competitor_only_responses / citing_responses: how often the citing answers name a tracked
-    competitor but not the brand.
-  - `competitor_density` = competitor_mentions / (citing_responses × competitors_in_window): the share of the
+    competitor but not the brand. `gap_share_shrunk` is it shrunk toward the project's share over its cited
+    third-party domains by its reliability B = tau2 / (tau2 + v) (empirical Bayes: v its binomial variance, tau2
+    the domains' spread beyond sampling). A domain whose answers leave the brand out more than the project's do
+    scores higher, by as much as the data show it; where the spread is sampling noise (tau2 = 0: so far in every
+    reference world, whose citations do not depend on the brands an answer names) every domain gets the project's
+    share and the ranking is reach × category weight.
+  - `competitor_density` (not in the score: its spread across domains is a few hundredths, no signal) = competitor_mentions / (citing_responses × competitors_in_window): the share of the
     project's competitors an answer citing the domain names, on average (how many competitors appear there; the
     distinct count is no signal, since over a month nearly every competitor appears next to every popular domain).
   - `category_weight` = how reachable a place on that kind of site is for the brand: editorial 1.0 (reviews and
     lists can be pitched), ugc 0.9 (forums the brand can take part in), reference 0.7, other 0.6,
     institutional 0.5, corporate 0.3 (a competitor's own site).
 
-  Each factor is in [0, 1], so the score is in [0, 100] and grows with each of the four. The own website gets
+  Each factor is in [0, 1], so the score is in [0, 100] and grows with each of the three. The own website gets
   no score.
 
   The API's rule ("cited 3 or more times in answers where the brand is not mentioned", own website excluded) is
   recomputed from the answers (meets_api_rule, unbranded_citations) and set against the API's list for the same
   window (api_listed, api_citation_count): they must agree (the agrees_with_api audit). Where they differ by
   design: the API counts citations and ranks by that count, whatever the category or the competitors; the score
-  counts answers, discounts small samples, weighs competitors and category, and scores domains below the
+  counts answers, discounts small samples, weighs the gap and the category, and scores domains below the
   threshold too (is_opportunity follows the API's rule).
 grain: one row per project and domain cited in the window (plus domains only the API lists)
 columns:
@@ -41,10 +46,14 @@ columns:
   citations: references to the domain
   citing_share: citing_responses / responses
   reach: Wilson 95% lower bound of citing_share
+  citing_share_ci_high: Wilson 95% upper bound of citing_share (reach is the lower)
   brand_mentioned_responses: citing answers naming the own brand
   competitor_only_responses: citing answers naming a tracked competitor and not the brand
   gap_share: competitor_only_responses / citing_responses
-  competitors_present: distinct tracked competitors in the citing answers
+  gap_share_ci_low: Wilson 95% lower bound of gap_share (n = citing_responses)
+  gap_share_ci_high: Wilson 95% upper bound of gap_share
+  gap_share_shrunk: gap_share shrunk toward the project's share by its reliability (the score's gap term)
+  competitors_present: distinct tracked competitors (by id) in the citing answers
   competitor_mentions: tracked competitors named, summed over the citing answers
   competitors_in_window: distinct tracked competitors in all the project's answers of the window
   competitor_density: competitor_mentions / (citing_responses × competitors_in_window), 0..1 (0 when none seen)
@@ -90,7 +99,7 @@ responses as (
   group by w.project_id
 ),
 competitors_in_window as (
-  select w.project_id, count(distinct lower(cc.competitor_name)) as competitors_in_window
+  select w.project_id, count(distinct cc.competitor_id) as competitors_in_window
   from windows as w
   left join intermediate.int_chat_competitors as cc
     on cc.project_id = w.project_id and cc.chat_date between w.window_from and w.window_to
@@ -117,7 +126,7 @@ per_domain as (
   group by project_id, domain
 ),
 competitors_per_domain as (
-  select ci.project_id, ci.domain, count(distinct lower(cc.competitor_name)) as competitors_present
+  select ci.project_id, ci.domain, count(distinct cc.competitor_id) as competitors_present
   from citing as ci
   join intermediate.int_chat_competitors as cc on cc.chat_id = ci.chat_id
   group by ci.project_id, ci.domain
@@ -173,6 +182,38 @@ factors as (
       when 1 then 1.0 when 4 then 0.9 when 3 then 0.7 when 5 then 0.6 when 2 then 0.5 when 0 then 0.3
     end as category_weight
   from measured as m
+),
+project_gap_share as (
+  select project_id, sum(competitor_only_responses) / sum(citing_responses) as gap_project
+  from factors
+  where citing_responses > 0 and not is_own_domain
+  group by project_id
+),
+project_gap as (
+  -- How much the domains' gap shares differ beyond sampling: tau2 = max(0, variance of the domains' gap shares −
+  -- their mean binomial variance at the project's share).
+  select
+    g.project_id,
+    g.gap_project,
+    greatest(0, var_pop(f.gap_share) - avg(g.gap_project * (1 - g.gap_project) / f.citing_responses)) as tau2
+  from project_gap_share as g
+  join factors as f on f.project_id = g.project_id and f.citing_responses > 0 and not f.is_own_domain
+  group by g.project_id, g.gap_project
+),
+shrunk as (
+  -- Empirical Bayes: a domain's gap share counts by its reliability B = tau2 / (tau2 + v), v its binomial
+  -- variance; with no difference beyond sampling (tau2 = 0), or no citing answer, a domain gets the project's
+  -- share. The own website keeps its raw share (it is no opportunity and not part of the project's share).
+  select
+    f.*,
+    case
+      when f.is_own_domain or g.gap_project is null then f.gap_share
+      when f.citing_responses = 0 or g.tau2 = 0 then g.gap_project
+      else g.gap_project
+        + g.tau2 / (g.tau2 + g.gap_project * (1 - g.gap_project) / f.citing_responses) * (f.gap_share - g.gap_project)
+    end as gap_share_shrunk
+  from factors as f
+  left join project_gap as g on g.project_id = f.project_id
 )
 select
   f.project_id,
@@ -187,22 +228,25 @@ select
   f.citations,
   f.citing_share,
   f.reach,
+  wilson_high(f.citing_responses, f.responses) as citing_share_ci_high,
   f.brand_mentioned_responses,
   f.competitor_only_responses,
   f.gap_share,
+  wilson_low(f.competitor_only_responses, f.citing_responses) as gap_share_ci_low,
+  wilson_high(f.competitor_only_responses, f.citing_responses) as gap_share_ci_high,
+  f.gap_share_shrunk,
   f.competitors_present,
   f.competitor_mentions,
   f.competitors_in_window,
   f.competitor_density,
   f.category_weight,
   case when not f.is_own_domain then
-    round(100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share) * (0.5 + 0.5 * f.competitor_density)
-      * f.category_weight, 4)
+    round(100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share_shrunk) * f.category_weight, 4)
   end as opportunity_score,
   row_number() over (
     partition by f.project_id
-    order by f.is_own_domain, 100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share)
-      * (0.5 + 0.5 * f.competitor_density) * f.category_weight desc, f.domain
+    order by f.is_own_domain, 100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share_shrunk) * f.category_weight desc,
+      f.domain
   ) as score_rank,
   f.unbranded_citations,
   not f.is_own_domain and f.unbranded_citations >= 3 as meets_api_rule,
@@ -213,5 +257,5 @@ select
     and (not f.in_api_list or f.unbranded_citations = f.api_citation_count)
   end as agrees_with_api,
   not f.is_own_domain and f.unbranded_citations >= 3 as is_opportunity
-from factors as f
+from shrunk as f
 join windows as w on w.project_id = f.project_id

@@ -22,8 +22,12 @@ columns:
   gap_share_ci_high: Wilson 95% upper bound (0..1)
   competitor_mentions: answers naming the competitor (numerator of competitor_visibility)
   competitor_visibility: competitor_mentions / responses (0..1)
+  competitor_visibility_ci_low: Wilson 95% lower bound of competitor_visibility
+  competitor_visibility_ci_high: Wilson 95% upper bound of competitor_visibility
   brand_mentions: answers naming the own brand (numerator of brand_visibility)
   brand_visibility: brand_mentions / responses (0..1)
+  brand_visibility_ci_low: Wilson 95% lower bound of brand_visibility
+  brand_visibility_ci_high: Wilson 95% upper bound of brand_visibility
   visibility_gap: competitor_visibility − brand_visibility
   brand_absent: the brand is named in none of the answers
 */
@@ -33,7 +37,11 @@ select
   round(wilson_low(gap_responses, responses), 4) as gap_share_ci_low,
   round(wilson_high(gap_responses, responses), 4) as gap_share_ci_high,
   competitor_mentions, round(competitor_visibility, 4) as competitor_visibility,
+  round(competitor_visibility_ci_low, 4) as competitor_visibility_ci_low,
+  round(competitor_visibility_ci_high, 4) as competitor_visibility_ci_high,
   brand_mentions, round(brand_visibility, 4) as brand_visibility,
+  round(brand_visibility_ci_low, 4) as brand_visibility_ci_low,
+  round(brand_visibility_ci_high, 4) as brand_visibility_ci_high,
   round(visibility_gap, 4) as visibility_gap, brand_absent
 from marts.competitor_gaps
 where ($project is null or project_id = $project)

@@ -24,6 +24,8 @@ columns:
   best_competitor: the tracked competitor named in most answers
   best_competitor_mentions: answers naming it (numerator of best_competitor_visibility)
   best_competitor_visibility: best_competitor_mentions / responses (0..1)
+  best_competitor_visibility_ci_low: Wilson 95% lower bound of best_competitor_visibility
+  best_competitor_visibility_ci_high: Wilson 95% upper bound of best_competitor_visibility
   demand: estimated monthly search demand
   intent: the prompt's intent
 */
@@ -34,6 +36,8 @@ select
   round(wilson_low(brand_mentions, responses), 4) as visibility_ci_low,
   round(wilson_high(brand_mentions, responses), 4) as visibility_ci_high,
   best_competitor, best_competitor_mentions, round(best_competitor_visibility, 4) as best_competitor_visibility,
+  round(best_competitor_visibility_ci_low, 4) as best_competitor_visibility_ci_low,
+  round(best_competitor_visibility_ci_high, 4) as best_competitor_visibility_ci_high,
   demand, intent
 from marts.prompt_opportunities
 where ($project is null or project_id = $project)

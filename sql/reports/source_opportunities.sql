@@ -19,8 +19,11 @@ columns:
   citing_responses: answers citing the domain (numerator of citing_share)
   citing_share: citing_responses / responses (0..1)
   reach: Wilson 95% lower bound of citing_share (0..1)
+  citing_share_ci_high: Wilson 95% upper bound of citing_share (0..1)
   competitor_only_responses: citing answers naming a tracked competitor and not the brand (numerator of gap_share)
   gap_share: competitor_only_responses / citing_responses (0..1)
+  gap_share_ci_low: Wilson 95% lower bound of gap_share (n = citing_responses)
+  gap_share_ci_high: Wilson 95% upper bound of gap_share
   unbranded_citations: citations in answers not naming the brand (the API's count)
   is_opportunity: the API's rule (3 or more unbranded citations)
   api_listed: the API's own opportunity list has the domain (null when no API window was synced)
@@ -29,7 +32,9 @@ select
   project_id, window_from, window_to, score_rank, domain, category_name,
   round(opportunity_score, 2) as opportunity_score,
   responses, citing_responses, round(citing_share, 4) as citing_share, round(reach, 4) as reach,
+  round(citing_share_ci_high, 4) as citing_share_ci_high,
   competitor_only_responses, round(gap_share, 4) as gap_share,
+  round(gap_share_ci_low, 4) as gap_share_ci_low, round(gap_share_ci_high, 4) as gap_share_ci_high,
   unbranded_citations::bigint as unbranded_citations, is_opportunity, api_listed
 from marts.source_opportunities
 where not is_own_domain
