@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { addDays } from '../src/core/days.js';
 import { silentLogger } from '../src/core/log.js';
 import { silentProgress } from '../src/extract/progress.js';
 import { syncAll, type TeamJob } from '../src/extract/run-sync.js';
 import type { TeamResult } from '../src/extract/team-sync.js';
 import type { SyncSettings } from '../src/extract/types.js';
-import { addDays } from '../src/warehouse/day-ranges.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { type BenchResult, startServeChild, timed, writeResult } from './lib.js';
 

@@ -63,3 +63,55 @@ export function minDay(a: string, b: string): string {
 export function maxDay(a: string, b: string): string {
   return a > b ? a : b;
 }
+
+/** An inclusive range of days, `from` ≤ `to` when not empty: the one shape of a day range (sync state, model intervals). */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/** Sorted, with overlapping or adjacent ranges joined. */
+export function mergeRanges(ranges: readonly DayRange[]): DayRange[] {
+  const sorted = ranges.filter((r) => r.from <= r.to).sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+  const out: DayRange[] = [];
+  for (const range of sorted) {
+    const last = out[out.length - 1];
+    if (last && range.from <= addDays(last.to, 1)) {
+      if (range.to > last.to) last.to = range.to;
+    } else {
+      out.push({ ...range });
+    }
+  }
+  return out;
+}
+
+/** The parts of `want` not covered by `have`. */
+export function subtractRanges(want: DayRange, have: readonly DayRange[]): DayRange[] {
+  if (want.from > want.to) return [];
+  let pieces: DayRange[] = [{ ...want }];
+  for (const h of mergeRanges(have)) {
+    const next: DayRange[] = [];
+    for (const p of pieces) {
+      if (h.to < p.from || h.from > p.to) {
+        next.push(p);
+        continue;
+      }
+      if (h.from > p.from) next.push({ from: p.from, to: addDays(h.from, -1) });
+      if (h.to < p.to) next.push({ from: addDays(h.to, 1), to: p.to });
+    }
+    pieces = next;
+  }
+  return pieces;
+}
+
+/** Splits a range into consecutive chunks of at most `maxDays` days. */
+export function chunkRange(range: DayRange, maxDays: number): DayRange[] {
+  const out: DayRange[] = [];
+  let from = range.from;
+  while (from <= range.to) {
+    const to = minDay(addDays(from, maxDays - 1), range.to);
+    out.push({ from, to });
+    from = addDays(to, 1);
+  }
+  return out;
+}

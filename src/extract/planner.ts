@@ -1,14 +1,14 @@
-import { dayNumber } from '../core/days.js';
 import {
   addDays,
   chunkRange,
   type DayRange,
-  daysBetween,
+  dayDiff,
+  dayNumber,
   maxDay,
   mergeRanges,
   minDay,
   subtractRanges,
-} from '../warehouse/day-ranges.js';
+} from '../core/days.js';
 import type { ParentState } from '../warehouse/state-store.js';
 import type { Parent, StreamDef, SyncSettings, Unit } from './types.js';
 
@@ -140,7 +140,7 @@ export function rotationSlots(parents: readonly Parent[], period: number): Map<s
 function isDue(before: readonly DayRange[], slot: number, settings: SyncSettings): boolean {
   const last = before.at(-1)?.to;
   if (last === undefined) return true;
-  if (daysBetween(last, settings.today) >= settings.rotationDays) return true;
+  if (dayDiff(last, settings.today) >= settings.rotationDays) return true;
   return dayNumber(settings.today) % settings.rotationDays === slot;
 }
 

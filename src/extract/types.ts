@@ -1,6 +1,6 @@
 import type { ApiClient } from '../client/api-client.js';
+import type { DayRange } from '../core/days.js';
 import type { Logger } from '../core/log.js';
-import type { DayRange } from '../warehouse/day-ranges.js';
 import type { TableLoad } from '../warehouse/loader.js';
 import type { WarehouseSession } from '../warehouse/warehouse.js';
 import type { Discovery } from './discovery.js';

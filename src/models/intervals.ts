@@ -1,21 +1,14 @@
 /** Daily intervals as `YYYY-MM-DD` strings (UTC), and the arithmetic on them the incremental kinds need. */
-import { addDays, eachDay as daysBetween, maxDay, minDay } from '../core/days.js';
-
-// Day arithmetic lives in core/days.ts; these are the names the models use (`daysBetween`: every day from start to
-// end, both included).
-export { isCalendarDay as isDay, msToDay as toDay } from '../core/days.js';
-export { addDays, daysBetween, maxDay, minDay };
-
-export type DayRange = readonly [start: string, end: string];
+import { addDays, type DayRange, eachDay, maxDay, minDay } from '../core/days.js';
 
 /** Sorted days → contiguous ranges. */
 export function toRanges(days: Iterable<string>): DayRange[] {
   const sorted = [...new Set(days)].sort();
-  const ranges: [string, string][] = [];
+  const ranges: DayRange[] = [];
   for (const day of sorted) {
     const last = ranges[ranges.length - 1];
-    if (last && addDays(last[1], 1) === day) last[1] = day;
-    else ranges.push([day, day]);
+    if (last && addDays(last.to, 1) === day) last.to = day;
+    else ranges.push({ from: day, to: day });
   }
   return ranges;
 }
@@ -35,12 +28,11 @@ export function plannedRanges(
   restated: Iterable<string> = [],
 ): DayRange[] {
   if (start > end) return [];
-  const missing = daysBetween(start, end).filter((d) => !done.has(d));
+  const missing = eachDay(start, end).filter((d) => !done.has(d));
   const extended = new Set<string>();
   for (const d of restated) if (d >= start && d <= end) extended.add(d);
-  for (const [s, e] of toRanges(missing)) {
-    const from = maxDay(start, addDays(s, -lookback));
-    for (const d of daysBetween(from, e)) extended.add(d);
+  for (const stretch of toRanges(missing)) {
+    for (const d of eachDay(maxDay(start, addDays(stretch.from, -lookback)), stretch.to)) extended.add(d);
   }
   return splitRanges(toRanges(extended), batchDays);
 }
@@ -48,17 +40,16 @@ export function plannedRanges(
 export function splitRanges(ranges: DayRange[], batchDays: number): DayRange[] {
   if (batchDays <= 0) return ranges;
   const out: DayRange[] = [];
-  for (const [s, e] of ranges) {
-    for (let from = s; from <= e; from = addDays(from, batchDays)) {
-      const to = addDays(from, batchDays - 1);
-      out.push([from, minDay(to, e)]);
+  for (const range of ranges) {
+    for (let from = range.from; from <= range.to; from = addDays(from, batchDays)) {
+      out.push({ from, to: minDay(addDays(from, batchDays - 1), range.to) });
     }
   }
   return out;
 }
 
 export function formatRanges(ranges: readonly DayRange[]): string {
-  return ranges.map(([s, e]) => (s === e ? s : `${s}..${e}`)).join(', ');
+  return ranges.map((r) => (r.from === r.to ? r.from : `${r.from}..${r.to}`)).join(', ');
 }
 
 /** A timestamp DuckDB reads as TIMESTAMP (UTC wall time, no zone suffix). */

@@ -1,9 +1,10 @@
 import type { Clock } from '../core/clock.js';
+import { addDays, type DayRange, maxDay, msToDay } from '../core/days.js';
 import type { Database } from '../warehouse/duckdb.js';
 import { compileModel } from './compile.js';
 import { Executor, relationKind } from './executor.js';
 import { reachable } from './graph.js';
-import { addDays, type DayRange, maxDay, plannedRanges, toDay } from './intervals.js';
+import { plannedRanges } from './intervals.js';
 import { modelStart } from './materialize/incremental-by-time-range.js';
 import { upstreamDays } from './runner.js';
 import { selectModels } from './selection.js';
@@ -31,7 +32,7 @@ export async function planProject(
   const exec = new Executor(db.connection);
   const states = await readModelStates(exec);
   const selected = selectModels(project, options.select ?? [], options.exclude ?? [], states);
-  const end = options.end ?? addDays(toDay(options.clock.now()), -1);
+  const end = options.end ?? addDays(msToDay(options.clock.now()), -1);
   const entries: PlanEntry[] = [];
   const written = new Map<string, DayRange[]>();
   for (const id of project.graph.order.filter((m) => selected.has(m))) {

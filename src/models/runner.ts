@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { Clock } from '../core/clock.js';
+import { addDays, type DayRange, eachDay, msToDay } from '../core/days.js';
 import type { Logger } from '../core/log.js';
 import { quoteIdent } from '../core/sql.js';
 import type { Database } from '../warehouse/duckdb.js';
@@ -11,7 +12,7 @@ import { Executor, relationKind } from './executor.js';
 import { DimensionKeys, inputKeys, sourcesOf, sourceVersions } from './freshness.js';
 import { reachable } from './graph.js';
 import { guardHistory } from './guard.js';
-import { addDays, type DayRange, daysBetween, formatRanges, sqlTimestamp, toDay } from './intervals.js';
+import { formatRanges, sqlTimestamp } from './intervals.js';
 import { createMacros } from './macros.js';
 import { materializers } from './materialize/index.js';
 import { auditStatus, describeError, type NodeResult, type RunResults, report } from './results.js';
@@ -51,7 +52,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
   const order = project.graph.order.filter((id) => selected.has(id));
   const materialize = options.command !== 'test';
   const audit = options.command !== 'run';
-  const end = options.end ?? addDays(toDay(options.clock.now()), -1);
+  const end = options.end ?? addDays(msToDay(options.clock.now()), -1);
   const results = new Map<string, NodeResult>();
   // A full refresh or a backfill rebuilds on purpose, and `test` builds nothing: only other builds reuse.
   const reuse = materialize && !options.fullRefresh && !options.start;
@@ -226,7 +227,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
 export function upstreamDays(project: Project, id: string, written: Map<string, readonly DayRange[]>): Set<string> {
   const days = new Set<string>();
   for (const ancestor of reachable(project.graph.parents, id)) {
-    for (const [s, e] of written.get(ancestor) ?? []) for (const d of daysBetween(s, e)) days.add(d);
+    for (const r of written.get(ancestor) ?? []) for (const d of eachDay(r.from, r.to)) days.add(d);
   }
   return days;
 }

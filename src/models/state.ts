@@ -1,5 +1,5 @@
+import type { DayRange } from '../core/days.js';
 import type { Executor } from './executor.js';
-import type { DayRange } from './intervals.js';
 
 /**
  * The runner's own bookkeeping, in the warehouse next to what it builds so that state and data commit together:
@@ -109,13 +109,13 @@ export async function processedDays(exec: Executor, model: string): Promise<Set<
 export async function markProcessed(exec: Executor, model: string, range: DayRange, runId: string, now: string) {
   await exec.run(
     'DELETE FROM ops.model_intervals WHERE model = $1 AND day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE)',
-    [model, range[0], range[1]],
+    [model, range.from, range.to],
   );
   await exec.run(
     `INSERT INTO ops.model_intervals
      SELECT $1, CAST(g AS DATE), CAST($4 AS TIMESTAMP), $5
      FROM generate_series(CAST($2 AS DATE), CAST($3 AS DATE), INTERVAL 1 DAY) AS t(g)`,
-    [model, range[0], range[1], now, runId],
+    [model, range.from, range.to, now, runId],
   );
 }
 

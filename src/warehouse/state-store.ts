@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type DayRange, mergeRanges } from './day-ranges.js';
+import { type DayRange, mergeRanges } from '../core/days.js';
 import type { OpsDatabase } from './kysely/index.js';
 
 export interface StateKey {

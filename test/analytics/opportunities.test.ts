@@ -8,12 +8,12 @@ import { catalogue } from '../../src/api/index.js';
 import { ApiClient } from '../../src/client/api-client.js';
 import { RateBudget } from '../../src/client/rate-budget.js';
 import { ManualClock } from '../../src/core/clock.js';
+import { addDays } from '../../src/core/days.js';
 import { silentLogger } from '../../src/core/log.js';
 import { loadProject } from '../../src/models/project.js';
 import { type RunResults, runProject } from '../../src/models/runner.js';
 import { runUnitTests } from '../../src/models/unit-tests.js';
 import { startReferenceServer } from '../../src/reference/index.js';
-import { addDays } from '../../src/warehouse/day-ranges.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { MODELS_DIR, type SyncedWorld, syncedWorld, WORLD, WORLD_TODAY } from './support.js';
 

@@ -8,10 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
+import { addDays } from '../../src/core/days.js';
 import { silentLogger } from '../../src/core/log.js';
 import { loadProject } from '../../src/models/project.js';
 import { runProject } from '../../src/models/runner.js';
-import { addDays } from '../../src/warehouse/day-ranges.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { MODELS_DIR, type SyncedWorld, syncWorld, WORLD_TODAY, type WorldShape } from './support.js';
 

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
+import { addDays } from '../../src/core/days.js';
 import { silentLogger } from '../../src/core/log.js';
 import { loadProject } from '../../src/models/project.js';
 import { type RunResults, runProject } from '../../src/models/runner.js';
 import { runUnitTests } from '../../src/models/unit-tests.js';
 import { control } from '../../src/reference/index.js';
-import { addDays } from '../../src/warehouse/day-ranges.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { MODELS_DIR, type SyncedWorld, syncedWorld, WORLD_TODAY } from './support.js';
 

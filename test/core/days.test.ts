@@ -14,8 +14,6 @@ import {
   minDay,
   msToDay,
 } from '../../src/core/days.js';
-import { isDay, daysBetween as modelDays } from '../../src/models/intervals.js';
-import { daysBetween as warehouseDaysBetween } from '../../src/warehouse/day-ranges.js';
 
 describe('core/days', () => {
   it('adds days across months, leap days and years', () => {
@@ -50,11 +48,5 @@ describe('core/days', () => {
     expect(isCalendarDay('2026-02-30')).toBe(false);
     expect(isCalendarDay('2026-1-05')).toBe(false);
     expect(isCalendarDay('2026-01-05T00:00:00Z')).toBe(false);
-  });
-
-  it('is what the warehouse and the models re-export under their own names', () => {
-    expect(warehouseDaysBetween('2026-01-01', '2026-01-31')).toBe(30);
-    expect(modelDays('2026-01-30', '2026-02-01')).toEqual(['2026-01-30', '2026-01-31', '2026-02-01']);
-    expect(isDay).toBe(isCalendarDay);
   });
 });

@@ -93,17 +93,17 @@ describe('intervals', () => {
   it('plans only missing days, with lookback and batches', () => {
     const done = new Set(['2026-01-01', '2026-01-02', '2026-01-04']);
     expect(plannedRanges('2026-01-01', '2026-01-05', done, 0, 0)).toEqual([
-      ['2026-01-03', '2026-01-03'],
-      ['2026-01-05', '2026-01-05'],
+      { from: '2026-01-03', to: '2026-01-03' },
+      { from: '2026-01-05', to: '2026-01-05' },
     ]);
-    expect(plannedRanges('2026-01-01', '2026-01-05', done, 1, 0)).toEqual([['2026-01-02', '2026-01-05']]);
+    expect(plannedRanges('2026-01-01', '2026-01-05', done, 1, 0)).toEqual([{ from: '2026-01-02', to: '2026-01-05' }]);
     expect(plannedRanges('2026-01-01', '2026-01-05', new Set(), 0, 2)).toEqual([
-      ['2026-01-01', '2026-01-02'],
-      ['2026-01-03', '2026-01-04'],
-      ['2026-01-05', '2026-01-05'],
+      { from: '2026-01-01', to: '2026-01-02' },
+      { from: '2026-01-03', to: '2026-01-04' },
+      { from: '2026-01-05', to: '2026-01-05' },
     ]);
-    expect(plannedRanges('2026-01-01', '2026-01-05', new Set(toRanges([]).flat()), 3, 0)).toEqual([
-      ['2026-01-01', '2026-01-05'],
-    ]);
+    expect(
+      plannedRanges('2026-01-01', '2026-01-05', new Set(toRanges([]).flatMap((r) => [r.from, r.to])), 3, 0),
+    ).toEqual([{ from: '2026-01-01', to: '2026-01-05' }]);
   });
 });

@@ -113,8 +113,8 @@ select day, sum(chats) as chats from intermediate.daily where day between @start
     // the upstream's restated days are taken as they are, not extended by the mart's own lookback again (its
     // lookback applies to its own missing day, the 6th): the window does not grow at every level of the DAG
     expect(plan.map((e) => [e.id, e.missing])).toEqual([
-      ['intermediate.daily', [['2026-01-04', '2026-01-06']]],
-      ['marts.weekly', [['2026-01-04', '2026-01-06']]],
+      ['intermediate.daily', [{ from: '2026-01-04', to: '2026-01-06' }]],
+      ['marts.weekly', [{ from: '2026-01-04', to: '2026-01-06' }]],
     ]);
     const r = await build(s);
     expect(r.byId('intermediate.daily').intervals).toBe('2026-01-04..2026-01-06');

@@ -82,7 +82,7 @@ describe('plan', () => {
     const after = await planProject(s.db, await loadProject(s.modelsDir), { clock: s.clock });
     expect(after.find((e) => e.id === 'marts.daily_visibility')).toMatchObject({
       change: 'unchanged',
-      missing: [['2026-01-06', '2026-01-06']],
+      missing: [{ from: '2026-01-06', to: '2026-01-06' }],
     });
     expect(after.find((e) => e.id === 'marts.projects_latest')?.change).toBe('modified');
     expect(after.find((e) => e.id === 'marts.brand_totals')?.change).toBe('unchanged');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/api/index.js';
+import { addDays } from '../../src/core/days.js';
 import { createLogger } from '../../src/core/log.js';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
-import { addDays } from '../../src/warehouse/day-ranges.js';
 import {
   contentOf,
   openWarehouse,

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dayNumber } from '../../src/core/days.js';
+import { addDays, chunkRange, dayDiff, dayNumber, mergeRanges, subtractRanges } from '../../src/core/days.js';
 import { analysisWindow, planStream, rotationSlots } from '../../src/extract/planner.js';
 import type { StreamDef, SyncSettings } from '../../src/extract/types.js';
-import { addDays, chunkRange, daysBetween, mergeRanges, subtractRanges } from '../../src/warehouse/day-ranges.js';
 
 const settings: SyncSettings = {
   today: '2026-03-15',
@@ -172,7 +171,7 @@ describe('rotation', () => {
       }
       for (const days of refreshed.values()) {
         for (let i = 1; i < days.length; i++)
-          expect(daysBetween(days[i - 1] ?? '', days[i] ?? '')).toBeLessThanOrEqual(period);
+          expect(dayDiff(days[i - 1] ?? '', days[i] ?? '')).toBeLessThanOrEqual(period);
         expect(days.length).toBeGreaterThanOrEqual(4);
       }
     },

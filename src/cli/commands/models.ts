@@ -228,7 +228,9 @@ async function plan(o: RunCliOptions): Promise<void> {
       clock: systemClock,
     });
     if (o.json) {
-      process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+      // the JSON keeps its [first, last] pairs of days
+      const json = entries.map((e) => (e.missing ? { ...e, missing: e.missing.map((r) => [r.from, r.to]) } : e));
+      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
       return;
     }
     for (const e of entries) {

@@ -1,8 +1,9 @@
+import { addDays, type DayRange, dayDiff, maxDay } from '../../core/days.js';
 import { quoteIdent } from '../../core/sql.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import { type AuditOutcome, NOTHING } from '../audits/run.js';
 import { type Executor, relationKind } from '../executor.js';
-import { addDays, type DayRange, daysBetween, maxDay, plannedRanges, sqlTimestamp } from '../intervals.js';
+import { plannedRanges, sqlTimestamp } from '../intervals.js';
 import { qualified, substituteMacros } from '../sql-text.js';
 import { clearIntervals, markProcessed, processedDays, readModelStates } from '../state.js';
 import { dropRelation, tempName } from '../swap.js';
@@ -28,7 +29,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
   if ((await relationKind(exec, model.schema, model.name)) !== 'table') await clearIntervals(exec, model.id);
   const start = await firstDay(ctx);
   if (start === undefined) {
-    await exec.transaction(() => ensureTable(ctx, ['1970-01-01', '1970-01-01']));
+    await exec.transaction(() => ensureTable(ctx, { from: '1970-01-01', to: '1970-01-01' }));
     return { rowsAffected: 0, intervals: [], message: 'no rows in the sources yet' };
   }
   const done = ctx.start ? new Set<string>() : await processedDays(exec, model.id);
@@ -41,7 +42,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
     model.config.batchDays,
     ctx.upstreamDays ?? [],
   );
-  if (ranges.length === 0) await exec.transaction(() => ensureTable(ctx, [start, start]));
+  if (ranges.length === 0) await exec.transaction(() => ensureTable(ctx, { from: start, to: start }));
   let added: string[] = [];
   let rows = 0;
   for (const [i, range] of ranges.entries()) {
@@ -59,7 +60,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
       await markProcessed(exec, model.id, range, runId, now);
     });
   }
-  const days = ranges.reduce((n, [s, e]) => n + daysBetween(s, e).length, 0);
+  const days = ranges.reduce((n, r) => n + dayDiff(r.from, r.to) + 1, 0);
   return {
     rowsAffected: rows,
     intervals: ranges,
@@ -81,7 +82,7 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
   let audits: AuditOutcome[] | undefined;
   await exec.run(`DROP TABLE IF EXISTS ${tempRel}`);
   try {
-    const first = ranges[0] ?? ['1970-01-01', '1970-01-01'];
+    const first = ranges[0] ?? { from: '1970-01-01', to: '1970-01-01' };
     await exec.run(`CREATE TABLE ${tempRel} AS SELECT * FROM (${select(ctx, first)}\n) AS q LIMIT 0`);
     for (const range of ranges) {
       rows += await exec.run(
@@ -103,7 +104,7 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
     await exec.run(`DROP TABLE IF EXISTS ${tempRel}`).catch(() => {});
     throw error;
   }
-  const days = ranges.reduce((n, [s, e]) => n + daysBetween(s, e).length, 0);
+  const days = ranges.reduce((n, r) => n + dayDiff(r.from, r.to) + 1, 0);
   const result: MaterializeResult = {
     rowsAffected: rows,
     intervals: ranges,
@@ -122,13 +123,13 @@ async function firstDay(ctx: MaterializeContext, remembered = true): Promise<str
 }
 
 function select(ctx: MaterializeContext, range: DayRange): string {
-  return substituteMacros(ctx.sql, { start_date: range[0], end_date: range[1] });
+  return substituteMacros(ctx.sql, { start_date: range.from, end_date: range.to });
 }
 
 /** The rows of a range of days: `[start, end + 1 day)`, right for DATE and TIMESTAMP columns alike. */
 function window(model: Model, range: DayRange): string {
   const column = quoteIdent(model.config.timeColumn as string);
-  return `${column} >= DATE '${range[0]}' AND ${column} < DATE '${addDays(range[1], 1)}'`;
+  return `${column} >= DATE '${range.from}' AND ${column} < DATE '${addDays(range.to, 1)}'`;
 }
 
 /** Header `start:`, else the start remembered from the first build, else the earliest day the query returns. */

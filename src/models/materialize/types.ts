@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
+import type { DayRange } from '../../core/days.js';
 import type { AuditOutcome } from '../audits/run.js';
 import type { Executor } from '../executor.js';
-import type { DayRange } from '../intervals.js';
 import type { Model } from '../types.js';
 
 export interface MaterializeContext {
