@@ -23,9 +23,11 @@ columns:
   visibility_ours: 100 mentions / responses
   visibility_api: the API's visibility_chart value
   visibility_diff: visibility_ours - visibility_api
+  position_n: mentioning chats with a position (the n of position_ours)
   position_ours: position_sum / position_n over mentioning chats
   position_api: the API's position_chart value
   position_diff: position_ours - position_api
+  sentiment_n: mentioning chats with a sentiment (the n of sentiment_ours)
   sentiment_ours: sentiment_sum / sentiment_n over mentioning chats
   sentiment_api: the API's sentiment_chart value
   sentiment_diff: sentiment_ours - sentiment_api
@@ -90,8 +92,10 @@ side_by_side as (
     coalesce(ours.mentions, 0) as mentions,
     round(100 * ours.mentions / ours.responses, 6) as visibility_ours,
     served.visibility_api,
+    coalesce(ours.position_n, 0) as position_n,
     round(ours.position_sum / nullif(ours.position_n, 0), 6) as position_ours,
     served.position_api,
+    coalesce(ours.sentiment_n, 0) as sentiment_n,
     round(ours.sentiment_sum / nullif(ours.sentiment_n, 0), 6) as sentiment_ours,
     served.sentiment_api,
     case when ours.prompt_id is null then 'api_only' when served.prompt_id is null then 'ours_only' else 'both' end
@@ -140,9 +144,11 @@ select
   diffs.visibility_ours,
   diffs.visibility_api,
   diffs.visibility_diff,
+  diffs.position_n,
   diffs.position_ours,
   diffs.position_api,
   diffs.position_diff,
+  diffs.sentiment_n,
   diffs.sentiment_ours,
   diffs.sentiment_api,
   diffs.sentiment_diff,
