@@ -11,10 +11,26 @@ type Shaped = { shape: Record<string, unknown> };
 
 /** Fields of a parsed item that its schema does not name (kept by the loose schemas): the row's `_extra`. */
 export function extraOf(item: object, schema: Shaped | readonly string[]): Record<string, unknown> | null {
-  const known = Array.isArray(schema) ? new Set(schema) : new Set(Object.keys((schema as Shaped).shape));
-  const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(item)) if (!known.has(key)) extra[key] = value;
-  return Object.keys(extra).length > 0 ? extra : null;
+  const known = knownFields(schema);
+  let extra: Record<string, unknown> | null = null;
+  for (const [key, value] of Object.entries(item)) {
+    if (known.has(key)) continue;
+    extra ??= {};
+    extra[key] = value;
+  }
+  return extra;
+}
+
+/** The field names of a schema (or list), built once per schema: extraOf runs for every item of every response. */
+const knownCache = new WeakMap<object, ReadonlySet<string>>();
+
+function knownFields(schema: Shaped | readonly string[]): ReadonlySet<string> {
+  let known = knownCache.get(schema);
+  if (!known) {
+    known = new Set(Array.isArray(schema) ? schema : Object.keys((schema as Shaped).shape));
+    knownCache.set(schema, known);
+  }
+  return known;
 }
 
 /** Splits a drifted list into the items that still fit `item` and those that do not (with their issues). */

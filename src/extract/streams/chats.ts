@@ -52,17 +52,17 @@ export const chatsStream: StreamDef = {
         sentiment_by_brands_is_null: chat.sentiment_by_brands === null,
         _extra: extraOf(chat, ChatSchema),
       });
-      mentions.push(...mentionRows(chat).map((m) => ({ ...base, ...m })));
-      references.push(
-        ...chat.references.map((r) => ({
+      for (const m of mentionRows(chat)) mentions.push({ ...base, ...m });
+      for (const r of chat.references) {
+        references.push({
           ...base,
           reference_index: r.reference_index,
           title: r.title,
           link: r.link,
           snippet: r.snippet,
-          _extra: extraOf(r, ['title', 'link', 'snippet', 'reference_index']),
-        })),
-      );
+          _extra: extraOf(r, REFERENCE_FIELDS),
+        });
+      }
     }
     const partition = {
       equals: { project_id: projectId, prompt_id: promptId },
@@ -78,6 +78,9 @@ export const chatsStream: StreamDef = {
     };
   },
 };
+
+const REFERENCE_FIELDS = ['title', 'link', 'snippet', 'reference_index'];
+const MENTION_FIELDS = ['name', 'icon_url', 'icon_urls'];
 
 /** One row per brand named anywhere in the chat (the union of the three brand fields). */
 export function mentionRows(chat: ChatItem): Record<string, unknown>[] {
@@ -98,7 +101,7 @@ export function mentionRows(chat: ChatItem): Record<string, unknown>[] {
       brand_position: presence?.position ?? null,
       brand_count: presence?.count ?? null,
       brand_sentiment: chat.sentiment_by_brands?.[name] ?? null,
-      _extra: mention ? extraOf(mention, ['name', 'icon_url', 'icon_urls']) : null,
+      _extra: mention ? extraOf(mention, MENTION_FIELDS) : null,
     };
   });
 }
