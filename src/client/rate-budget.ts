@@ -7,7 +7,8 @@
  * user, whatever the latency. `observe` corrects from `X-RateLimit-Remaining` (someone else uses the key: phantom
  * entries), `block` honours a 429's `Retry-After` in full, and a `BudgetStore` keeps the window across restarts.
  */
-import { type Clock, systemClock, timerMs } from '../core/clock.js';
+import { type Clock, systemClock } from '../core/clock.js';
+import { BudgetSaver } from './budget-saver.js';
 import type { BudgetStore } from './budget-store.js';
 import { WaitEmitter, type WaitEvent, type WaitListener, type WaitReason } from './wait-events.js';
 
@@ -68,8 +69,6 @@ export class RateBudget {
   readonly share: number;
   readonly marginMs: number;
   private readonly clock: Clock;
-  private readonly store: BudgetStore | undefined;
-  private readonly keyId: string | undefined;
   private readonly learnLimit: boolean;
   private entries: Entry[] = [];
   private blockedUntil = 0;
@@ -80,12 +79,7 @@ export class RateBudget {
   private lastEmitted = '';
   private waiting = 0;
   private waitingSince = 0;
-  private saving: Promise<void> | undefined;
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
-  private lastSaveAt = Number.NEGATIVE_INFINITY;
-  private readonly saveEveryMs: number;
-  private dirty = false;
-  private saveError: unknown;
+  private readonly saver: BudgetSaver | undefined;
   private readonly counters: RateBudgetStats = {
     acquired: 0,
     phantoms: 0,
@@ -102,11 +96,12 @@ export class RateBudget {
     this.share = share;
     this.marginMs = options.marginMs ?? Math.max(1, Math.round(this.windowMs / 1000));
     this.clock = options.clock ?? systemClock;
-    this.store = options.store;
-    this.keyId = options.keyId;
     this.learnLimit = options.learnLimit ?? true;
-    this.saveEveryMs = options.saveEveryMs ?? Math.min(1000, Math.round(this.windowMs / 100));
-    if (this.store && !this.keyId) throw new TypeError('a RateBudget with a store needs a keyId');
+    if (options.store && !options.keyId) throw new TypeError('a RateBudget with a store needs a keyId');
+    if (options.store && options.keyId) {
+      const everyMs = options.saveEveryMs ?? Math.min(1000, Math.round(this.windowMs / 100));
+      this.saver = new BudgetSaver(options.store, options.keyId, () => this.snapshot(), everyMs);
+    }
   }
 
   /** A budget whose window starts from what the store kept for `keyId`: a restart inside the window does not burst. */
@@ -244,20 +239,7 @@ export class RateBudget {
 
   /** Waits for pending saves; rethrows the last save error, if any. */
   async flush(): Promise<void> {
-    for (;;) {
-      if (this.saveTimer) {
-        clearTimeout(this.saveTimer);
-        this.saveTimer = undefined;
-      }
-      if (this.saving) await this.saving;
-      else if (this.dirty) await this.save();
-      else break;
-    }
-    if (this.saveError !== undefined) {
-      const error = this.saveError;
-      this.saveError = undefined;
-      throw error;
-    }
+    await this.saver?.flush();
   }
 
   private restore(timestamps: number[]): void {
@@ -348,43 +330,7 @@ export class RateBudget {
   }
 
   private changed(): void {
-    if (!this.store) return;
-    this.dirty = true;
-    if (this.saving || this.saveTimer) return;
-    // Real time, not the injected clock: this only spaces out I/O, it decides nothing about the window.
-    const wait = this.lastSaveAt + this.saveEveryMs - Date.now();
-    if (wait > 0) {
-      this.saveTimer = setTimeout(() => {
-        this.saveTimer = undefined;
-        this.startSave();
-      }, timerMs(wait));
-      this.saveTimer.unref?.();
-      return;
-    }
-    this.startSave();
-  }
-
-  private startSave(): void {
-    if (this.saving || !this.dirty) return;
-    this.lastSaveAt = Date.now();
-    const run = this.save();
-    this.saving = run;
-    void run.finally(() => {
-      if (this.saving === run) this.saving = undefined;
-      // What changed while saving goes in the next save, spaced like any other.
-      if (this.dirty) this.changed();
-    });
-  }
-
-  private async save(): Promise<void> {
-    const { store, keyId } = this;
-    if (!store || !keyId) return;
-    try {
-      this.dirty = false;
-      await store.save(keyId, this.snapshot());
-    } catch (error) {
-      this.saveError = error;
-    }
+    this.saver?.changed();
   }
 }
 
