@@ -21,7 +21,7 @@ columns:
   brand_mentioned_responses: citing answers that name the own brand
   unbranded_citations: citations in answers that do not name the own brand (the API's opportunity count)
   competitor_only_responses: citing answers naming at least one tracked competitor and not the own brand
-  competitors_present: distinct tracked competitors named in the citing answers
+  competitors_present: distinct tracked competitors (by id) named in the citing answers
   brands_present: "tracked brands named in the citing answers, sorted (the own brand included when named)"
 audits:
   - unique: [project_id, date, provider, domain]
@@ -42,7 +42,7 @@ with responses_per_day as (
   group by grouping sets ((project_id, chat_date, provider), (project_id, chat_date))
 ),
 brands_per_chat as (
-  select chat_id, list(competitor_name order by competitor_name) as competitors
+  select chat_id, list(competitor_name order by competitor_name) as competitors, list(competitor_id) as competitor_ids
   from intermediate.int_chat_competitors
   group by chat_id
 ),
@@ -58,7 +58,8 @@ citing as (
     d.citations,
     d.brand_mentioned,
     d.competitors_named,
-    coalesce(b.competitors, []) as competitors
+    coalesce(b.competitors, []) as competitors,
+    coalesce(b.competitor_ids, []) as competitor_ids
   from intermediate.int_chat_domains as d
   left join brands_per_chat as b on b.chat_id = d.chat_id
 ),
@@ -75,7 +76,8 @@ per_domain as (
     count(*) filter (where brand_mentioned) as brand_mentioned_responses,
     coalesce(sum(citations) filter (where not brand_mentioned), 0) as unbranded_citations,
     count(*) filter (where competitors_named > 0 and not brand_mentioned) as competitor_only_responses,
-    list_distinct(flatten(list(competitors))) as competitor_names
+    list_distinct(flatten(list(competitors))) as competitor_names,
+    len(list_distinct(flatten(list(competitor_ids)))) as competitors_present
   from citing
   group by grouping sets ((project_id, chat_date, provider, domain), (project_id, chat_date, domain))
 )
@@ -94,7 +96,7 @@ select
   p.brand_mentioned_responses,
   p.unbranded_citations,
   p.competitor_only_responses,
-  len(p.competitor_names) as competitors_present,
+  p.competitors_present,
   list_sort(
     case when p.brand_mentioned_responses > 0 then list_append(p.competitor_names, pr.brand_name) else p.competitor_names end
   ) as brands_present
