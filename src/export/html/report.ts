@@ -12,6 +12,7 @@ import type { ExportSummary } from '../summary.js';
 import { projectCharts } from './charts.js';
 import { loadReportData } from './data.js';
 import { escapeHtml, figure, page } from './page.js';
+import { loadRenderer } from './svg.js';
 
 export interface HtmlReportOptions {
   db: string;
@@ -51,6 +52,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Expor
       params,
     );
     const data = await loadReportData(db, params);
+    await loadRenderer();
     let charts = 0;
     let rows = 0;
     const sections = data.projects.map((project, p) => {

@@ -6,9 +6,16 @@
  * package whose SSR mode is made for this, with an `aria` option that describes each chart, and bands and error
  * bars from ordinary series.
  */
-import * as echarts from 'echarts';
+import type * as Echarts from 'echarts';
 
-export type ChartOption = echarts.EChartsOption;
+export type ChartOption = Echarts.EChartsOption;
+
+/** ECharts is loaded on first use (about half a second of CPU), not by every `vwh` command that imports exports. */
+let echarts: typeof Echarts | undefined;
+
+export async function loadRenderer(): Promise<void> {
+  echarts ??= await import('echarts');
+}
 
 /**
  * Renders `option` to an SVG string that is the same bytes for the same input: ECharts numbers its instances and
@@ -16,6 +23,7 @@ export type ChartOption = echarts.EChartsOption;
  * and the XML namespace declarations (URLs that inline SVG in HTML does not need) are dropped.
  */
 export function renderSvg(option: ChartOption, chartId: string, width: number, height: number): string {
+  if (!echarts) throw new Error('renderSvg before loadRenderer()');
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption({ animation: false, ...option });
