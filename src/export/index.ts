@@ -4,6 +4,7 @@
  */
 export { type ArrowExportOptions, exportArrow } from './arrow-ipc.js';
 export { type HtmlReportOptions, writeHtmlReport } from './html/report.js';
+export { type RecoverySummary, recoverLake, type StepHook } from './lake-journal.js';
 export { exportParquetLake, type ParquetLakeOptions } from './parquet-lake.js';
 export { loadReports, type Report } from './reports/catalog.js';
 export { type WriteReportOptions, writeReport } from './reports/run.js';

@@ -1,11 +1,10 @@
 /**
  * The lake's manifests. Each writer owns the manifest of the teams it exports (`_manifests/team_id=<team>.json`,
  * `_manifests/unpartitioned.json` for tables without a team), so writers never rewrite each other's records;
- * `_manifest.json` is the union of them all, rebuilt under a lock file by whichever writer finishes.
+ * `_manifest.json` is the union of them all, rebuilt under the lake's lock (lake-lock.ts) by whichever writer finishes.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { VwhError } from '../core/errors.js';
 import { writeFileAtomic } from './paths.js';
 
 export const LAKE_FORMAT = 'vwh-lake/1';
@@ -121,41 +120,4 @@ export function mergeManifests(root: string, generatedAt: string): LakeManifest 
   }
   for (const table of Object.values(merged.tables)) table.partitions.sort((a, b) => a.path.localeCompare(b.path));
   return merged;
-}
-
-const LOCK_STALE_MS = 120_000;
-const LOCK_WAIT_MS = 60_000;
-
-/**
- * Runs `fn` holding `_manifest.lock` (created with O_EXCL, which local and network file systems honour). A lock
- * older than two minutes is a dead writer's and is broken: rebuilding the union takes milliseconds.
- */
-export async function withLakeLock<T>(root: string, fn: () => T): Promise<T> {
-  const lock = join(root, '_manifest.lock');
-  mkdirSync(root, { recursive: true });
-  const start = Date.now();
-  for (;;) {
-    try {
-      closeSync(openSync(lock, 'wx'));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const age = (() => {
-        try {
-          return Date.now() - statSync(lock).mtimeMs;
-        } catch {
-          return 0;
-        }
-      })();
-      if (age > LOCK_STALE_MS) rmSync(lock, { force: true });
-      else if (Date.now() - start > LOCK_WAIT_MS) {
-        throw new VwhError('DB_LOCKED', `Another export holds ${lock} for more than a minute; wait or remove it.`);
-      } else await new Promise((r) => setTimeout(r, 25 + Math.random() * 50));
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { force: true });
-  }
 }

@@ -1,33 +1,43 @@
 /**
  * `vwh export parquet`: the warehouse as a Hive-partitioned, zstd Parquet lake. Changed partitions are written into
- * `_staging/<run_id>/` first and then renamed into place one file at a time (a partition is one file), so a reader,
- * or a kill -9, sees each partition whole, old or new; unchanged partitions (same content hash as in the manifest)
- * are not rewritten; files of the writer's teams that the new export does not list are removed, so re-exporting
- * the same data yields the same file set. The manifests and `_SUCCESS` are written last.
+ * `_staging/<run_id>/` first, then published under the lake's lock through a journal (lake-journal.ts): renamed
+ * into place one file at a time (a partition is one file), the files they replace set aside until the commit
+ * point, so that a kill -9 at any moment is undone by the next writer (or `vwh export recover`). Unchanged
+ * partitions (same content hash as in the manifest) are not rewritten; files of the writer's teams that the new
+ * export does not list are removed, so re-exporting the same data yields the same file set. The manifests and
+ * `_SUCCESS` are written last.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { listValue } from '@duckdb/node-api';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
-import { processAlive } from '../core/process.js';
 import { quoteIdent, quoteLiteral } from '../core/sql.js';
 import type { Database } from '../warehouse/duckdb.js';
 import { withHeartbeat } from './heartbeat.js';
+import {
+  type Move,
+  newJournal,
+  publishJournaled,
+  recoverLake,
+  recoverUnderLock,
+  removeIfEmpty,
+  STAGING,
+  type StepHook,
+  Steps,
+} from './lake-journal.js';
 import { layoutOf, partitionHash, partitionPath, partitionStatsSql, type TableLayout } from './lake-layout.js';
+import { withLakeLock } from './lake-lock.js';
 import {
   LAKE_FORMAT,
   type ManifestPartition,
   type ManifestTable,
-  mergeManifests,
   readScopeManifest,
   type ScopeManifest,
   type WriterRecord,
-  withLakeLock,
-  writeScopeManifest,
 } from './lake-manifest.js';
-import { checkSegment, inside, writeFileAtomic } from './paths.js';
+import { checkSegment, inside } from './paths.js';
 import { withWarehouse } from './source.js';
 import type { ExportSummary } from './summary.js';
 import { selectTables } from './tables.js';
@@ -39,11 +49,9 @@ export interface ParquetLakeOptions {
   staging?: boolean;
   tables?: string[];
   log?: Logger;
+  /** Called before each change the publish makes to the lake (see lake-journal.ts). */
+  onStep?: StepHook;
 }
-
-const STAGING = '_staging';
-/** A staging folder of another host is only removed when this old: its writer may still be running. */
-const FOREIGN_STAGING_MS = 24 * 3600_000;
 
 interface PlannedPartition extends ManifestPartition {
   values: string[];
@@ -63,7 +71,8 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
   mkdirSync(root, { recursive: true });
   const runId = `${new Date().toISOString().replace(/[-:.]/g, '')}-${checkSegment(hostname(), 'Host')}-${process.pid}`;
   const stagingDir = inside(root, STAGING, runId);
-  cleanDeadStaging(root, log);
+  // a writer that died publishing is undone (or completed) before this one reads the manifests it plans from
+  await recoverLake(root, log);
 
   return withWarehouse(options.db, async (db) => {
     const tables = await selectTables(db, options);
@@ -110,7 +119,7 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
         });
       }
       const writers = await writerRecords(db, runId);
-      await publish(root, stagingDir, planned, writers, outputs);
+      await publish(root, stagingDir, planned, writers, outputs, log, options.onStep);
     } finally {
       rmSync(stagingDir, { recursive: true, force: true });
       removeIfEmpty(join(root, STAGING));
@@ -211,13 +220,18 @@ async function writerRecords(db: Database, runId: string): Promise<Omit<WriterRe
   return { run_id: runId, generated_at: generatedAt, sync_runs: syncRuns, model_build: build ?? null };
 }
 
-/** Renames the staged files into place, removes what the export no longer lists, writes manifests and _SUCCESS. */
+/**
+ * Publishes the staged partitions: the moves (staged files into place, files no longer listed removed) and the
+ * manifests, journaled under the lake's lock (lake-journal.ts).
+ */
 async function publish(
   root: string,
   stagingDir: string,
   planned: PlannedTable[],
   writer: Omit<WriterRecord, 'scope'>,
   outputs: string[],
+  log: Logger,
+  onStep: StepHook | undefined,
 ): Promise<void> {
   const scopes = new Map<string, ScopeManifest>();
   const scopeManifest = (scope: string): ScopeManifest => {
@@ -240,23 +254,21 @@ async function publish(
   const teams = [
     ...new Set(planned.flatMap((p) => p.partitions.map((part) => part.team_id)).filter((t): t is string => t !== null)),
   ];
+  const moves: Move[] = [];
   for (const plan of planned) {
     const { schema, name } = plan.layout.table;
     const tableRoot = inside(root, schema, name);
     for (const part of plan.partitions.filter((p) => p.changed)) {
-      const target = part.path ? inside(tableRoot, ...part.path.split('/')) : tableRoot;
-      const staged = part.path
-        ? join(stagingDir, schema, name, ...part.path.split('/'))
-        : join(stagingDir, schema, name);
-      mkdirSync(target, { recursive: true });
       for (const file of part.files) {
-        renameSync(join(staged, file), join(target, file));
-        outputs.push(join(target, file));
+        const rel = [schema, name, ...(part.path ? part.path.split('/') : []), file].join('/');
+        moves.push({ target: rel, staged: rel });
+        outputs.push(inside(root, rel));
       }
     }
     // What this export owns of the table: every team it saw (in any table), or the single unpartitioned file.
     const owned = plan.layout.partitionBy[0] === 'team_id' ? teams : [null];
-    removeUnlisted(tableRoot, plan, owned);
+    for (const file of unlisted(tableRoot, plan, owned))
+      moves.push({ target: `${schema}/${name}/${file}`, staged: null });
     for (const team of owned) {
       const scope = team === null ? 'unpartitioned' : `team_id=${team}`;
       const table: ManifestTable = {
@@ -270,64 +282,34 @@ async function publish(
       scopeManifest(scope).tables[plan.key] = table;
     }
   }
-  const manifestPath = join(root, '_manifest.json');
-  await withLakeLock(root, () => {
-    for (const manifest of scopes.values()) writeScopeManifest(root, manifest);
-    writeFileAtomic(manifestPath, `${JSON.stringify(mergeManifests(root, writer.generated_at), null, 2)}\n`);
-    writeFileAtomic(join(root, '_SUCCESS'), '');
+  const journal = newJournal(writer.run_id, writer.generated_at, moves, [...scopes.values()]);
+  await withLakeLock(root, (lock) => {
+    // a writer of another team may have died publishing since this one started
+    recoverUnderLock(root, log, writer.run_id);
+    publishJournaled(root, stagingDir, journal, new Steps(onStep, lock));
   });
-  outputs.unshift(manifestPath);
+  outputs.unshift(join(root, '_manifest.json'));
 }
 
-/** Deletes files and folders of `owned` teams below the table that the plan does not list (none are orphans). */
-function removeUnlisted(tableRoot: string, plan: PlannedTable, owned: (string | null)[]): void {
-  if (!existsSync(tableRoot)) return;
+/** Files of `owned` teams below the table that the plan does not list (paths relative to the table's folder). */
+function unlisted(tableRoot: string, plan: PlannedTable, owned: (string | null)[]): string[] {
+  if (!existsSync(tableRoot)) return [];
   const keep = new Set<string>();
   for (const part of plan.partitions) for (const f of part.files) keep.add(join(part.path, f));
+  const out: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        walk(path);
-        removeIfEmpty(path);
-      } else if (!keep.has(relative(tableRoot, path))) rmSync(path, { force: true });
+      if (entry.isDirectory()) walk(path);
+      else if (!keep.has(relative(tableRoot, path))) out.push(relative(tableRoot, path).split(sep).join('/'));
     }
   };
   for (const team of owned) {
     if (team === null) {
       for (const entry of readdirSync(tableRoot, { withFileTypes: true })) {
-        if (entry.isFile() && !keep.has(entry.name)) rmSync(join(tableRoot, entry.name), { force: true });
+        if (entry.isFile() && !keep.has(entry.name)) out.push(entry.name);
       }
-    } else {
-      const dir = join(tableRoot, `team_id=${team}`);
-      if (existsSync(dir)) {
-        walk(dir);
-        removeIfEmpty(dir);
-      }
-    }
+    } else if (existsSync(join(tableRoot, `team_id=${team}`))) walk(join(tableRoot, `team_id=${team}`));
   }
-}
-
-function removeIfEmpty(dir: string): void {
-  try {
-    rmdirSync(dir);
-  } catch {
-    // not empty, or gone: both fine
-  }
-}
-
-/** Staging folders of runs that died (this host, process gone; other hosts, a day old): never left as orphans. */
-function cleanDeadStaging(root: string, log: Logger): void {
-  const dir = join(root, STAGING);
-  if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir)) {
-    const match = /^[0-9TZ]+-(.+)-(\d+)$/.exec(name);
-    const path = join(dir, name);
-    const mine = match?.[1] === hostname();
-    const dead = mine ? !processAlive(Number(match?.[2])) : Date.now() - statSync(path).mtimeMs > FOREIGN_STAGING_MS;
-    if (dead) {
-      rmSync(path, { recursive: true, force: true });
-      log.info('removed the staging folder of an interrupted export', { path });
-    }
-  }
+  return out.sort();
 }

@@ -5,7 +5,13 @@
 import type { Command } from 'commander';
 import { DbFile } from '../../core/inputs.js';
 import { createLogger } from '../../core/log.js';
-import { describeSummary, type ExportSummary, exportArrow, exportParquetLake } from '../../export/index.js';
+import {
+  describeSummary,
+  type ExportSummary,
+  exportArrow,
+  exportParquetLake,
+  recoverLake,
+} from '../../export/index.js';
 import { DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
 import { textFlag } from '../validate.js';
 
@@ -78,5 +84,22 @@ export function register(program: Command): void {
         log,
       });
       print(summary, process.stdout);
+    });
+
+  exp
+    .command('recover')
+    .description(
+      'Undo (or complete, past its commit point) the publish of a lake export that was killed, so the lake is again ' +
+        'exactly one export; a no-op on a clean lake. Every export does this first; readers run it after a crash.',
+    )
+    .requiredOption('--out <dir>', 'the lake folder')
+    .option('--log-format <format>', 'pretty or json (default: pretty on a terminal)')
+    .action(async (flags: { out: string; logFormat?: 'pretty' | 'json' }) => {
+      const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+      const done = await recoverLake(flags.out, log);
+      process.stdout.write(
+        `recover: ${done.rolledBack.length} publish undone, ${done.completed.length} completed, ` +
+          `${done.removed.length} staging folder${done.removed.length === 1 ? '' : 's'} removed\n`,
+      );
     });
 }
