@@ -9,7 +9,7 @@ description: >
   completed_at is the action's completed_at when the API sends one (an extra field), else its updated_at: the
   spec's Action has no completion time, and a completed action's last update is its move to completed (true of
   the reference; a later edit would move it).
-grain: one row per completed action and targeted prompt
+grain: one row per team, completed action and targeted prompt
 columns:
   action_id: the action
   project_id: project
@@ -18,23 +18,24 @@ columns:
   scope: "targeted (matched by its targets) | project (every prompt of the project)"
   match_kind: "keyword | url | domain (how the prompt matched; several joined by +) | project | unmatched"
 audits:
-  - unique: [action_id, prompt_id]
-  - not_null: [action_id, project_id, prompt_id, completed_at, scope, match_kind]
+  - unique: [team_id, action_id, prompt_id]
+  - not_null: [team_id, action_id, project_id, prompt_id, completed_at, scope, match_kind]
   - accepted_values: {column: scope, values: [targeted, project]}
 */
 with completed_actions as (
-  select action_id, project_id, coalesce(completed_at, updated_at) as completed_at, targets
+  select team_id, action_id, project_id, coalesce(completed_at, updated_at) as completed_at, targets
   from staging.actions
   where status = 'completed' and coalesce(completed_at, updated_at) is not null
 ),
 targets as (
-  select a.action_id, a.project_id, t.type as target_type, trim(t.value) as target_value
+  select a.team_id, a.action_id, a.project_id, t.type as target_type, trim(t.value) as target_value
   from completed_actions as a,
     unnest(coalesce(from_json(a.targets, '[{"type":"VARCHAR","value":"VARCHAR"}]'), [])) as u(t)
   where t.type in ('keyword', 'url', 'domain') and trim(coalesce(t.value, '')) <> ''
 ),
 target_domains as (
   select
+    team_id,
     action_id,
     project_id,
     target_type,
@@ -44,48 +45,50 @@ target_domains as (
   where target_type in ('url', 'domain')
 ),
 answered_prompts as (
-  select distinct c.project_id, c.prompt_id, p.prompt_content
+  select distinct c.team_id, c.project_id, c.prompt_id, p.prompt_content
   from intermediate.int_opportunity_chats as c
-  left join staging.prompts as p on p.prompt_id = c.prompt_id and p.project_id = c.project_id
+  left join staging.prompts as p on p.team_id = c.team_id and p.prompt_id = c.prompt_id and p.project_id = c.project_id
 ),
 cited_domains as (
-  select distinct project_id, prompt_id, domain
+  select distinct team_id, project_id, prompt_id, domain
   from intermediate.int_chat_domains
 ),
 matches as (
-  select t.action_id, ap.prompt_id, 'keyword' as match_kind
+  select t.team_id, t.action_id, ap.prompt_id, 'keyword' as match_kind
   from targets as t
   join answered_prompts as ap
-    on ap.project_id = t.project_id and contains(lower(ap.prompt_content), lower(t.target_value))
+    on ap.team_id = t.team_id and ap.project_id = t.project_id
+    and contains(lower(ap.prompt_content), lower(t.target_value))
   where t.target_type = 'keyword'
   union
-  select td.action_id, cd.prompt_id, td.target_type as match_kind
+  select td.team_id, td.action_id, cd.prompt_id, td.target_type as match_kind
   from target_domains as td
   join cited_domains as cd
-    on cd.project_id = td.project_id
+    on cd.team_id = td.team_id and cd.project_id = td.project_id
     and (cd.domain = td.target_domain or td.target_domain like '%.' || cd.domain or cd.domain like '%.' || td.target_domain)
   where td.target_domain <> ''
 ),
 targeted as (
-  select action_id, prompt_id, string_agg(match_kind, '+' order by match_kind) as match_kind
+  select team_id, action_id, prompt_id, string_agg(match_kind, '+' order by match_kind) as match_kind
   from matches
-  group by action_id, prompt_id
+  group by team_id, action_id, prompt_id
 ),
 project_wide as (
   -- No keyword/url/domain target, or none matched: every answered prompt of the project.
   select
+    a.team_id,
     a.action_id,
     ap.prompt_id,
-    case when exists (select 1 from targets as t where t.action_id = a.action_id) then 'unmatched' else 'project' end
-      as match_kind
+    case when exists (select 1 from targets as t where t.team_id = a.team_id and t.action_id = a.action_id)
+      then 'unmatched' else 'project' end as match_kind
   from completed_actions as a
-  join answered_prompts as ap on ap.project_id = a.project_id
-  where not exists (select 1 from targeted as tg where tg.action_id = a.action_id)
+  join answered_prompts as ap on ap.team_id = a.team_id and ap.project_id = a.project_id
+  where not exists (select 1 from targeted as tg where tg.team_id = a.team_id and tg.action_id = a.action_id)
 )
-select a.action_id, a.project_id, x.prompt_id, a.completed_at, x.scope, x.match_kind
+select a.team_id, a.action_id, a.project_id, x.prompt_id, a.completed_at, x.scope, x.match_kind
 from completed_actions as a
 join (
-  select action_id, prompt_id, 'targeted' as scope, match_kind from targeted
+  select team_id, action_id, prompt_id, 'targeted' as scope, match_kind from targeted
   union all
-  select action_id, prompt_id, 'project' as scope, match_kind from project_wide
-) as x on x.action_id = a.action_id
+  select team_id, action_id, prompt_id, 'project' as scope, match_kind from project_wide
+) as x on x.team_id = a.team_id and x.action_id = a.action_id

@@ -6,7 +6,7 @@ description: >
   Tracked competitors named in each AI answer: the brands of `brands_mentioned` (tracked as of the answer's day)
   other than the own brand (staging.chat_mentions.is_own_brand), under the competitor's current name. Brands the
   answers name without being tracked (`all_mentions` only) are left out: the API gives no visibility for them.
-grain: one row per chat and tracked competitor named in it
+grain: one row per team, chat and tracked competitor named in it
 columns:
   chat_id: the chat
   project_id: project
@@ -18,10 +18,11 @@ columns:
   competitor_position: 1-based rank among tracked brands
   brand_mentioned: the same chat names the own brand
 audits:
-  - unique: [chat_id, competitor_id]
-  - not_null: [chat_id, project_id, prompt_id, chat_date, provider, competitor_name, brand_mentioned]
+  - unique: [team_id, chat_id, competitor_id]
+  - not_null: [team_id, chat_id, project_id, prompt_id, chat_date, provider, competitor_name, brand_mentioned]
 */
 select
+  c.team_id,
   c.chat_id,
   c.project_id,
   c.prompt_id,
@@ -32,8 +33,8 @@ select
   min(m.brand_position) as competitor_position,
   c.brand_mentioned
 from staging.chat_mentions as m
-join intermediate.int_opportunity_chats as c on c.chat_id = m.chat_id
+join intermediate.int_opportunity_chats as c on c.team_id = m.team_id and c.chat_id = m.chat_id
 where m.in_brands_mentioned and not m.is_own_brand
   and c.chat_date between @start_date and @end_date
-group by c.chat_id, c.project_id, c.prompt_id, c.chat_date, c.provider, coalesce(m.brand_id, lower(m.brand_name)),
-  c.brand_mentioned
+group by c.team_id, c.chat_id, c.project_id, c.prompt_id, c.chat_date, c.provider,
+  coalesce(m.brand_id, lower(m.brand_name)), c.brand_mentioned

@@ -7,7 +7,7 @@ description: >
   `www.`, then mapped to the longest domain of intermediate.int_source_domain_catalog it equals or is a subdomain of
   (`en.wikipedia.org` counts for `wikipedia.org`, as the API counts it); a host the API never named stays itself
   (category 5, other). The chat's brand facts come along so that domain marts need no second join.
-grain: one row per chat and cited domain
+grain: one row per team, chat and cited domain
 columns:
   chat_id: the citing chat
   project_id: project
@@ -21,12 +21,13 @@ columns:
   brand_mentioned: the chat names the own brand
   competitors_named: tracked competitors the chat names
 audits:
-  - unique: [chat_id, domain]
-  - not_null: [chat_id, project_id, prompt_id, chat_date, provider, domain, category, citations, brand_mentioned]
+  - unique: [team_id, chat_id, domain]
+  - not_null: [team_id, chat_id, project_id, prompt_id, chat_date, provider, domain, category, citations, brand_mentioned]
   - expression: {sql: "citations >= 1", name: citations_positive}
 */
 with reference_hosts as (
   select
+    r.team_id,
     r.chat_id,
     r.project_id,
     regexp_replace(r.host, '^www\.', '') as host
@@ -37,23 +38,25 @@ host_domains as (
   -- The longest catalogue domain that is the host or a parent of it, once per distinct host (not per reference:
   -- the suffix match is a join against the whole catalogue).
   select
+    h.team_id,
     h.project_id,
     h.host,
     coalesce(
       arg_max(k.domain, length(k.domain)) filter (where k.domain is not null),
       h.host
     ) as domain
-  from (select distinct project_id, host from reference_hosts where host <> '') as h
+  from (select distinct team_id, project_id, host from reference_hosts where host <> '') as h
   left join intermediate.int_source_domain_catalog as k
-    on k.project_id = h.project_id and (h.host = k.domain or h.host like '%.' || k.domain)
-  group by h.project_id, h.host
+    on k.team_id = h.team_id and k.project_id = h.project_id and (h.host = k.domain or h.host like '%.' || k.domain)
+  group by h.team_id, h.project_id, h.host
 ),
 mapped as (
-  select r.chat_id, r.project_id, d.domain
+  select r.team_id, r.chat_id, r.project_id, d.domain
   from reference_hosts as r
-  join host_domains as d on d.project_id = r.project_id and d.host = r.host
+  join host_domains as d on d.team_id = r.team_id and d.project_id = r.project_id and d.host = r.host
 )
 select
+  c.team_id,
   c.chat_id,
   c.project_id,
   c.prompt_id,
@@ -67,6 +70,7 @@ select
   c.competitors_named
 from mapped as m
 join intermediate.int_opportunity_chats as c
-  on c.chat_id = m.chat_id and c.chat_date between @start_date and @end_date
-left join intermediate.int_source_domain_catalog as k on k.project_id = m.project_id and k.domain = m.domain
+  on c.team_id = m.team_id and c.chat_id = m.chat_id and c.chat_date between @start_date and @end_date
+left join intermediate.int_source_domain_catalog as k
+  on k.team_id = m.team_id and k.project_id = m.project_id and k.domain = m.domain
 group by all

@@ -5,7 +5,7 @@ description: >
   (sources list, top domains, opportunities, prompt domains, prompt URLs, newest window first); the own website and
   tracked competitors' websites are corporate (0) when the API never categorised them. Used to map a cited URL's
   host to the API's domain (`en.wikipedia.org` is cited, `wikipedia.org` is the source) and to give it a category.
-grain: one row per project and domain
+grain: one row per team, project and domain
 columns:
   project_id: project
   domain: domain as the API names it (lower case, no www.)
@@ -15,36 +15,37 @@ columns:
   is_own_domain: the project's own website domain
   competitor_name: tracked competitor whose website this is (null otherwise)
 audits:
-  - unique: [project_id, domain]
-  - not_null: [project_id, domain, category, category_name, is_own_domain]
+  - unique: [team_id, project_id, domain]
+  - not_null: [team_id, project_id, domain, category, category_name, is_own_domain]
   - accepted_values: {column: category, values: [0, 1, 2, 3, 4, 5]}
 */
 with served as (
-  select project_id, domain, category, window_to, 1 as pref from staging.sources
+  select team_id, project_id, domain, category, window_to, 1 as pref from staging.sources
   union all
-  select project_id, domain, category, window_to, 2 from staging.source_top_domains
+  select team_id, project_id, domain, category, window_to, 2 from staging.source_top_domains
   union all
-  select project_id, domain, category, window_to, 3 from staging.source_opportunities
+  select team_id, project_id, domain, category, window_to, 3 from staging.source_opportunities
   union all
-  select project_id, domain, domain_type, window_to, 4 from staging.prompt_domains
+  select team_id, project_id, domain, domain_type, window_to, 4 from staging.prompt_domains
   union all
-  select project_id, domain, url_type, window_to, 5 from staging.prompt_urls where domain is not null
+  select team_id, project_id, domain, url_type, window_to, 5 from staging.prompt_urls where domain is not null
 ),
 served_latest as (
-  select project_id, lower(regexp_replace(domain, '^www\.', '')) as domain, category
+  select team_id, project_id, lower(regexp_replace(domain, '^www\.', '')) as domain, category
   from served
   where category between 0 and 5
   qualify row_number() over (
-    partition by project_id, lower(regexp_replace(domain, '^www\.', '')) order by window_to desc, pref
+    partition by team_id, project_id, lower(regexp_replace(domain, '^www\.', '')) order by window_to desc, pref
   ) = 1
 ),
 own_websites as (
-  select project_id, website_domain as domain
+  select team_id, project_id, website_domain as domain
   from staging.projects
   where website_domain is not null
 ),
 competitor_websites as (
   select
+    team_id,
     project_id,
     website_domain as domain,
     min(current_name) as competitor_name
@@ -53,13 +54,14 @@ competitor_websites as (
   group by all
 ),
 all_domains as (
-  select project_id, domain from served_latest
+  select team_id, project_id, domain from served_latest
   union
-  select project_id, domain from own_websites
+  select team_id, project_id, domain from own_websites
   union
-  select project_id, domain from competitor_websites
+  select team_id, project_id, domain from competitor_websites
 )
 select
+  d.team_id,
   d.project_id,
   d.domain,
   coalesce(s.category, 0) as category,
@@ -68,7 +70,7 @@ select
   o.domain is not null as is_own_domain,
   c.competitor_name
 from all_domains as d
-left join served_latest as s using (project_id, domain)
-left join own_websites as o using (project_id, domain)
-left join competitor_websites as c using (project_id, domain)
+left join served_latest as s using (team_id, project_id, domain)
+left join own_websites as o using (team_id, project_id, domain)
+left join competitor_websites as c using (team_id, project_id, domain)
 where d.domain is not null and d.domain <> ''

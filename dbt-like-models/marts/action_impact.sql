@@ -29,8 +29,9 @@ description: |
   Assumes parallel trends (did_prompts: untargeted prompts of the same stratum move as the targeted ones would
   have; placebo_brands: the own brand drifts like a competitor drawn at random) and additive effects of
   overlapping actions; see docs/analytics.md for when it fails.
-grain: one row per completed action
+grain: one row per team and completed action
 columns:
+  team_id: the config's team
   action_id: the action
   project_id: project
   title: the action's title
@@ -67,8 +68,8 @@ columns:
   overlapping_actions: other completed actions of the project completed between before_from − 14 and after_to
   status: measured | awaiting_data (no complete day in the after window yet) | no_baseline (no answers in the before window) | no_control
 audits:
-  - unique: [action_id]
-  - not_null: [action_id, project_id, completed_at, scope, targeted_prompts, before_responses, after_responses, status, method]
+  - unique: [team_id, action_id]
+  - not_null: [team_id, action_id, project_id, completed_at, scope, targeted_prompts, before_responses, after_responses, status, method]
   - accepted_values: {column: status, values: [measured, awaiting_data, no_baseline, no_control]}
   - accepted_values: {column: method, values: [did_prompts, placebo_brands, none]}
   - accepted_values: {column: vs_expected, values: [below, within, above, inconclusive]}
@@ -103,14 +104,14 @@ scoped as (
       then least(cast(a.completed_at as date) + 41, any_value(l.last_day))
     end as after_to
   from actions as a
-  left join intermediate.int_action_targets as t on t.action_id = a.action_id
+  left join intermediate.int_action_targets as t on t.team_id = a.team_id and t.action_id = a.action_id
   left join last_day as l on l.team_id = a.team_id and l.project_id = a.project_id
   group by a.team_id, a.action_id, a.project_id, a.completed_at
 ),
 overlapping as (
   -- Other completed actions of the project whose effect changes during this action's windows: completed between
   -- 14 days before the before window (their ramp) and the end of the after window.
-  select distinct s.action_id, o.action_id as other_action_id, o.scope as other_scope
+  select distinct s.team_id, s.action_id, o.action_id as other_action_id, o.scope as other_scope
   from scoped as s
   join scoped as o on o.team_id = s.team_id and o.project_id = s.project_id and o.action_id <> s.action_id
   where cast(o.completed_at as date) between s.before_from - 14 and coalesce(s.after_to, s.after_from + 27)
@@ -119,14 +120,15 @@ exposure as (
   -- A prompt's stratum: the overlapping targeted actions that reach it. Treated and control prompts are compared
   -- within a stratum only, so those actions move both sides alike; a project-wide action moves every prompt
   -- alike and cancels without a stratum.
-  select o.action_id, t.prompt_id, string_agg(o.other_action_id, ',' order by o.other_action_id) as stratum
+  select o.team_id, o.action_id, t.prompt_id, string_agg(o.other_action_id, ',' order by o.other_action_id) as stratum
   from overlapping as o
-  join intermediate.int_action_targets as t on t.action_id = o.other_action_id
+  join intermediate.int_action_targets as t on t.team_id = o.team_id and t.action_id = o.other_action_id
   where o.other_scope = 'targeted'
-  group by o.action_id, t.prompt_id
+  group by o.team_id, o.action_id, t.prompt_id
 ),
 prompt_windows as (
   select
+    s.team_id,
     s.action_id,
     ch.prompt_id,
     t.prompt_id is not null as is_treated,
@@ -137,11 +139,12 @@ prompt_windows as (
     count(*) filter (where ch.chat_date between s.after_from and s.after_to and ch.brand_mentioned) as x_after
   from scoped as s
   join intermediate.int_opportunity_chats as ch
-    on ch.project_id = s.project_id
+    on ch.team_id = s.team_id and ch.project_id = s.project_id
     and (ch.chat_date between s.before_from and s.before_to or ch.chat_date between s.after_from and s.after_to)
-  left join intermediate.int_action_targets as t on t.action_id = s.action_id and t.prompt_id = ch.prompt_id
-  left join exposure as e on e.action_id = s.action_id and e.prompt_id = ch.prompt_id
-  group by s.action_id, ch.prompt_id, t.prompt_id
+  left join intermediate.int_action_targets as t
+    on t.team_id = s.team_id and t.action_id = s.action_id and t.prompt_id = ch.prompt_id
+  left join exposure as e on e.team_id = s.team_id and e.action_id = s.action_id and e.prompt_id = ch.prompt_id
+  group by s.team_id, s.action_id, ch.prompt_id, t.prompt_id
 ),
 units as (
   -- One observation per prompt answered in both windows: its change d (points) and d's binomial variance, with
@@ -156,7 +159,7 @@ units as (
 ),
 groups as (
   select
-    action_id, stratum, is_treated,
+    team_id, action_id, stratum, is_treated,
     count(*) as n,
     avg(d_pp) as mean_d,
     sum(v_pp2) as sum_v,
@@ -167,6 +170,7 @@ groups as (
 strata as (
   -- Strata holding treated and control prompts; w = 1 / (1/n_T + 1/n_C) weighs each by its information.
   select
+    t.team_id,
     t.action_id,
     t.n as n_t,
     c.n as n_c,
@@ -177,20 +181,23 @@ strata as (
     t.ss + c.ss as ss,
     t.sum_v * (1 - 1.0 / t.n) + c.sum_v * (1 - 1.0 / c.n) as ss_expected
   from groups as t
-  join groups as c on c.action_id = t.action_id and c.stratum = t.stratum and not c.is_treated
+  join groups as c
+    on c.team_id = t.team_id and c.action_id = t.action_id and c.stratum = t.stratum and not c.is_treated
   where t.is_treated
 ),
 did_heterogeneity as (
   -- Between-prompt variance of d beyond the binomial (method of moments, DerSimonian–Laird style): the spread
   -- of d inside the groups minus what sampling alone explains; 0 when no group has two prompts.
   select
+    team_id,
     action_id,
     greatest(0, (sum(ss) - sum(ss_expected)) / nullif(sum(n_t + n_c) - 2 * count(*), 0)) as tau2
   from strata
-  group by action_id
+  group by team_id, action_id
 ),
 did as (
   select
+    s.team_id,
     s.action_id,
     sum(s.n_t) as n_t,
     sum(s.n_c) as n_c,
@@ -198,28 +205,31 @@ did as (
     sum(s.w * s.mean_c) / sum(s.w) as control_delta,
     sqrt(sum(s.w ^ 2 * (s.var_binomial + coalesce(h.tau2, 0) / s.w)) / sum(s.w) ^ 2) as se
   from strata as s
-  left join did_heterogeneity as h on h.action_id = s.action_id
-  group by s.action_id
+  left join did_heterogeneity as h on h.team_id = s.team_id and h.action_id = s.action_id
+  group by s.team_id, s.action_id
 ),
 placebo_prompts as (
   -- The prompts on which the own brand is set against its competitors: the targeted prompts no overlapping
   -- targeted action reaches, or all targeted prompts when every one is reached.
-  select u.action_id, u.prompt_id
+  select u.team_id, u.action_id, u.prompt_id
   from units as u
   where u.is_treated
     and (u.stratum = '' or not exists (
-      select 1 from units as v where v.action_id = u.action_id and v.is_treated and v.stratum = ''))
+      select 1 from units as v
+      where v.team_id = u.team_id and v.action_id = u.action_id and v.is_treated and v.stratum = ''))
 ),
 placebo_chats as (
-  select s.action_id, ch.chat_id, ch.chat_date, ch.chat_date >= s.after_from as is_after, ch.brand_mentioned
+  select
+    s.team_id, s.action_id, ch.chat_id, ch.chat_date, ch.chat_date >= s.after_from as is_after, ch.brand_mentioned
   from scoped as s
-  join placebo_prompts as pp on pp.action_id = s.action_id
+  join placebo_prompts as pp on pp.team_id = s.team_id and pp.action_id = s.action_id
   join intermediate.int_opportunity_chats as ch
-    on ch.project_id = s.project_id and ch.prompt_id = pp.prompt_id
+    on ch.team_id = s.team_id and ch.project_id = s.project_id and ch.prompt_id = pp.prompt_id
     and (ch.chat_date between s.before_from and s.before_to or ch.chat_date between s.after_from and s.after_to)
 ),
 placebo_own as (
   select
+    team_id,
     action_id,
     min(chat_date) as first_day,
     max(chat_date) as last_day,
@@ -228,7 +238,7 @@ placebo_own as (
     count(*) filter (where is_after) as n_after,
     count(*) filter (where is_after and brand_mentioned) as x_after
   from placebo_chats
-  group by action_id
+  group by team_id, action_id
 ),
 competitor_spans as (
   select team_id, project_id, brand_id, min(chat_date) as first_day, max(chat_date) as last_day
@@ -240,15 +250,16 @@ placebo_brands as (
   -- Tracked competitors listed through both windows (first tracked mention on or before their first answer, last
   -- on or after their last): their change over the same answers is what the own brand's drift looks like
   -- without an action.
-  select s.action_id, cs.brand_id
+  select s.team_id, s.action_id, cs.brand_id
   from scoped as s
-  join placebo_own as o on o.action_id = s.action_id
+  join placebo_own as o on o.team_id = s.team_id and o.action_id = s.action_id
   join competitor_spans as cs
     on cs.team_id = s.team_id and cs.project_id = s.project_id
     and cs.first_day <= o.first_day and cs.last_day >= o.last_day
 ),
 placebo_changes as (
   select
+    pb.team_id,
     pb.action_id,
     pb.brand_id,
     100 * (count(m.chat_id) filter (where pc.is_after) / any_value(o.n_after)
@@ -259,15 +270,18 @@ placebo_changes as (
         * (1 - (count(m.chat_id) filter (where not pc.is_after) + 1) / (any_value(o.n_before) + 2))
         / any_value(o.n_before)) as v_pp2
   from placebo_brands as pb
-  join placebo_own as o on o.action_id = pb.action_id and o.n_before > 0 and o.n_after > 0
-  left join placebo_chats as pc on pc.action_id = pb.action_id
-  left join intermediate.int_brand_mentions_per_chat as m on m.chat_id = pc.chat_id and m.brand_id = pb.brand_id
-  group by pb.action_id, pb.brand_id
+  join placebo_own as o
+    on o.team_id = pb.team_id and o.action_id = pb.action_id and o.n_before > 0 and o.n_after > 0
+  left join placebo_chats as pc on pc.team_id = pb.team_id and pc.action_id = pb.action_id
+  left join intermediate.int_brand_mentions_per_chat as m
+    on m.team_id = pc.team_id and m.chat_id = pc.chat_id and m.brand_id = pb.brand_id
+  group by pb.team_id, pb.action_id, pb.brand_id
 ),
 placebo as (
   -- effect = own change − mean competitor change; variance = the brands' drift variance (the competitors'
   -- spread less their sampling variance) + the own change's sampling variance + the competitors' mean's variance.
   select
+    o.team_id,
     o.action_id,
     count(*) as k,
     100 * (o.x_after / o.n_after - o.x_before / o.n_before) - avg(c.d_pp) as effect,
@@ -277,23 +291,25 @@ placebo as (
         + (o.x_before + 1) / (o.n_before + 2) * (1 - (o.x_before + 1) / (o.n_before + 2)) / o.n_before)
       + var_samp(c.d_pp) / count(*)) as se
   from placebo_own as o
-  join placebo_changes as c on c.action_id = o.action_id
+  join placebo_changes as c on c.team_id = o.team_id and c.action_id = o.action_id
   where o.n_before > 0 and o.n_after > 0
-  group by o.action_id, o.n_before, o.x_before, o.n_after, o.x_after
+  group by o.team_id, o.action_id, o.n_before, o.x_before, o.n_after, o.x_after
   having count(*) >= 2
 ),
 raw_windows as (
   -- The targeted prompts' raw before/after counts (all targeted prompts, for the plain before/after change).
   select
+    s.team_id,
     s.action_id,
     count(*) filter (where ch.chat_date between s.before_from and s.before_to) as before_responses,
     count(*) filter (where ch.chat_date between s.before_from and s.before_to and ch.brand_mentioned) as before_mentions,
     count(*) filter (where ch.chat_date between s.after_from and s.after_to) as after_responses,
     count(*) filter (where ch.chat_date between s.after_from and s.after_to and ch.brand_mentioned) as after_mentions
   from scoped as s
-  join intermediate.int_action_targets as t on t.action_id = s.action_id
-  join intermediate.int_opportunity_chats as ch on ch.project_id = s.project_id and ch.prompt_id = t.prompt_id
-  group by s.action_id
+  join intermediate.int_action_targets as t on t.team_id = s.team_id and t.action_id = s.action_id
+  join intermediate.int_opportunity_chats as ch
+    on ch.team_id = s.team_id and ch.project_id = s.project_id and ch.prompt_id = t.prompt_id
+  group by s.team_id, s.action_id
 ),
 estimates as (
   select
@@ -306,7 +322,8 @@ estimates as (
     d.n_t as did_n_t,
     d.n_c as did_n_c,
     p.k as placebo_k,
-    (select count(*) from placebo_prompts as pp where pp.action_id = s.action_id) as placebo_n_t,
+    (select count(*) from placebo_prompts as pp where pp.team_id = s.team_id and pp.action_id = s.action_id)
+      as placebo_n_t,
     case when s.scope = 'targeted' and d.action_id is not null then d.effect else p.effect end as effect,
     case when s.scope = 'targeted' and d.action_id is not null then d.control_delta else p.control_delta end
       as control_delta_pp,
@@ -315,13 +332,13 @@ estimates as (
     -- drift variance is estimated from K competitors).
     case when s.scope = 'targeted' and d.action_id is not null then null else p.k - 1 end as df
   from scoped as s
-  left join did as d on d.action_id = s.action_id
-  left join placebo as p on p.action_id = s.action_id
+  left join did as d on d.team_id = s.team_id and d.action_id = s.action_id
+  left join placebo as p on p.team_id = s.team_id and p.action_id = s.action_id
 ),
 overlap_counts as (
-  select action_id, count(distinct other_action_id) as overlapping_actions
+  select team_id, action_id, count(distinct other_action_id) as overlapping_actions
   from overlapping
-  group by action_id
+  group by team_id, action_id
 ),
 final as (
   select
@@ -331,6 +348,7 @@ final as (
   from estimates as e
 )
 select
+  f.team_id,
   f.action_id,
   f.project_id,
   a.title,
@@ -382,6 +400,6 @@ select
     else 'no_control'
   end as status
 from final as f
-join actions as a on a.action_id = f.action_id
-left join raw_windows as r on r.action_id = f.action_id
-left join overlap_counts as oc on oc.action_id = f.action_id
+join actions as a on a.team_id = f.team_id and a.action_id = f.action_id
+left join raw_windows as r on r.team_id = f.team_id and r.action_id = f.action_id
+left join overlap_counts as oc on oc.team_id = f.team_id and oc.action_id = f.action_id

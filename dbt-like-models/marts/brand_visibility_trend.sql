@@ -17,8 +17,8 @@ description: >
 
   Alerts: each day, the week- and month-over-month changes of every brand and provider are tested against "the
   change exceeds 1 point" (so a drift of a fraction of a point is no discovery), and Benjamini–Hochberg over the
-  day's tests of each kind decides `*_fdr_significant`: q = 0.05 over the day's month-over-month tests, q = 0.01
-  over its week-over-week tests (a week holds a quarter of a month's answers, so few true weekly changes are
+  team's tests of the day of each kind decides `*_fdr_significant`: q = 0.05 over the month-over-month tests, q = 0.01
+  over the week-over-week tests (a week holds a quarter of a month's answers, so few true weekly changes are
   detectable and at q = 0.05 most weekly discoveries were noise); `*_alert` marks the first day of each run of
   discoveries in one direction. Spans holding a measurement change are not tested.
 
@@ -71,10 +71,10 @@ columns:
   measurement_change_wow: a measurement change (marts.measurement_events, of this brand or the whole project) falls in date − 12 .. date, so the week-over-week change mixes it in; not tested
   measurement_change_mom: the same over date − 54 .. date, for month over month
   wow_p_value: one-sided p-value that the week-over-week change exceeds 1 point in its direction (null when not tested)
-  wow_fdr_significant: discovered by Benjamini–Hochberg at q = 0.01 over the day's week-over-week tests
+  wow_fdr_significant: discovered by Benjamini–Hochberg at q = 0.01 over the team's week-over-week tests of the day
   wow_alert: wow_fdr_significant and not already discovered in the same direction the day before (once per episode)
   mom_p_value: the same for month over month
-  mom_fdr_significant: discovered by Benjamini–Hochberg at q = 0.05 over the day's month-over-month tests
+  mom_fdr_significant: discovered by Benjamini–Hochberg at q = 0.05 over the team's month-over-month tests of the day
   mom_alert: the same for month over month
 audits:
   - not_null: [team_id, project_id, brand_id, provider, date, responses_7d, mentions_7d, wow_significant, mom_significant]
@@ -218,8 +218,8 @@ tests as (
   from changes
 ),
 family as (
-  -- Benjamini–Hochberg per day and kind of change (every team, brand and provider): q = 0.01 for week over week,
-  -- 0.05 for month over month.
+  -- Benjamini–Hochberg per team, day and kind of change (every project, brand and provider): q = 0.01 for week over
+  -- week, 0.05 for month over month. Per team, so a team's alerts do not depend on the other teams in the warehouse.
   select team_id, project_id, brand_id, provider, date, 'wow' as metric, wow_p as p from tests where wow_p is not null
   union all
   select team_id, project_id, brand_id, provider, date, 'mom', mom_p from tests where mom_p is not null
@@ -227,15 +227,15 @@ family as (
 ranked as (
   select
     *,
-    row_number() over (partition by date, metric order by p, team_id, project_id, brand_id, provider) as k,
-    count(*) over (partition by date, metric) as m
+    row_number() over (partition by team_id, date, metric order by p, project_id, brand_id, provider) as k,
+    count(*) over (partition by team_id, date, metric) as m
   from family
 ),
 bh as (
   select
     *,
     k <= coalesce(max(case when p <= (case metric when 'wow' then 0.01 else 0.05 end) * k / m then k end)
-      over (partition by date, metric), 0) as discovered
+      over (partition by team_id, date, metric), 0) as discovered
   from ranked
 ),
 decided as (

@@ -5,8 +5,9 @@ description: >
   competitor, over the 28 days ending on the project's last answer day. A gap answer names the competitor and
   not the own brand. Only rows with at least one gap answer are kept. brand_absent marks the hard gaps: the
   competitor is named and the brand never is, on that prompt and provider.
-grain: one row per project, prompt, provider (and `all`) and competitor with at least one gap answer
+grain: one row per team, project, prompt, provider (and `all`) and competitor with at least one gap answer
 columns:
+  team_id: the config's team
   project_id: project
   prompt_id: prompt
   prompt_content: the prompt's current text
@@ -32,29 +33,32 @@ columns:
   competitor_avg_position: mean rank of the competitor in the gap answers (its n is gap_responses, the competitor being named, so ranked, in each)
   brand_absent: the brand is named in none of the answers (brand_mentions = 0)
 audits:
-  - unique: [project_id, prompt_id, provider, competitor_id]
-  - not_null: [project_id, prompt_id, provider, competitor_name, responses, gap_responses]
+  - unique: [team_id, project_id, prompt_id, provider, competitor_id]
+  - not_null: [team_id, project_id, prompt_id, provider, competitor_name, responses, gap_responses]
   - expression: {sql: "gap_responses between 1 and competitor_mentions", name: gap_within_competitor_mentions}
   - expression: {sql: "competitor_mentions <= responses and brand_mentions <= responses", name: mentions_within_responses}
   - expression: {sql: "gap_responses <= responses - brand_mentions", name: gap_excludes_brand_answers}
 */
 with answers as (
-  select c.project_id, c.prompt_id, c.provider, c.brand_mentioned
+  select c.team_id, c.project_id, c.prompt_id, c.provider, c.brand_mentioned
   from intermediate.int_opportunity_chats as c
-  join intermediate.int_opportunity_windows as w on w.project_id = c.project_id and c.chat_date between w.window_from and w.window_to
+  join intermediate.int_opportunity_windows as w
+    on w.team_id = c.team_id and w.project_id = c.project_id and c.chat_date between w.window_from and w.window_to
 ),
 per_prompt as (
   select
+    team_id,
     project_id,
     prompt_id,
     case when grouping(provider) = 1 then 'all' else provider end as provider,
     count(*) as responses,
     count(*) filter (where brand_mentioned) as brand_mentions
   from answers
-  group by grouping sets ((project_id, prompt_id, provider), (project_id, prompt_id))
+  group by grouping sets ((team_id, project_id, prompt_id, provider), (team_id, project_id, prompt_id))
 ),
 per_competitor as (
   select
+    cc.team_id,
     cc.project_id,
     cc.prompt_id,
     case when grouping(cc.provider) = 1 then 'all' else cc.provider end as provider,
@@ -64,13 +68,15 @@ per_competitor as (
     count(*) filter (where not cc.brand_mentioned) as gap_responses,
     avg(cc.competitor_position) filter (where not cc.brand_mentioned) as competitor_avg_position
   from intermediate.int_chat_competitors as cc
-  join intermediate.int_opportunity_windows as w on w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
+  join intermediate.int_opportunity_windows as w
+    on w.team_id = cc.team_id and w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
   group by grouping sets (
-    (cc.project_id, cc.prompt_id, cc.provider, cc.competitor_id),
-    (cc.project_id, cc.prompt_id, cc.competitor_id)
+    (cc.team_id, cc.project_id, cc.prompt_id, cc.provider, cc.competitor_id),
+    (cc.team_id, cc.project_id, cc.prompt_id, cc.competitor_id)
   )
 )
 select
+  c.team_id,
   c.project_id,
   c.prompt_id,
   p.prompt_content,
@@ -96,7 +102,8 @@ select
   c.competitor_avg_position,
   pp.brand_mentions = 0 as brand_absent
 from per_competitor as c
-join per_prompt as pp using (project_id, prompt_id, provider)
-join intermediate.int_opportunity_windows as w on w.project_id = c.project_id
-left join staging.prompts as p on p.project_id = c.project_id and p.prompt_id = c.prompt_id
+join per_prompt as pp using (team_id, project_id, prompt_id, provider)
+join intermediate.int_opportunity_windows as w on w.team_id = c.team_id and w.project_id = c.project_id
+left join staging.prompts as p
+  on p.team_id = c.team_id and p.project_id = c.project_id and p.prompt_id = c.prompt_id
 where c.gap_responses > 0

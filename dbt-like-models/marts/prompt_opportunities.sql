@@ -18,8 +18,9 @@ description: |
     answer space is to brands (0 when AI answers name no competitor: nothing to take).
 
   The score reads as "monthly searches whose answers favour someone else", so prompts compare across projects.
-grain: one row per project, prompt and provider (and `all`)
+grain: one row per team, project, prompt and provider (and `all`)
 columns:
+  team_id: the config's team
   project_id: project
   prompt_id: prompt
   prompt_content: the prompt's current text
@@ -45,8 +46,8 @@ columns:
   opportunity_score: demand × intent_weight × (1 − position_weighted_visibility) × best_competitor_visibility
   score_rank: 1 = best score of the project on this provider
 audits:
-  - unique: [project_id, prompt_id, provider]
-  - not_null: [project_id, prompt_id, provider, responses, visibility, position_weighted_visibility, best_competitor_visibility, intent_weight, opportunity_score]
+  - unique: [team_id, project_id, prompt_id, provider]
+  - not_null: [team_id, project_id, prompt_id, provider, responses, visibility, position_weighted_visibility, best_competitor_visibility, intent_weight, opportunity_score]
   - expression: {sql: "position_weighted_visibility between 0 and visibility", name: pwv_within_visibility}
   - expression: {sql: "best_competitor_visibility between 0 and 1", name: competitor_visibility_in_range}
   - expression: {sql: "opportunity_score between 0 and coalesce(demand, 0)", name: score_within_demand}
@@ -55,10 +56,12 @@ audits:
 with answers as (
   select c.*
   from intermediate.int_opportunity_chats as c
-  join intermediate.int_opportunity_windows as w on w.project_id = c.project_id and c.chat_date between w.window_from and w.window_to
+  join intermediate.int_opportunity_windows as w
+    on w.team_id = c.team_id and w.project_id = c.project_id and c.chat_date between w.window_from and w.window_to
 ),
 per_prompt as (
   select
+    team_id,
     project_id,
     prompt_id,
     case when grouping(provider) = 1 then 'all' else provider end as provider,
@@ -66,10 +69,11 @@ per_prompt as (
     count(*) filter (where brand_mentioned) as brand_mentions,
     sum(brand_weight) as brand_weight_sum
   from answers
-  group by grouping sets ((project_id, prompt_id, provider), (project_id, prompt_id))
+  group by grouping sets ((team_id, project_id, prompt_id, provider), (team_id, project_id, prompt_id))
 ),
 competitor_counts as (
   select
+    cc.team_id,
     cc.project_id,
     cc.prompt_id,
     case when grouping(cc.provider) = 1 then 'all' else cc.provider end as provider,
@@ -77,30 +81,34 @@ competitor_counts as (
     min(cc.competitor_name) as competitor_name,
     count(*) as mentions
   from intermediate.int_chat_competitors as cc
-  join intermediate.int_opportunity_windows as w on w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
+  join intermediate.int_opportunity_windows as w
+    on w.team_id = cc.team_id and w.project_id = cc.project_id and cc.chat_date between w.window_from and w.window_to
   group by grouping sets (
-    (cc.project_id, cc.prompt_id, cc.provider, cc.competitor_id),
-    (cc.project_id, cc.prompt_id, cc.competitor_id)
+    (cc.team_id, cc.project_id, cc.prompt_id, cc.provider, cc.competitor_id),
+    (cc.team_id, cc.project_id, cc.prompt_id, cc.competitor_id)
   )
 ),
 best_competitor as (
-  select project_id, prompt_id, provider, competitor_id, competitor_name, mentions
+  select team_id, project_id, prompt_id, provider, competitor_id, competitor_name, mentions
   from competitor_counts
-  qualify row_number() over (partition by project_id, prompt_id, provider order by mentions desc, competitor_name) = 1
+  qualify row_number() over (
+    partition by team_id, project_id, prompt_id, provider order by mentions desc, competitor_name
+  ) = 1
 ),
 demand_served as (
-  select project_id, prompt_id, volume as demand
+  select team_id, project_id, prompt_id, volume as demand
   from staging.overview
   where volume is not null
-  qualify row_number() over (partition by project_id, prompt_id order by window_to desc, requested_type) = 1
+  qualify row_number() over (partition by team_id, project_id, prompt_id order by window_to desc, requested_type) = 1
 ),
 demand_median as (
-  select project_id, median(demand) as demand
+  select team_id, project_id, median(demand) as demand
   from demand_served
-  group by project_id
+  group by team_id, project_id
 ),
 prompt_facts as (
   select
+    p.team_id,
     p.project_id,
     p.prompt_id,
     p.prompt_content,
@@ -113,11 +121,13 @@ prompt_facts as (
       when 'navigational' then 0.3 else 0.5
     end as intent_weight
   from staging.prompts as p
-  left join demand_served as ds on ds.project_id = p.project_id and ds.prompt_id = p.prompt_id
-  left join demand_median as dm on dm.project_id = p.project_id
+  left join demand_served as ds
+    on ds.team_id = p.team_id and ds.project_id = p.project_id and ds.prompt_id = p.prompt_id
+  left join demand_median as dm on dm.team_id = p.team_id and dm.project_id = p.project_id
 ),
 scored as (
   select
+    pp.team_id,
     pp.project_id,
     pp.prompt_id,
     pf.prompt_content,
@@ -137,12 +147,15 @@ scored as (
     pf.intent,
     coalesce(pf.intent_weight, 0.5) as intent_weight
   from per_prompt as pp
-  join intermediate.int_opportunity_windows as w on w.project_id = pp.project_id
-  left join prompt_facts as pf on pf.project_id = pp.project_id and pf.prompt_id = pp.prompt_id
+  join intermediate.int_opportunity_windows as w on w.team_id = pp.team_id and w.project_id = pp.project_id
+  left join prompt_facts as pf
+    on pf.team_id = pp.team_id and pf.project_id = pp.project_id and pf.prompt_id = pp.prompt_id
   left join best_competitor as bc
-    on bc.project_id = pp.project_id and bc.prompt_id = pp.prompt_id and bc.provider = pp.provider
+    on bc.team_id = pp.team_id and bc.project_id = pp.project_id and bc.prompt_id = pp.prompt_id
+    and bc.provider = pp.provider
 )
 select
+  team_id,
   project_id,
   prompt_id,
   prompt_content,
@@ -168,7 +181,7 @@ select
   coalesce(demand, 0) * intent_weight * (1 - position_weighted_visibility) * best_competitor_visibility
     as opportunity_score,
   row_number() over (
-    partition by project_id, provider
+    partition by team_id, project_id, provider
     order by coalesce(demand, 0) * intent_weight * (1 - position_weighted_visibility) * best_competitor_visibility desc,
       prompt_id
   ) as score_rank

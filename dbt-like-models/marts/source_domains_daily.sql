@@ -5,8 +5,9 @@ description: >
   answers that day, how many of those name the own brand, how many name a tracked competitor but not the brand, the
   tracked brands present, and the domain's category. Counts only, so any grain re-aggregates by summing (except
   the brand lists and competitors_present, which are distinct over the row). Provider `all` pools the providers.
-grain: one row per project, date, provider (and `all`) and cited domain
+grain: one row per team, project, date, provider (and `all`) and cited domain
 columns:
+  team_id: the config's team
   project_id: project
   date: UTC day of the answers
   provider: "AI provider id, or `all` for every provider pooled"
@@ -24,8 +25,8 @@ columns:
   competitors_present: distinct tracked competitors (by id) named in the citing answers
   brands_present: "tracked brands named in the citing answers, sorted (the own brand included when named)"
 audits:
-  - unique: [project_id, date, provider, domain]
-  - not_null: [project_id, date, provider, domain, category, responses, citing_responses, citations]
+  - unique: [team_id, project_id, date, provider, domain]
+  - not_null: [team_id, project_id, date, provider, domain, category, responses, citing_responses, citations]
   - expression: {sql: "citing_responses between 1 and responses", name: citing_within_responses}
   - expression: {sql: "citations >= citing_responses", name: citations_at_least_citing}
   - expression: {sql: "brand_mentioned_responses + competitor_only_responses <= citing_responses", name: brand_and_competitor_only_disjoint}
@@ -34,20 +35,23 @@ audits:
 */
 with responses_per_day as (
   select
+    team_id,
     project_id,
     chat_date as date,
     case when grouping(provider) = 1 then 'all' else provider end as provider,
     count(*) as responses
   from intermediate.int_opportunity_chats
-  group by grouping sets ((project_id, chat_date, provider), (project_id, chat_date))
+  group by grouping sets ((team_id, project_id, chat_date, provider), (team_id, project_id, chat_date))
 ),
 brands_per_chat as (
-  select chat_id, list(competitor_name order by competitor_name) as competitors, list(competitor_id) as competitor_ids
+  select
+    team_id, chat_id, list(competitor_name order by competitor_name) as competitors, list(competitor_id) as competitor_ids
   from intermediate.int_chat_competitors
-  group by chat_id
+  group by team_id, chat_id
 ),
 citing as (
   select
+    d.team_id,
     d.project_id,
     d.chat_date,
     d.provider,
@@ -61,10 +65,11 @@ citing as (
     coalesce(b.competitors, []) as competitors,
     coalesce(b.competitor_ids, []) as competitor_ids
   from intermediate.int_chat_domains as d
-  left join brands_per_chat as b on b.chat_id = d.chat_id
+  left join brands_per_chat as b on b.team_id = d.team_id and b.chat_id = d.chat_id
 ),
 per_domain as (
   select
+    team_id,
     project_id,
     chat_date as date,
     case when grouping(provider) = 1 then 'all' else provider end as provider,
@@ -79,9 +84,10 @@ per_domain as (
     list_distinct(flatten(list(competitors))) as competitor_names,
     len(list_distinct(flatten(list(competitor_ids)))) as competitors_present
   from citing
-  group by grouping sets ((project_id, chat_date, provider, domain), (project_id, chat_date, domain))
+  group by grouping sets ((team_id, project_id, chat_date, provider, domain), (team_id, project_id, chat_date, domain))
 )
 select
+  p.team_id,
   p.project_id,
   p.date,
   p.provider,
@@ -101,5 +107,5 @@ select
     case when p.brand_mentioned_responses > 0 then list_append(p.competitor_names, pr.brand_name) else p.competitor_names end
   ) as brands_present
 from per_domain as p
-join responses_per_day as r using (project_id, date, provider)
-join staging.projects as pr on pr.project_id = p.project_id
+join responses_per_day as r using (team_id, project_id, date, provider)
+join staging.projects as pr on pr.team_id = p.team_id and pr.project_id = p.project_id

@@ -32,8 +32,9 @@ description: |
   design: the API counts citations and ranks by that count, whatever the category or the competitors; the score
   counts answers, discounts small samples, weighs the gap and the category, and scores domains below the
   threshold too (is_opportunity follows the API's rule).
-grain: one row per project and domain cited in the window (plus domains only the API lists)
+grain: one row per team, project and domain cited in the window (plus domains only the API lists)
 columns:
+  team_id: the config's team
   project_id: project
   window_from: first day of the analysis window
   window_to: last day of the analysis window
@@ -67,8 +68,8 @@ columns:
   agrees_with_api: meets_api_rule = api_listed and the counts are equal when listed (null without an API window)
   is_opportunity: the API's rule, as recomputed (meets_api_rule)
 audits:
-  - unique: [project_id, domain]
-  - not_null: [project_id, window_from, window_to, domain, category, responses, citing_responses, is_opportunity]
+  - unique: [team_id, project_id, domain]
+  - not_null: [team_id, project_id, window_from, window_to, domain, category, responses, citing_responses, is_opportunity]
   - expression: {sql: "opportunity_score between 0 and 100 or is_own_domain", name: score_in_range}
   - expression: {sql: "reach <= citing_share + 1e-12", name: reach_below_share}
   - expression: {sql: "competitor_density between 0 and 1 and gap_share between 0 and 1", name: factors_in_range}
@@ -76,42 +77,45 @@ audits:
   - expression: {sql: "agrees_with_api is not false", name: agrees_with_api, severity: warn}
 */
 with api_windows as (
-  select project_id, max(window_to) as window_to, arg_max(window_from, window_to) as window_from
+  select team_id, project_id, max(window_to) as window_to, arg_max(window_from, window_to) as window_from
   from staging.source_stats
-  group by project_id
+  group by team_id, project_id
 ),
 windows as (
   -- The API's latest window; else 30 days ending on the project's last answer.
   select
+    c.team_id,
     c.project_id,
     coalesce(w.window_from, max(c.chat_date) - 29) as window_from,
     coalesce(w.window_to, max(c.chat_date)) as window_to,
     w.project_id is not null as has_api_window
   from intermediate.int_opportunity_chats as c
-  left join api_windows as w on w.project_id = c.project_id
-  group by c.project_id, w.project_id, w.window_from, w.window_to
+  left join api_windows as w on w.team_id = c.team_id and w.project_id = c.project_id
+  group by c.team_id, c.project_id, w.project_id, w.window_from, w.window_to
 ),
 responses as (
-  select w.project_id, count(c.chat_id) as responses
+  select w.team_id, w.project_id, count(c.chat_id) as responses
   from windows as w
   left join intermediate.int_opportunity_chats as c
-    on c.project_id = w.project_id and c.chat_date between w.window_from and w.window_to
-  group by w.project_id
+    on c.team_id = w.team_id and c.project_id = w.project_id and c.chat_date between w.window_from and w.window_to
+  group by w.team_id, w.project_id
 ),
 competitors_in_window as (
-  select w.project_id, count(distinct cc.competitor_id) as competitors_in_window
+  select w.team_id, w.project_id, count(distinct cc.competitor_id) as competitors_in_window
   from windows as w
   left join intermediate.int_chat_competitors as cc
-    on cc.project_id = w.project_id and cc.chat_date between w.window_from and w.window_to
-  group by w.project_id
+    on cc.team_id = w.team_id and cc.project_id = w.project_id and cc.chat_date between w.window_from and w.window_to
+  group by w.team_id, w.project_id
 ),
 citing as (
   select d.*
   from intermediate.int_chat_domains as d
-  join windows as w on w.project_id = d.project_id and d.chat_date between w.window_from and w.window_to
+  join windows as w
+    on w.team_id = d.team_id and w.project_id = d.project_id and d.chat_date between w.window_from and w.window_to
 ),
 per_domain as (
   select
+    team_id,
     project_id,
     domain,
     any_value(category) as category,
@@ -123,28 +127,31 @@ per_domain as (
     sum(competitors_named) as competitor_mentions,
     coalesce(sum(citations) filter (where not brand_mentioned), 0) as unbranded_citations
   from citing
-  group by project_id, domain
+  group by team_id, project_id, domain
 ),
 competitors_per_domain as (
-  select ci.project_id, ci.domain, count(distinct cc.competitor_id) as competitors_present
+  select ci.team_id, ci.project_id, ci.domain, count(distinct cc.competitor_id) as competitors_present
   from citing as ci
-  join intermediate.int_chat_competitors as cc on cc.chat_id = ci.chat_id
-  group by ci.project_id, ci.domain
+  join intermediate.int_chat_competitors as cc on cc.team_id = ci.team_id and cc.chat_id = ci.chat_id
+  group by ci.team_id, ci.project_id, ci.domain
 ),
 api_list as (
-  select o.project_id, lower(o.domain) as domain, max(o.citation_count) as api_citation_count,
+  select o.team_id, o.project_id, lower(o.domain) as domain, max(o.citation_count) as api_citation_count,
     max(o.category) as api_category
   from staging.source_opportunities as o
-  join windows as w on w.project_id = o.project_id and o.window_from = w.window_from and o.window_to = w.window_to
+  join windows as w
+    on w.team_id = o.team_id and w.project_id = o.project_id
+    and o.window_from = w.window_from and o.window_to = w.window_to
   group by all
 ),
 domains as (
-  select project_id, domain from per_domain
+  select team_id, project_id, domain from per_domain
   union
-  select project_id, domain from api_list
+  select team_id, project_id, domain from api_list
 ),
 measured as (
   select
+    d.team_id,
     d.project_id,
     d.domain,
     coalesce(p.category, a.api_category, k.category, 5) as category,
@@ -161,12 +168,14 @@ measured as (
     a.api_citation_count,
     a.domain is not null as in_api_list
   from domains as d
-  join responses as r on r.project_id = d.project_id
-  join competitors_in_window as ciw on ciw.project_id = d.project_id
-  left join per_domain as p on p.project_id = d.project_id and p.domain = d.domain
-  left join competitors_per_domain as cp on cp.project_id = d.project_id and cp.domain = d.domain
-  left join api_list as a on a.project_id = d.project_id and a.domain = d.domain
-  left join intermediate.int_source_domain_catalog as k on k.project_id = d.project_id and k.domain = d.domain
+  join responses as r on r.team_id = d.team_id and r.project_id = d.project_id
+  join competitors_in_window as ciw on ciw.team_id = d.team_id and ciw.project_id = d.project_id
+  left join per_domain as p on p.team_id = d.team_id and p.project_id = d.project_id and p.domain = d.domain
+  left join competitors_per_domain as cp
+    on cp.team_id = d.team_id and cp.project_id = d.project_id and cp.domain = d.domain
+  left join api_list as a on a.team_id = d.team_id and a.project_id = d.project_id and a.domain = d.domain
+  left join intermediate.int_source_domain_catalog as k
+    on k.team_id = d.team_id and k.project_id = d.project_id and k.domain = d.domain
 ),
 factors as (
   select
@@ -184,21 +193,23 @@ factors as (
   from measured as m
 ),
 project_gap_share as (
-  select project_id, sum(competitor_only_responses) / sum(citing_responses) as gap_project
+  select team_id, project_id, sum(competitor_only_responses) / sum(citing_responses) as gap_project
   from factors
   where citing_responses > 0 and not is_own_domain
-  group by project_id
+  group by team_id, project_id
 ),
 project_gap as (
   -- How much the domains' gap shares differ beyond sampling: tau2 = max(0, variance of the domains' gap shares −
   -- their mean binomial variance at the project's share).
   select
+    g.team_id,
     g.project_id,
     g.gap_project,
     greatest(0, var_pop(f.gap_share) - avg(g.gap_project * (1 - g.gap_project) / f.citing_responses)) as tau2
   from project_gap_share as g
-  join factors as f on f.project_id = g.project_id and f.citing_responses > 0 and not f.is_own_domain
-  group by g.project_id, g.gap_project
+  join factors as f
+    on f.team_id = g.team_id and f.project_id = g.project_id and f.citing_responses > 0 and not f.is_own_domain
+  group by g.team_id, g.project_id, g.gap_project
 ),
 shrunk as (
   -- Empirical Bayes: a domain's gap share counts by its reliability B = tau2 / (tau2 + v), v its binomial
@@ -213,9 +224,10 @@ shrunk as (
         + g.tau2 / (g.tau2 + g.gap_project * (1 - g.gap_project) / f.citing_responses) * (f.gap_share - g.gap_project)
     end as gap_share_shrunk
   from factors as f
-  left join project_gap as g on g.project_id = f.project_id
+  left join project_gap as g on g.team_id = f.team_id and g.project_id = f.project_id
 )
 select
+  f.team_id,
   f.project_id,
   w.window_from,
   w.window_to,
@@ -244,7 +256,7 @@ select
     round(100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share_shrunk) * f.category_weight, 4)
   end as opportunity_score,
   row_number() over (
-    partition by f.project_id
+    partition by f.team_id, f.project_id
     order by f.is_own_domain, 100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share_shrunk) * f.category_weight desc,
       f.domain
   ) as score_rank,
@@ -258,4 +270,4 @@ select
   end as agrees_with_api,
   not f.is_own_domain and f.unbranded_citations >= 3 as is_opportunity
 from shrunk as f
-join windows as w on w.project_id = f.project_id
+join windows as w on w.team_id = f.team_id and w.project_id = f.project_id

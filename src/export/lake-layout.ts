@@ -21,7 +21,10 @@ export interface TableLayout {
   schemaHash: string;
 }
 
-/** The project → team map for tables that have a project but no team column (the opportunity marts). */
+/**
+ * The project → team map for tables that have a project but no team column (a user's model: every shipped model
+ * has one).
+ */
 const TEAM_OF_PROJECT = '(select distinct p.id as __project_id, p.team_id as __team_id from raw.projects p)';
 
 export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLayout {

@@ -81,12 +81,19 @@ export async function syncWorld(shape: WorldShape = WORLD): Promise<SyncedWorld>
   return world;
 }
 
-async function syncInto(baseUrl: string, apiKey: string, dbPath: string, today: string): Promise<void> {
+/** Syncs the reference server at `baseUrl` as of `today` into the (closed) warehouse file `dbPath`, as team `teamId`. */
+export async function syncInto(
+  baseUrl: string,
+  apiKey: string,
+  dbPath: string,
+  today: string,
+  teamId = 'team-analytics',
+): Promise<void> {
   const warehouse = await Warehouse.open(dbPath);
   try {
     const result = await syncTeam({
       warehouse,
-      teamId: 'team-analytics',
+      teamId,
       baseUrl,
       apiKey,
       settings: {
