@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedCrash } from '../../src/extract/team-sync.js';
+import { SimulatedCrash } from '../../src/extract/unit-runner.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
 import { contentOf, openWarehouse, query, rng, runSync, startWorld, tempDir } from './harness.js';
 

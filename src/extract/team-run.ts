@@ -1,0 +1,71 @@
+/** The run's record in ops.sync_runs: its start (with what discovery rejected) and its end, with the status decided. */
+import type { WarehouseSession } from '../warehouse/warehouse.js';
+import type { Discovery } from './discovery.js';
+import type { TeamResult, TeamStatus, TeamSyncOptions } from './team-sync.js';
+import type { StreamDef, SyncSettings } from './types.js';
+
+/** Opens the run's record (closing the team's abandoned ones) and records the projects discovery quarantined. */
+export async function startRun(
+  ws: WarehouseSession,
+  runId: string,
+  options: TeamSyncOptions,
+  settings: SyncSettings,
+  selected: readonly StreamDef[],
+  discovery: Discovery,
+  result: TeamResult,
+): Promise<void> {
+  const { teamId } = options;
+  const counters = result.counters;
+  await ws.runs.markAbandoned(teamId);
+  await ws.runs.start(runId, teamId, options.baseUrl, {
+    today: settings.today,
+    streams: selected.map((s) => s.name),
+    projects: options.projects ?? null,
+    fullRefresh: Boolean(options.fullRefresh),
+    lookbackDays: settings.lookbackDays,
+    since: settings.since ?? null,
+    until: settings.until ?? null,
+  });
+  // Projects quarantined by discovery belong to this run: recorded now that it exists (partial, exit 2).
+  for (const r of discovery.rejected) {
+    await ws.runs.reject({
+      runId,
+      teamId,
+      stream: 'projects',
+      parentId: 'team',
+      unitKey: 'discovery',
+      endpoint: r.endpoint,
+      payload: r.payload,
+      issues: r.issues,
+    });
+  }
+  if (discovery.rejected.length > 0) {
+    counters.rejectedRows += discovery.rejected.length;
+    result.rejectedByStream.projects = (result.rejectedByStream.projects ?? 0) + discovery.rejected.length;
+  }
+  if (options.fullRefresh)
+    await ws.state.forget(
+      teamId,
+      selected.map((s) => s.name),
+    );
+}
+
+/** The team's status once its units have run: failed units fail it; rejected rows or unreachable projects make it partial. */
+export function decideStatus(
+  result: TeamResult,
+  discovery: Discovery,
+  interrupted: boolean,
+): { status: Exclude<TeamStatus, 'planned'>; error: { code: string; message: string } | undefined } {
+  if (interrupted) return { status: 'interrupted', error: { code: 'INTERRUPTED', message: 'the sync was stopped' } };
+  if (result.failedUnits.length > 0) {
+    return {
+      status: 'failed',
+      error: {
+        code: 'UNITS_FAILED',
+        message: `${result.failedUnits.length} units failed: ${result.failedUnits[0]?.error}`,
+      },
+    };
+  }
+  const partial = result.counters.rejectedRows > 0 || discovery.unreachable.length > 0;
+  return { status: partial ? 'partial' : 'succeeded', error: undefined };
+}

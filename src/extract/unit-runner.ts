@@ -1,0 +1,241 @@
+/**
+ * Unit execution: every planned unit through one queue, fetched by the client and landed by the loader with its
+ * state in one transaction, with backpressure, progress, a heartbeat and the run's record kept up to date.
+ */
+import PQueue from 'p-queue';
+import type { ApiClient } from '../client/api-client.js';
+import type { RateBudget } from '../client/rate-budget.js';
+import { isVwhError } from '../core/errors.js';
+import type { RunCounters } from '../warehouse/run-store.js';
+import type { StreamPlan } from './planner.js';
+import type { ProgressSink, SyncPlan, UnitProgress } from './progress.js';
+import type { TeamResult } from './team-sync.js';
+import type { Unit, UnitContext, UnitOutput } from './types.js';
+
+/** Fetched rows waiting for the warehouse beyond which fetching pauses (a few megabytes of rows). */
+const MAX_BACKLOG_ROWS = 40_000;
+
+/** Test hooks that simulate a crash (a throw of `SimulatedCrash` ends the run like a kill -9: nothing more is written). */
+export interface SyncHooks {
+  /** Inside the unit's transaction, after its rows and before its state: a throw rolls the unit back. */
+  inTransaction?(unitNumber: number, unit: Unit): void;
+  /** After a unit committed. */
+  afterUnit?(unitNumber: number, unit: Unit): void;
+}
+
+export class SimulatedCrash extends Error {
+  constructor(message = 'simulated crash') {
+    super(message);
+    this.name = 'SimulatedCrash';
+  }
+}
+
+export interface UnitRun {
+  ctx: UnitContext;
+  runId: string;
+  plans: readonly StreamPlan[];
+  plan: SyncPlan;
+  budget: RateBudget;
+  /** The team's result: its counters, failed units and rejected rows are updated as units land. */
+  result: TeamResult;
+  progress: ProgressSink;
+  concurrency: number;
+  heartbeatMs: number;
+  /** Budget waits so far (for the progress lines). */
+  waits: () => number;
+  hooks: SyncHooks | undefined;
+}
+
+/** The client's request counters copied into the run's. */
+export function takeStats(client: ApiClient, counters: RunCounters): void {
+  const stats = client.stats();
+  counters.requests = stats.requests;
+  counters.throttled429 = stats.rateLimited;
+  counters.retries = stats.retries;
+}
+
+/** Runs every unit of the plans; resolves to the error that stopped the run (a fatal one), or undefined. */
+export async function runUnits(input: UnitRun): Promise<unknown> {
+  const { ctx, runId, plans, plan, budget, result, progress, hooks } = input;
+  const { client, teamId, settings, ws, logger, signal } = ctx;
+  const counters = result.counters;
+  const total = counters.unitsPlanned;
+  const run = { team_id: teamId, _sync_run_id: runId };
+  const started = Date.now();
+  let fatal: unknown;
+  let rowsLanded = 0;
+  /** The run's counters as the batch being committed has them so far (its units enter its transaction in turn). */
+  let inTransaction: RunCounters | undefined;
+  const status = (): UnitProgress => {
+    takeStats(client, counters);
+    return {
+      teamId,
+      stream: current,
+      unitKey: '',
+      done: counters.unitsDone,
+      total,
+      requests: counters.requests,
+      budgetAvailable: budget.available(),
+      usablePerWindow: budget.usable,
+      waits: input.waits(),
+      etaMs: eta(
+        Date.now() - started,
+        counters.unitsDone,
+        total,
+        Math.max(0, plan.requests - counters.requests),
+        budget,
+      ),
+      rows: rowsLanded,
+    };
+  };
+  let current = plans[0]?.stream.name ?? '';
+  const heartbeat = setInterval(() => progress.status?.(status()), input.heartbeatMs);
+  heartbeat.unref?.();
+
+  // A batch's units are marked finished, and the run's record updated, once at the end of its transaction: a
+  // few statements per batch rather than four per unit (at scale those were half of the landing's time).
+  let finished: Array<{ key: { teamId: string; stream: string; parentId: string }; range: Unit['range'] }> = [];
+  ws.loader.setBatchWork({
+    begin: () => {
+      finished = [];
+    },
+    end: async () => {
+      if (inTransaction) await ws.runs.record(runId, teamId, inTransaction);
+      if (finished.length > 0) await ws.state.markFinishedMany(finished, runId, settings.today);
+    },
+  });
+
+  /** Lands a fetched unit with its state; the fetch slot is already free for the next request. */
+  const land = async (unit: Unit, output: UnitOutput): Promise<void> => {
+    // A new unit's rows replace nothing: its loads skip the delete (the state knows none of its days is landed).
+    const loads = unit.fresh ? output.loads.map(({ partition: _, ...load }) => load) : output.loads;
+    try {
+      let landed: RunCounters | undefined;
+      await ws.loader.loadUnit(loads, { ...run, _extracted_at: new Date() }, async (counts) => {
+        // Units of one batch enter the transaction in turn, each counted on top of the one before it.
+        const before = inTransaction ?? counters;
+        const number = before.unitsDone + 1;
+        for (const r of output.rejected) {
+          await ws.runs.reject({
+            runId,
+            teamId,
+            stream: unit.stream.name,
+            parentId: unit.parent.id,
+            unitKey: unit.key,
+            endpoint: r.endpoint,
+            payload: r.payload,
+            issues: r.issues,
+          });
+        }
+        // The run's record counts this unit in the unit's own transaction (the batch's, written at its end).
+        landed = afterUnit(before, unit.stream.name, counts, output.rejected.length, client.stats());
+        inTransaction = landed;
+        hooks?.inTransaction?.(number, unit);
+        // A unit with rejected rows is not finished: the next sync fetches it again.
+        if (output.rejected.length === 0)
+          finished.push({ key: { teamId, stream: unit.stream.name, parentId: unit.parent.id }, range: unit.range });
+      });
+      if (fatal) return;
+      const rows = (landed?.rowsPerStream[unit.stream.name] ?? 0) - (counters.rowsPerStream[unit.stream.name] ?? 0);
+      if (landed) Object.assign(counters, landed);
+      if (inTransaction === landed) inTransaction = undefined;
+      rowsLanded += rows;
+      if (output.rejected.length > 0) {
+        result.rejectedByStream[unit.stream.name] =
+          (result.rejectedByStream[unit.stream.name] ?? 0) + output.rejected.length;
+      }
+      progress.unit({ ...status(), stream: unit.stream.name, unitKey: unit.key, rows });
+      hooks?.afterUnit?.(counters.unitsDone, unit);
+    } catch (error) {
+      inTransaction = undefined;
+      fatal ??= error;
+    }
+  };
+
+  const landings = new Set<Promise<void>>();
+  const runUnit = async (unit: Unit): Promise<void> => {
+    if (fatal || signal?.aborted) return;
+    let output: UnitOutput;
+    try {
+      output = await unit.stream.fetch(ctx, unit.parent, unit.range);
+    } catch (error) {
+      if (isFatal(error, signal)) {
+        fatal ??= error;
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      result.failedUnits.push({ unit: unit.key, error: message });
+      logger.warn('unit failed; it will be retried by the next sync', { unit: unit.key, error: message });
+      return;
+    }
+    if (fatal) return;
+    const landing = land(unit, output);
+    landings.add(landing);
+    void landing.finally(() => landings.delete(landing));
+    // Backpressure: while the warehouse is behind, fetching waits, so fetched rows never pile up in memory.
+    while (ws.loader.backlogRows > MAX_BACKLOG_ROWS && landings.size > 0) await Promise.race(landings);
+  };
+
+  try {
+    // One queue for every stream, in plan order: a stream's first units go out while the last ones of the stream
+    // before it are still in flight or landing, so the budget never idles at a stream's end (13 such waits made
+    // a small sync a fifth slower than its floor).
+    const queue = new PQueue({ concurrency: Math.max(1, input.concurrency) });
+    for (const streamPlan of plans) {
+      if (streamPlan.stream.readsLanded) {
+        await queue.onIdle();
+        await Promise.all([...landings]);
+      }
+      if (fatal || signal?.aborted) break;
+      for (const unit of streamPlan.units) {
+        void queue.add(() => {
+          current = unit.stream.name;
+          return runUnit(unit);
+        });
+      }
+    }
+    await queue.onIdle();
+    await Promise.all([...landings]);
+  } finally {
+    clearInterval(heartbeat);
+  }
+  return fatal;
+}
+
+/**
+ * Time left: the pace of the units so far, but never less than the requests still planned at the key's rate (early
+ * units are often answered from a full window and would promise too much).
+ */
+function eta(elapsedMs: number, done: number, total: number, requestsLeft: number, budget: RateBudget): number {
+  const byUnits = done > 0 ? (elapsedMs / done) * (total - done) : 0;
+  const byBudget = (Math.max(0, requestsLeft - budget.available()) / budget.usable) * budget.windowMs;
+  return Math.max(byUnits, byBudget);
+}
+
+/** The run's counters once `stream`'s unit has landed `counts` rows and rejected `rejected`. */
+function afterUnit(
+  counters: RunCounters,
+  stream: string,
+  counts: Record<string, number>,
+  rejected: number,
+  stats: { requests: number; rateLimited: number; retries: number },
+): RunCounters {
+  const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+  return {
+    ...counters,
+    unitsDone: counters.unitsDone + 1,
+    requests: stats.requests,
+    throttled429: stats.rateLimited,
+    retries: stats.retries,
+    rowsPerStream: { ...counters.rowsPerStream, [stream]: (counters.rowsPerStream[stream] ?? 0) + rows },
+    rejectedRows: counters.rejectedRows + rejected,
+  };
+}
+
+function isFatal(error: unknown, signal: AbortSignal | undefined): boolean {
+  if (signal?.aborted) return true;
+  if (error instanceof SimulatedCrash) return true;
+  return (
+    isVwhError(error) && (error.code.startsWith('AUTH_') || error.code === 'DB_ERROR' || error.code === 'DB_LOCKED')
+  );
+}
