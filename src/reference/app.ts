@@ -2,13 +2,12 @@
  * The Hono application: the public API under /api/public/v1 (auth, rate limit, one route family per file), the
  * second document's services under /api/v1 and /api/v2, and the control plane under /_reference/. Faults are applied in front of it, at the Node listener (faults/injector.ts).
  */
-import { type Context, Hono } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ApiError } from './http/api-error.js';
+import { Hono } from 'hono';
 import { authAndLimits } from './http/auth.js';
 import { boundedBodies } from './http/body-limit.js';
 import { controlGuard } from './http/control-guard.js';
 import type { ApiEnv } from './http/env.js';
+import { onError } from './http/http-error.js';
 import type { ReferenceState } from './reference-state.js';
 import { registerAccounts } from './routes/accounts.js';
 import { registerActionStatus } from './routes/action-status.js';
@@ -30,15 +29,6 @@ import { registerServiceRoutes, registerWorkflowRoutes } from './services/index.
 
 export const BASE_PATH = '/api/public/v1';
 export const CONTROL_PATH = '/_reference';
-
-function onError(error: Error, c: Context<ApiEnv>): Response {
-  if (error instanceof ApiError) {
-    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-    return c.json(error.body, error.status as ContentfulStatusCode);
-  }
-  process.stderr.write(`reference server: unexpected error on ${c.req.method} ${c.req.path}: ${String(error)}\n`);
-  return c.json({ detail: 'Internal server error' }, 500);
-}
 
 export function buildApp(state: ReferenceState, controlToken: string | null = null): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
@@ -74,5 +64,6 @@ export function buildApp(state: ReferenceState, controlToken: string | null = nu
   app.route(BASE_PATH, api);
   app.route(CONTROL_PATH, controlApp(state));
   app.notFound((c) => c.json({ detail: 'Not Found' }, 404));
+  app.onError(onError);
   return app;
 }

@@ -3,10 +3,10 @@
  * tests and for anyone checking an estimator against it. Not part of the real service.
  */
 import { dayFromNumber, dayOfInstant, isCalendarDay } from '../../core/days.js';
+import { fail } from '../http/http-error.js';
 import type { ReferenceState } from '../reference-state.js';
 import type { ProjectRecord } from '../state/projects.js';
 import { lastCompleteDay } from '../world/truth.js';
-import { ControlError } from './ops.js';
 
 /** Longest range one visibility call computes (the model is evaluated per answer cell). */
 const MAX_RANGE_DAYS = 400;
@@ -14,7 +14,7 @@ const MAX_RANGE_DAYS = 400;
 function projectsOf(state: ReferenceState, projectId: string | undefined): ProjectRecord[] {
   if (projectId === undefined) return state.projects.all();
   const record = state.projects.get(projectId);
-  if (!record) throw new ControlError(404, `Unknown project_id ${projectId}`);
+  if (!record) throw fail(404, `Unknown project_id ${projectId}`);
   return [record];
 }
 
@@ -37,21 +37,21 @@ export function truthVisibility(
   state: ReferenceState,
   query: { project_id?: string; date_from?: string; date_to?: string },
 ) {
-  if (query.project_id === undefined) throw new ControlError(400, 'project_id is required');
+  if (query.project_id === undefined) throw fail(400, 'project_id is required');
   const [record] = projectsOf(state, query.project_id);
-  if (!record) throw new ControlError(404, `Unknown project_id ${query.project_id}`);
+  if (!record) throw fail(404, `Unknown project_id ${query.project_id}`);
   const today = dayFromNumber(dayOfInstant(state.sim.now()));
   for (const key of ['date_from', 'date_to'] as const) {
     const v = query[key];
-    if (v !== undefined && !isCalendarDay(v)) throw new ControlError(400, `${key} must be a YYYY-MM-DD day`);
+    if (v !== undefined && !isCalendarDay(v)) throw fail(400, `${key} must be a YYYY-MM-DD day`);
   }
   const created = record.config.created_at.slice(0, 10);
   const firstPrompt = record.config.prompts.map((p) => p.created_at.slice(0, 10)).sort()[0] ?? created;
   const from = query.date_from ?? (firstPrompt < created ? firstPrompt : created);
   const to = query.date_to !== undefined && query.date_to < today ? query.date_to : today;
-  if (from > to) throw new ControlError(400, 'date_from must be on or before date_to (and today)');
+  if (from > to) throw fail(400, 'date_from must be on or before date_to (and today)');
   if (Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * 86_400_000) {
-    throw new ControlError(400, `a range of at most ${MAX_RANGE_DAYS} days; narrow date_from/date_to`);
+    throw fail(400, `a range of at most ${MAX_RANGE_DAYS} days; narrow date_from/date_to`);
   }
   return {
     project_id: query.project_id,

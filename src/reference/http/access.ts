@@ -2,8 +2,8 @@
 import { ERRORS } from '../../api/index.js';
 import type { ReferenceState } from '../reference-state.js';
 import type { ProjectRecord } from '../state/projects.js';
-import { rowError } from './api-error.js';
 import type { ApiContext } from './env.js';
+import { rowError } from './http-error.js';
 
 export function loadProject(state: ReferenceState, c: ApiContext): ProjectRecord {
   const id = c.req.param('project_id') ?? '';

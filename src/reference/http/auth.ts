@@ -4,8 +4,8 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { ReferenceState } from '../reference-state.js';
-import { ApiError, fail } from './api-error.js';
 import type { ApiEnv } from './env.js';
+import { fail, HttpError } from './http-error.js';
 
 const OPEN_PATHS = new Set(['/account/create', '/account/api-key', '/openapi.json']);
 
@@ -26,7 +26,7 @@ export function authAndLimits(state: ReferenceState, basePath: string): Middlewa
     const credits = () => String(state.accounts.creditsAvailable(team, state.month()));
     if (!decision.allowed) {
       const seconds = decision.retryAfterSeconds;
-      throw new ApiError(
+      throw new HttpError(
         429,
         { detail: `Rate limit exceeded. Retry after ${seconds} seconds.` },
         {

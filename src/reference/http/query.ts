@@ -5,7 +5,7 @@
 import { DateRangeError, ERRORS, resolveDateRange } from '../../api/index.js';
 import type { ReferenceState } from '../reference-state.js';
 import type { WorldQuery } from '../world/types.js';
-import { rowError } from './api-error.js';
+import { rowError } from './http-error.js';
 
 export interface RangeQuery {
   duration_days?: number;

@@ -20,8 +20,8 @@ import {
 import type { ReferenceState } from '../reference-state.js';
 import type { ProjectRecord } from '../state/projects.js';
 import { loadProject } from './access.js';
-import { type ApiError, rowError } from './api-error.js';
 import type { ApiContext, ApiEnv } from './env.js';
+import { type HttpError, rowError } from './http-error.js';
 
 export interface RouteInput<E extends EndpointDef> {
   c: ApiContext;
@@ -93,7 +93,7 @@ function throwRow(row: ErrorRow): never {
   throw rowError(row);
 }
 
-function invalid(_def: EndpointDef, summary: string, fallback: ErrorRow | undefined): ApiError {
+function invalid(_def: EndpointDef, summary: string, fallback: ErrorRow | undefined): HttpError {
   if (fallback) return rowError(fallback);
   return rowError(ERRORS.invalidRequest, `Invalid request: ${summary}`);
 }

@@ -4,8 +4,8 @@
  */
 import type { Hono } from 'hono';
 import { ERRORS } from '../../api/index.js';
-import { rowError } from '../http/api-error.js';
 import type { ApiEnv } from '../http/env.js';
+import { rowError } from '../http/http-error.js';
 import { route } from '../http/route.js';
 import type { ReferenceState } from '../reference-state.js';
 import type { ActionDetails, ProjectRecord } from '../state/projects.js';

@@ -2,8 +2,8 @@
 import type { Hono } from 'hono';
 import { ERRORS } from '../../api/index.js';
 import { addDays } from '../../core/days.js';
-import { rowError } from '../http/api-error.js';
 import type { ApiEnv } from '../http/env.js';
+import { rowError } from '../http/http-error.js';
 import { worldQuery } from '../http/query.js';
 import { route } from '../http/route.js';
 import { seededUuid } from '../ids.js';

@@ -4,15 +4,20 @@
  */
 import { Hono } from 'hono';
 import * as ops from '../control/ops.js';
+import { fail, onError } from '../http/http-error.js';
 import type { ReferenceState } from '../reference-state.js';
 import { truthRoutes } from './truth.js';
 
 async function body(c: { req: { text(): Promise<string> } }): Promise<Record<string, unknown>> {
   const text = await c.req.text();
   if (text.trim() === '') return {};
-  const value: unknown = JSON.parse(text);
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new ops.ControlError(400, 'body: object');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw fail(400, (error as Error).message);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail(400, 'body: object');
   return value as Record<string, unknown>;
 }
 
@@ -21,17 +26,14 @@ const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
 
 export function controlApp(state: ReferenceState): Hono {
   const app = new Hono();
-  app.onError((error, c) => {
-    const status = error instanceof ops.ControlError ? error.status : error instanceof SyntaxError ? 400 : 500;
-    return c.json({ detail: error.message }, status);
-  });
+  app.onError(onError);
 
   app.get('/clock', (c) => c.json(ops.clockNow(state)));
   app.post('/clock', async (c) => {
     const b = await body(c);
     const days = num(b.advance_days);
     const seconds = num(b.advance_seconds);
-    if (days === undefined && seconds === undefined) throw new ops.ControlError(400, 'advance_days or advance_seconds');
+    if (days === undefined && seconds === undefined) throw fail(400, 'advance_days or advance_seconds');
     const out = ops.advanceClock(state, { days, seconds });
     await state.background.idle();
     return c.json(out);

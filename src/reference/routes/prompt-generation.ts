@@ -4,8 +4,8 @@
  */
 import type { Hono } from 'hono';
 import { ERRORS, promptTypeToCamel } from '../../api/index.js';
-import { rowError } from '../http/api-error.js';
 import type { ApiEnv } from '../http/env.js';
+import { rowError } from '../http/http-error.js';
 import { route } from '../http/route.js';
 import { suggestionTexts, urlPromptText } from '../prompt-texts.js';
 import type { ReferenceState } from '../reference-state.js';

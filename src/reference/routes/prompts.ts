@@ -1,8 +1,8 @@
 /** Prompts: list, get, create (envelope B, camelCase) and update (camelCase). */
 import type { Hono } from 'hono';
 import { ERRORS, promptTypeFromCamel } from '../../api/index.js';
-import { fail, rowError } from '../http/api-error.js';
 import type { ApiEnv } from '../http/env.js';
+import { fail, rowError } from '../http/http-error.js';
 import { route } from '../http/route.js';
 import type { ReferenceState } from '../reference-state.js';
 import { PLAN_LIMITS } from '../state/plans.js';

@@ -2,8 +2,8 @@
 import type { Hono } from 'hono';
 import { ERRORS } from '../../api/index.js';
 import { requireAdmin } from '../http/access.js';
-import { rowError } from '../http/api-error.js';
 import type { ApiEnv } from '../http/env.js';
+import { rowError } from '../http/http-error.js';
 import { outboundTarget } from '../http/outbound.js';
 import { route } from '../http/route.js';
 import { randomToken } from '../ids.js';

@@ -6,9 +6,9 @@
  * Retrying re-posts the step that starts the failed phase.
  */
 import { BOOTSTRAP_STATUSES, type BootstrapStatus, ERRORS } from '../../../api/index.js';
+import { rowError } from '../../http/http-error.js';
 import type { ReferenceState } from '../../reference-state.js';
 import type { ProjectRecord } from '../../state/projects.js';
-import { rowFail } from '../http/service-error.js';
 import { type BootTarget, completeEffect, initializeEffect, PhaseError, promptEffect } from './effects.js';
 
 export type BootPhase = 'initialize' | 'prompt' | 'analysis' | 'complete';
@@ -52,7 +52,7 @@ export class BootstrapMachine {
   initialize(input: InitializeInput): { project_id: string; status: BootstrapStatus } {
     const record = this.find(input.project_id);
     if (record.status === 'initializing' || record.status === 'processing') {
-      throw rowFail(ERRORS.bootstrapRunning, `Project bootstrap is already running (status ${record.status})`);
+      throw rowError(ERRORS.bootstrapRunning, `Project bootstrap is already running (status ${record.status})`);
     }
     const project = record.project;
     record.brand_name = input.brand_name.trim();
@@ -79,7 +79,7 @@ export class BootstrapMachine {
   prompt(projectId: string): { project_id: string; status: BootstrapStatus } {
     const record = this.find(projectId);
     const retry = record.status === 'error' && (record.failed_phase === 'prompt' || record.failed_phase === 'analysis');
-    if (record.status !== 'initialized' && !retry) throw rowFail(ERRORS.bootstrapNotInitialized);
+    if (record.status !== 'initialized' && !retry) throw rowError(ERRORS.bootstrapNotInitialized);
     this.move(record, 'processing');
     this.inBackground(record, () => {
       this.phase(record, 'prompt', () => promptEffect(this.state, record));
@@ -92,7 +92,7 @@ export class BootstrapMachine {
   complete(projectId: string): { project_id: string; status: BootstrapStatus } {
     const record = this.find(projectId);
     const retry = record.status === 'error' && record.failed_phase === 'complete';
-    if (record.status !== 'analyzed' && !retry) throw rowFail(ERRORS.bootstrapNotAnalyzed);
+    if (record.status !== 'analyzed' && !retry) throw rowError(ERRORS.bootstrapNotAnalyzed);
     record.run += 1;
     try {
       this.phase(record, 'complete', () => completeEffect(this.state, record));
@@ -134,7 +134,7 @@ export class BootstrapMachine {
   private find(projectId: string): BootRecord {
     const id = projectId.toLowerCase();
     const record = this.records.get(id) ?? this.adopt(id);
-    if (!record) throw rowFail(ERRORS.bootstrapProjectNotFound);
+    if (!record) throw rowError(ERRORS.bootstrapProjectNotFound);
     // Until the machine drives it, a public project follows the public pipeline's own record.
     const boot = record.project?.bootstrap;
     if (boot && record.run === 0) Object.assign(record, fromPublic(boot));

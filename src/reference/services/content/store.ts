@@ -3,8 +3,8 @@
  * settled on every read: a task seen completed for the first time gets its article written then.
  */
 import { type ArticleUpdateBody, ERRORS } from '../../../api/index.js';
+import { contentFail, rowError } from '../../http/http-error.js';
 import type { IdSource } from '../../ids.js';
-import { contentFail, rowFail } from '../http/service-error.js';
 import { type PlannedFailure, timeline } from './pipeline.js';
 import { type Brief, minimumWords, wordBounds, writeArticle } from './writer.js';
 
@@ -61,7 +61,7 @@ export class ContentStore {
   ) {}
 
   guard(): void {
-    if (this.storageOutage) throw rowFail(ERRORS.contentDatabase);
+    if (this.storageOutage) throw rowError(ERRORS.contentDatabase);
   }
 
   createTask(inputs: Brief): TaskRecord {
@@ -79,7 +79,7 @@ export class ContentStore {
       return s === 'pending' || s === 'processing';
     }).length;
     if (running >= this.maxConcurrent) {
-      throw rowFail(
+      throw rowError(
         ERRORS.contentRateLimit,
         `Too many concurrent requests: ${running} tasks are pending or processing (limit ${this.maxConcurrent})`,
       );
@@ -101,7 +101,7 @@ export class ContentStore {
 
   getTask(id: string): TaskRecord {
     const task = this.tasks.get(id.toLowerCase());
-    if (!task) throw rowFail(ERRORS.taskNotFound);
+    if (!task) throw rowError(ERRORS.taskNotFound);
     this.settle(task);
     return task;
   }
@@ -116,7 +116,7 @@ export class ContentStore {
   cancel(task: TaskRecord): void {
     const v = timeline(task.created_ms, this.clock.stepMs(), this.clock.now(), task.failure);
     if (task.cancelled || (v.status !== 'pending' && v.status !== 'processing')) {
-      throw rowFail(ERRORS.taskNotCancellable);
+      throw rowError(ERRORS.taskNotCancellable);
     }
     task.cancelled = { at_ms: this.clock.now(), progress: v.progress, started_ms: v.started_ms };
   }
@@ -168,7 +168,7 @@ export class ContentStore {
   getArticle(id: string): ArticleRecord {
     this.allTasks();
     const article = this.articles.get(id.toLowerCase());
-    if (!article) throw rowFail(ERRORS.articleNotFound);
+    if (!article) throw rowError(ERRORS.articleNotFound);
     return article;
   }
 

@@ -18,8 +18,7 @@ import {
   type QueryOf,
 } from '../../../api/index.js';
 import { Uuid } from '../../../api/schemas/common.js';
-import { ApiError } from '../../http/api-error.js';
-import { contentFail, rowFail, ServiceError } from './service-error.js';
+import { contentFail, type HttpError, rowError } from '../../http/http-error.js';
 
 export interface ServiceInput<E extends EndpointDef> {
   c: Context;
@@ -46,37 +45,21 @@ export function serviceRoute<Id extends EndpointId>(
 ): void {
   const def = endpoint(id) as EndpointDef;
   const pattern = def.basePath + def.path.replace(/\{([a-z_]+)\}/g, ':$1');
-  app.on(def.method, pattern, async (c) =>
-    answer(c, async () => {
-      options.guard?.();
-      const params = parseParams(def, c.req.param() as Record<string, string>, options.badParams);
-      // An endpoint without a body schema ignores its body but for the caller's `user_id`.
-      const rawBody = def.body
-        ? await readJson(c, def)
-        : ['GET', 'HEAD'].includes(c.req.method)
-          ? undefined
-          : await readJson(c, def).catch(() => undefined);
-      const placed = placeCaller(def, queryObject(c), rawBody);
-      const query = parseInput(def, def.query, placed.query);
-      const body = def.body ? parseInput(def, def.body, placed.body) : undefined;
-      const data = await handler({ c, params, query, body } as ServiceInput<Catalogue[Id]>);
-      return c.json(data as object, def.successStatus as ContentfulStatusCode);
-    }),
-  );
-}
-
-/** Runs a handler and turns a thrown `ServiceError` into its answer; anything else is a logged 500. */
-export async function answer(c: Context, run: () => Promise<Response>): Promise<Response> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ServiceError || error instanceof ApiError) {
-      if (error instanceof ApiError) for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json(error.body, error.status as ContentfulStatusCode);
-    }
-    process.stderr.write(`reference services: unexpected error on ${c.req.method} ${c.req.path}: ${String(error)}\n`);
-    return c.json({ detail: 'Internal server error' }, 500);
-  }
+  app.on(def.method, pattern, async (c) => {
+    options.guard?.();
+    const params = parseParams(def, c.req.param() as Record<string, string>, options.badParams);
+    // An endpoint without a body schema ignores its body but for the caller's `user_id`.
+    const rawBody = def.body
+      ? await readJson(c, def)
+      : ['GET', 'HEAD'].includes(c.req.method)
+        ? undefined
+        : await readJson(c, def).catch(() => undefined);
+    const placed = placeCaller(def, queryObject(c), rawBody);
+    const query = parseInput(def, def.query, placed.query);
+    const body = def.body ? parseInput(def, def.body, placed.body) : undefined;
+    const data = await handler({ c, params, query, body } as ServiceInput<Catalogue[Id]>);
+    return c.json(data as object, def.successStatus as ContentfulStatusCode);
+  });
 }
 
 function parseParams(def: EndpointDef, raw: Record<string, string>, badParams: ErrorRow | undefined): unknown {
@@ -84,7 +67,7 @@ function parseParams(def: EndpointDef, raw: Record<string, string>, badParams: E
   for (const [k, v] of Object.entries(raw)) decoded[k] = safeDecode(v);
   const result = def.params.safeParse(decoded);
   if (result.success) return result.data;
-  throw rowFail(badParams ?? ERRORS.invalidRequest);
+  throw rowError(badParams ?? ERRORS.invalidRequest);
 }
 
 /**
@@ -160,11 +143,11 @@ function parseInput(def: EndpointDef, schema: z.ZodType, value: unknown): unknow
     );
   }
   const own = def.errors.find((row) => row.detail === issues[0]?.message);
-  if (own) throw rowFail(own);
+  if (own) throw rowError(own);
   throw invalid(def, summary);
 }
 
-function invalid(def: EndpointDef, summary: string): ServiceError {
+function invalid(def: EndpointDef, summary: string): HttpError {
   if (def.service === 'content') return contentFail('VALIDATION_ERROR', `Invalid input parameters: ${summary}`);
-  return rowFail(ERRORS.invalidRequest, `Invalid request: ${summary}`);
+  return rowError(ERRORS.invalidRequest, `Invalid request: ${summary}`);
 }

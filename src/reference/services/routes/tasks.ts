@@ -1,8 +1,8 @@
 /** Content service, tasks: create (202, pending), list (status, limit, offset), get, cancel, a task's articles. */
 import type { Hono } from 'hono';
 import { CONTENT_ERROR_STATUS, ERRORS } from '../../../api/index.js';
+import { HttpError } from '../../http/http-error.js';
 import type { ContentStore } from '../content/store.js';
-import { ServiceError } from '../http/service-error.js';
 import { serviceRoute } from '../http/service-route.js';
 import { articleView } from './articles.js';
 
@@ -68,7 +68,7 @@ export function registerTaskRoutes(app: Hono<any>, content: () => ContentStore):
       // A failed task has no article: its articles answer the failure (LLM_ERROR 502, WORKFLOW_ERROR 500).
       if (view.status === 'failed' && view.error) {
         const code = view.error.code as keyof typeof CONTENT_ERROR_STATUS;
-        throw new ServiceError(CONTENT_ERROR_STATUS[code], { error: { ...view.error } });
+        throw new HttpError(CONTENT_ERROR_STATUS[code], { error: { ...view.error } });
       }
       return { task_id: task.task_id, articles: store.articlesOf(task).map(articleView) };
     },

@@ -5,8 +5,8 @@
 import type { Hono } from 'hono';
 import * as z from 'zod';
 import { ERRORS, Uuid } from '../../../api/index.js';
-import { rowFail } from '../http/service-error.js';
-import { answer, serviceRoute } from '../http/service-route.js';
+import { rowError } from '../../http/http-error.js';
+import { serviceRoute } from '../http/service-route.js';
 import type { TeamRules } from '../teams/rules.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the reference server's root app
@@ -23,15 +23,13 @@ export function registerTeamRoutes(app: Hono<any>, rules: () => TeamRules): void
     opts,
   );
 
-  app.post('/api/v2/teams/:team_id/invitations/accept', (c) =>
-    answer(c, async () => {
-      const teamId = Uuid.safeParse(c.req.param('team_id'));
-      if (!teamId.success) throw rowFail(ERRORS.teamNotFound);
-      const body = AcceptBody.safeParse(await c.req.json().catch(() => null));
-      if (!body.success) throw rowFail(ERRORS.invalidRequest, 'Invalid request: user_id (UUID) and code are required');
-      return c.json(rules().accept(teamId.data, body.data.user_id, body.data.code));
-    }),
-  );
+  app.post('/api/v2/teams/:team_id/invitations/accept', async (c) => {
+    const teamId = Uuid.safeParse(c.req.param('team_id'));
+    if (!teamId.success) throw rowError(ERRORS.teamNotFound);
+    const body = AcceptBody.safeParse(await c.req.json().catch(() => null));
+    if (!body.success) throw rowError(ERRORS.invalidRequest, 'Invalid request: user_id (UUID) and code are required');
+    return c.json(rules().accept(teamId.data, body.data.user_id, body.data.code));
+  });
 }
 
 const AcceptBody = z.strictObject({ user_id: Uuid, code: z.string().min(1) });

@@ -11,48 +11,41 @@ import type { Hono } from 'hono';
 import { CheckpointAnswerBody, WORKFLOW_CHECKPOINTS, wrapA } from '../../../api/index.js';
 import { loadProject, requireAdmin } from '../../http/access.js';
 import type { ApiContext } from '../../http/env.js';
+import { fail } from '../../http/http-error.js';
 import type { ReferenceState } from '../../reference-state.js';
-import { detailFail } from '../http/service-error.js';
-import { answer } from '../http/service-route.js';
 import { ANSWERS, type WorkflowEngine, workflowView } from '../workflows/engine.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the public API app (its auth middleware sets key and team)
 export function registerWorkflowEndpoints(api: Hono<any>, state: ReferenceState, engine: () => WorkflowEngine): void {
-  api.post('/projects/:project_id/actions/:action_id/execute', (c: ApiContext) =>
-    answer(c, async () => {
-      const project = loadProject(state, c);
-      requireAdmin(c);
-      const actionId = (c.req.param('action_id') ?? '').toLowerCase();
-      const workflow = engine().start(project.config.id, c.get('team').id, actionId);
-      return c.json(wrapA(workflowView(workflow)), 202);
-    }),
-  );
+  api.post('/projects/:project_id/actions/:action_id/execute', async (c: ApiContext) => {
+    const project = loadProject(state, c);
+    requireAdmin(c);
+    const actionId = (c.req.param('action_id') ?? '').toLowerCase();
+    const workflow = engine().start(project.config.id, c.get('team').id, actionId);
+    return c.json(wrapA(workflowView(workflow)), 202);
+  });
 
-  api.get('/projects/:project_id/workflows/:workflow_id', (c: ApiContext) =>
-    answer(c, async () => {
-      const project = loadProject(state, c);
-      const workflow = engine().get(c.req.param('workflow_id') ?? '', c.get('team').id, project.config.id);
-      return c.json(wrapA(workflowView(workflow)));
-    }),
-  );
+  api.get('/projects/:project_id/workflows/:workflow_id', async (c: ApiContext) => {
+    const project = loadProject(state, c);
+    const workflow = engine().get(c.req.param('workflow_id') ?? '', c.get('team').id, project.config.id);
+    return c.json(wrapA(workflowView(workflow)));
+  });
 
-  api.post('/projects/:project_id/workflows/:workflow_id/checkpoint', (c: ApiContext) =>
-    answer(c, async () => {
-      const project = loadProject(state, c);
-      requireAdmin(c);
-      const workflow = engine().get(c.req.param('workflow_id') ?? '', c.get('team').id, project.config.id);
-      const parsed = CheckpointAnswerBody.safeParse(await c.req.json().catch(() => null));
-      if (!parsed.success) {
-        throw detailFail(
-          400,
-          `action must be one of ${ANSWERS.join(', ')}; content is a string; checkpoint is one of ${WORKFLOW_CHECKPOINTS.join(', ')}`,
-        );
-      }
-      const { action, ...opts } = parsed.data;
-      const clean: { content?: string; checkpoint?: string } = {};
-      if (opts.content !== undefined) clean.content = opts.content;
-      if (opts.checkpoint !== undefined) clean.checkpoint = opts.checkpoint;
-      return c.json(wrapA(workflowView(engine().answer(workflow, action, clean))));
-    }),
-  );
+  api.post('/projects/:project_id/workflows/:workflow_id/checkpoint', async (c: ApiContext) => {
+    const project = loadProject(state, c);
+    requireAdmin(c);
+    const workflow = engine().get(c.req.param('workflow_id') ?? '', c.get('team').id, project.config.id);
+    const parsed = CheckpointAnswerBody.safeParse(await c.req.json().catch(() => null));
+    if (!parsed.success) {
+      throw fail(
+        400,
+        `action must be one of ${ANSWERS.join(', ')}; content is a string; checkpoint is one of ${WORKFLOW_CHECKPOINTS.join(', ')}`,
+      );
+    }
+    const { action, ...opts } = parsed.data;
+    const clean: { content?: string; checkpoint?: string } = {};
+    if (opts.content !== undefined) clean.content = opts.content;
+    if (opts.checkpoint !== undefined) clean.checkpoint = opts.checkpoint;
+    return c.json(wrapA(workflowView(engine().answer(workflow, action, clean))));
+  });
 }

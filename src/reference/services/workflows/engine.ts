@@ -7,12 +7,12 @@
  * moves to `in_progress` when the workflow starts and to `completed` when it completes.
  */
 import { CHECKPOINT_OPTION_ACTIONS, WORKFLOW_CHECKPOINTS } from '../../../api/index.js';
+import { fail } from '../../http/http-error.js';
 import { seededUuid } from '../../ids.js';
 import type { ReferenceState } from '../../reference-state.js';
 import { replaceAction } from '../../state/projects.js';
 import type { ContentStore } from '../content/store.js';
 import { type Brief, outlineMarkdown, writeArticle } from '../content/writer.js';
-import { detailFail } from '../http/service-error.js';
 import type { ServicesOptions } from '../options.js';
 import { type DeliveryRecord, deliver } from './delivery.js';
 
@@ -67,16 +67,16 @@ export class WorkflowEngine {
     const project = this.state.projects.get(projectId);
     const action = project?.config.actions.find((a) => a.id === actionId);
     const details = project?.actionDetails.get(actionId);
-    if (!project || !action || !details) throw detailFail(404, 'Action not found');
+    if (!project || !action || !details) throw fail(404, 'Action not found');
     if (action.category !== 'new_content') {
-      throw detailFail(400, `Only new_content actions have an execute workflow (this one is ${action.category})`);
+      throw fail(400, `Only new_content actions have an execute workflow (this one is ${action.category})`);
     }
     const open = [...this.byId.values()].find(
       (w) => w.action_id === actionId && (w.status === 'running' || w.status === 'awaiting_checkpoint'),
     );
-    if (open) throw detailFail(409, `A workflow is already running for this action (${open.workflow_id})`);
+    if (open) throw fail(409, `A workflow is already running for this action (${open.workflow_id})`);
     if (action.status === 'completed' || action.status === 'ignored') {
-      throw detailFail(409, `An action that is ${action.status} cannot be executed`);
+      throw fail(409, `An action that is ${action.status} cannot be executed`);
     }
     const now = this.state.nowIso();
     const workflow: WorkflowRecord = {
@@ -117,7 +117,7 @@ export class WorkflowEngine {
   get(workflowId: string, teamId: string, projectId?: string): WorkflowRecord {
     const workflow = this.byId.get(workflowId.toLowerCase());
     if (!workflow || workflow.team_id !== teamId || (projectId !== undefined && workflow.project_id !== projectId)) {
-      throw detailFail(404, 'Workflow not found');
+      throw fail(404, 'Workflow not found');
     }
     return workflow;
   }
@@ -125,13 +125,13 @@ export class WorkflowEngine {
   answer(workflow: WorkflowRecord, answer: Answer, opts: { content?: string; checkpoint?: string }): WorkflowRecord {
     const at = workflow.checkpoint;
     if (workflow.status !== 'awaiting_checkpoint' || !at) {
-      throw detailFail(409, `Workflow is not waiting at a checkpoint (it is ${workflow.status})`);
+      throw fail(409, `Workflow is not waiting at a checkpoint (it is ${workflow.status})`);
     }
     if (opts.checkpoint !== undefined && opts.checkpoint !== at) {
-      throw detailFail(409, `Workflow is waiting at the ${at} checkpoint, not ${opts.checkpoint}`);
+      throw fail(409, `Workflow is waiting at the ${at} checkpoint, not ${opts.checkpoint}`);
     }
     if (answer === 'edit' && (opts.content === undefined || opts.content.trim() === '')) {
-      throw detailFail(400, 'content is required to edit a checkpoint');
+      throw fail(400, 'content is required to edit a checkpoint');
     }
     workflow.answers.push({ checkpoint: at, answer, at: this.state.nowIso() });
     if (answer === 'reject') {
