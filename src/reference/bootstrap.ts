@@ -8,7 +8,6 @@ import { request } from 'undici';
 import { outboundDispatcher, outboundTarget, refusalOf } from './http/outbound.js';
 import type { ReferenceState } from './reference-state.js';
 import { runAutoBootstrap } from './services/index.js';
-import { servicesOptions } from './services/registry.js';
 import type { ProjectRecord } from './state/projects.js';
 
 export function runBootstrap(state: ReferenceState, project: ProjectRecord): Promise<void> {
@@ -33,7 +32,7 @@ async function deliverCallback(state: ReferenceState, project: ProjectRecord): P
     timestamp: state.nowIso(),
   };
   const text = JSON.stringify(body);
-  const allowLoopback = servicesOptions(state).allowHttpLoopback;
+  const allowLoopback = state.servicesOptions.allowHttpLoopback;
   for (let attempt = 0; attempt <= BACKOFF_MS.length; attempt++) {
     boot.callback_attempts = attempt + 1;
     let status: number | null = null;

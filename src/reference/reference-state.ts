@@ -1,6 +1,7 @@
 /**
  * Everything the reference server holds, in one object: the simulated clock, the stores (one module per entity
- * family under state/), background work, the rate limiter, the fault injector and the world. `reset()` empties
+ * family under state/), the services (services/), background work, the rate limiter, the fault injector and the
+ * world. `reset()` empties
  * the stores and re-seeds the demo team with the same demo key.
  */
 import type { Clock } from '../core/clock.js';
@@ -11,6 +12,8 @@ import { FaultInjector } from './faults/injector.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { IdSource } from './ids.js';
 import type { ResolvedOptions } from './options.js';
+import { defaultServicesOptions, type ServicesOptions } from './services/options.js';
+import { createServices, type Services } from './services/registry.js';
 import { SimClock } from './sim-clock.js';
 import { Accounts } from './state/accounts.js';
 import { IdempotencyStore } from './state/idempotency.js';
@@ -37,6 +40,10 @@ export class ReferenceState {
   projects!: Projects;
   webhooks!: Webhooks;
   idempotency!: IdempotencyStore;
+  /** The second document's services and the action workflows (src/reference/services), rebuilt by reset(). */
+  services!: Services;
+  /** Their options; kept across reset() (configureServices changes them). */
+  servicesOptions: ServicesOptions = defaultServicesOptions();
   /** Control plane: makes POST /account/api-key answer 500 `Authentication service unavailable`. */
   authOutage = false;
   /** Bootstrap callbacks sent (extension, read through GET /_reference/callbacks). */
@@ -84,5 +91,6 @@ export class ReferenceState {
       this.demo = seedDemoTeam(this, this.demo?.apiKey);
       registerSecret(this.demo.apiKey);
     }
+    this.services = createServices(this);
   }
 }

@@ -8,7 +8,6 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, runServe, type ServeFlags } from '../../src/cli/commands/serve.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { servicesOptions } from '../../src/reference/services/registry.js';
 import { call, type Json } from './support.js';
 
 /** Parses `args` with the real `serve` command, capturing the flags its action receives. */
@@ -153,8 +152,8 @@ describe('vwh serve flags, end to end', () => {
       on.signal,
     );
     try {
-      expect(servicesOptions(plain.state).allowHttpLoopback).toBe(false);
-      expect(servicesOptions(allowed.state).allowHttpLoopback).toBe(true);
+      expect(plain.state.servicesOptions.allowHttpLoopback).toBe(false);
+      expect(allowed.state.servicesOptions.allowHttpLoopback).toBe(true);
     } finally {
       off.abort();
       on.abort();

@@ -8,7 +8,6 @@ import { outboundTarget } from '../http/outbound.js';
 import { route } from '../http/route.js';
 import { randomToken } from '../ids.js';
 import type { ReferenceState } from '../reference-state.js';
-import { servicesOptions } from '../services/registry.js';
 import { normalizeEmail } from '../state/accounts.js';
 import { PLAN_LIMITS } from '../state/plans.js';
 
@@ -55,7 +54,7 @@ export function registerAccounts(api: Hono<ApiEnv>, state: ReferenceState): void
 
   route(api, state, 'createProject', ({ c, body }) => {
     const team = c.get('team');
-    const target = outboundTarget(body.webhook_url, servicesOptions(state).allowHttpLoopback);
+    const target = outboundTarget(body.webhook_url, state.servicesOptions.allowHttpLoopback);
     if ('refused' in target) {
       throw rowError(ERRORS.webhookUrlInvalid, `webhook_url must be a valid URL: ${target.refused}`);
     }

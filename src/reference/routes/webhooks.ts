@@ -8,7 +8,6 @@ import { outboundTarget } from '../http/outbound.js';
 import { route } from '../http/route.js';
 import { randomToken } from '../ids.js';
 import type { ReferenceState } from '../reference-state.js';
-import { servicesOptions } from '../services/registry.js';
 import type { WebhookRecord } from '../state/webhooks.js';
 
 function publicView(w: WebhookRecord) {
@@ -28,7 +27,7 @@ export function registerWebhooks(api: Hono<ApiEnv>, state: ReferenceState): void
     'createWebhook',
     ({ c, body }) => {
       const team = c.get('team');
-      const target = outboundTarget(body.url, servicesOptions(state).allowHttpLoopback);
+      const target = outboundTarget(body.url, state.servicesOptions.allowHttpLoopback);
       if ('refused' in target)
         throw rowError(ERRORS.webhookInvalid, `Invalid webhook: url refused (${target.refused})`);
       const href = new URL(body.url).toString();

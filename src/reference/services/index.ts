@@ -8,7 +8,6 @@
 import type { Hono } from 'hono';
 import type { ReferenceState } from '../reference-state.js';
 import type { ProjectRecord } from '../state/projects.js';
-import { servicesOf, servicesOptions } from './registry.js';
 import { registerArticleRoutes } from './routes/articles.js';
 import { registerBootstrapRoutes } from './routes/bootstrap.js';
 import { registerServiceControl } from './routes/control.js';
@@ -17,23 +16,22 @@ import { registerTeamRoutes } from './routes/teams.js';
 import { registerWorkflowEndpoints } from './routes/workflows.js';
 
 export type { ServicesOptions } from './options.js';
-export { configureServices, type Services, servicesOf } from './registry.js';
+export { configureServices, type Services } from './registry.js';
 export { DELIVERY_ID_HEADER, SIGNATURE_HEADER, sign, verifySignature } from './workflows/signature.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the reference server's root app, whatever its env
 export function registerServiceRoutes(app: Hono<any>, state: ReferenceState): void {
-  servicesOptions(state);
-  registerTaskRoutes(app, () => servicesOf(state).content);
-  registerArticleRoutes(app, () => servicesOf(state).content);
-  registerBootstrapRoutes(app, () => servicesOf(state).bootstrap);
-  registerTeamRoutes(app, () => servicesOf(state).teams);
+  registerTaskRoutes(app, () => state.services.content);
+  registerArticleRoutes(app, () => state.services.content);
+  registerBootstrapRoutes(app, () => state.services.bootstrap);
+  registerTeamRoutes(app, () => state.services.teams);
   // The services' failure switches, beside the server's control plane (/_reference/services/faults).
-  registerServiceControl(app, () => servicesOf(state));
+  registerServiceControl(app, () => state.services);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the public API app (its auth middleware sets `key` and `team`)
 export function registerWorkflowRoutes(api: Hono<any>, state: ReferenceState): void {
-  registerWorkflowEndpoints(api, state, () => servicesOf(state).workflows);
+  registerWorkflowEndpoints(api, state, () => state.services.workflows);
 }
 
 /**
@@ -44,5 +42,5 @@ export function runAutoBootstrap(
   state: ReferenceState,
   project: ProjectRecord,
 ): { status: 'completed' | 'error'; error: string | null } {
-  return servicesOf(state).bootstrap.runAuto(project);
+  return state.services.bootstrap.runAuto(project);
 }

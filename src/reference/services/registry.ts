@@ -1,14 +1,13 @@
 /**
- * The services' state, attached to a `ReferenceState` through a WeakMap (the reference state knows nothing of
- * them). A reset of the reference state replaces its stores; the services notice (their `Accounts` is no longer
- * the state's) and start afresh too.
+ * The services' state, an explicit member of the reference state (`state.services`, options in
+ * `state.servicesOptions`): a reset of the reference state rebuilds it with the other stores; the options stay.
  */
 import type { ReferenceState } from '../reference-state.js';
 import type { Accounts } from '../state/accounts.js';
 import { BootstrapMachine } from './bootstrap/machine.js';
 import { STEPS } from './content/pipeline.js';
 import { ContentStore } from './content/store.js';
-import { defaultServicesOptions, type ServicesOptions } from './options.js';
+import type { ServicesOptions } from './options.js';
 import { Membership } from './teams/membership.js';
 import { TeamRules } from './teams/rules.js';
 import { WorkflowEngine } from './workflows/engine.js';
@@ -22,36 +21,22 @@ export interface Services {
   workflows: WorkflowEngine;
 }
 
-const services = new WeakMap<ReferenceState, Services>();
-const options = new WeakMap<ReferenceState, ServicesOptions>();
-
-export function servicesOptions(state: ReferenceState): ServicesOptions {
-  let current = options.get(state);
-  if (!current) {
-    current = defaultServicesOptions();
-    options.set(state, current);
-  }
-  return current;
-}
-
 /** Sets service options for this server (e.g. `allowHttpLoopback` for tests delivering to a local receiver). */
 export function configureServices(state: ReferenceState, patch: Partial<ServicesOptions>): ServicesOptions {
-  const next = { ...servicesOptions(state), ...patch };
-  options.set(state, next);
-  return next;
+  state.servicesOptions = { ...state.servicesOptions, ...patch };
+  return state.servicesOptions;
 }
 
-export function servicesOf(state: ReferenceState): Services {
-  const current = services.get(state);
-  if (current && current.accounts === state.accounts) return current;
+/** The services of a reference state, built with its stores (ReferenceState's constructor and reset()). */
+export function createServices(state: ReferenceState): Services {
   const membership = new Membership(state.accounts, state.options.seed);
   const content = new ContentStore(
     () => state.ids,
     { now: () => state.sim.now(), stepMs: () => Math.max(1, Math.floor(state.background.delayMs / STEPS)) },
     state.options.seed,
-    servicesOptions(state).maxConcurrentTasks,
+    state.servicesOptions.maxConcurrentTasks,
   );
-  const fresh: Services = {
+  return {
     accounts: state.accounts,
     membership,
     teams: new TeamRules(membership, () => state.nowIso()),
@@ -59,10 +44,8 @@ export function servicesOf(state: ReferenceState): Services {
     bootstrap: new BootstrapMachine(state),
     workflows: new WorkflowEngine(
       state,
-      () => servicesOf(state).content,
-      () => servicesOptions(state),
+      () => state.services.content,
+      () => state.servicesOptions,
     ),
   };
-  services.set(state, fresh);
-  return fresh;
 }

@@ -20,7 +20,6 @@ import {
   registerWorkflowRoutes,
   type Services,
   type ServicesOptions,
-  servicesOf,
 } from '../../../src/reference/services/index.js';
 import { createWorld } from '../../../src/reference/world/index.js';
 
@@ -104,7 +103,7 @@ export async function startHarness(
     url,
     state,
     demoKey,
-    services: () => servicesOf(state),
+    services: () => state.services,
     call,
     api: (method, path, body, key = demoKey) => call(method, BASE_PATH + path, body, { 'x-api-key': key }),
     advance: async (seconds) => {
