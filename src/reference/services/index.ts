@@ -21,10 +21,10 @@ export { DELIVERY_ID_HEADER, SIGNATURE_HEADER, sign, verifySignature } from './w
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the reference server's root app, whatever its env
 export function registerServiceRoutes(app: Hono<any>, state: ReferenceState): void {
-  registerTaskRoutes(app, () => state.services.content);
-  registerArticleRoutes(app, () => state.services.content);
-  registerBootstrapRoutes(app, () => state.services.bootstrap);
-  registerTeamRoutes(app, () => state.services.teams);
+  registerTaskRoutes(app, state);
+  registerArticleRoutes(app, state);
+  registerBootstrapRoutes(app, state);
+  registerTeamRoutes(app, state);
   // The services' failure switches, beside the server's control plane (/_reference/services/faults).
   registerServiceControl(app, () => state.services);
 }

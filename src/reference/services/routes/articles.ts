@@ -1,8 +1,9 @@
 /** Content service, articles: list (publication_status, page, page_size), get, patch (version + 1), delete. */
 import type { Hono } from 'hono';
 import { ERRORS } from '../../../api/index.js';
-import type { ArticleRecord, ContentStore } from '../content/store.js';
-import { serviceRoute } from '../http/service-route.js';
+import { route } from '../../http/route.js';
+import type { ReferenceState } from '../../reference-state.js';
+import type { ArticleRecord } from '../content/store.js';
 
 export function articleView(a: ArticleRecord) {
   const { seq: _seq, ...view } = a;
@@ -15,11 +16,13 @@ export function articleView(a: ArticleRecord) {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the reference server's root app
-export function registerArticleRoutes(app: Hono<any>, content: () => ContentStore): void {
+export function registerArticleRoutes(app: Hono<any>, state: ReferenceState): void {
+  const content = () => state.services.content;
   const opts = { badParams: ERRORS.articleNotFound, guard: () => content().guard() };
 
-  serviceRoute(
+  route(
     app,
+    state,
     'listArticles',
     ({ query }) => {
       const all = content().allArticles();
@@ -37,10 +40,11 @@ export function registerArticleRoutes(app: Hono<any>, content: () => ContentStor
     opts,
   );
 
-  serviceRoute(app, 'getArticle', ({ params }) => articleView(content().getArticle(params.article_id)), opts);
+  route(app, state, 'getArticle', ({ params }) => articleView(content().getArticle(params.article_id)), opts);
 
-  serviceRoute(
+  route(
     app,
+    state,
     'updateArticle',
     ({ params, body }) => {
       const store = content();
@@ -49,8 +53,9 @@ export function registerArticleRoutes(app: Hono<any>, content: () => ContentStor
     opts,
   );
 
-  serviceRoute(
+  route(
     app,
+    state,
     'deleteArticle',
     ({ params }) => {
       const store = content();

@@ -2,16 +2,18 @@
 import type { Hono } from 'hono';
 import { CONTENT_ERROR_STATUS, ERRORS } from '../../../api/index.js';
 import { HttpError } from '../../http/http-error.js';
-import type { ContentStore } from '../content/store.js';
-import { serviceRoute } from '../http/service-route.js';
+import { route } from '../../http/route.js';
+import type { ReferenceState } from '../../reference-state.js';
 import { articleView } from './articles.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the reference server's root app
-export function registerTaskRoutes(app: Hono<any>, content: () => ContentStore): void {
+export function registerTaskRoutes(app: Hono<any>, state: ReferenceState): void {
+  const content = () => state.services.content;
   const opts = { badParams: ERRORS.taskNotFound, guard: () => content().guard() };
 
-  serviceRoute(
+  route(
     app,
+    state,
     'createTask',
     ({ body }) => {
       const task = content().createTask({
@@ -27,8 +29,9 @@ export function registerTaskRoutes(app: Hono<any>, content: () => ContentStore):
     opts,
   );
 
-  serviceRoute(
+  route(
     app,
+    state,
     'listTasks',
     ({ query }) => {
       const store = content();
@@ -44,10 +47,11 @@ export function registerTaskRoutes(app: Hono<any>, content: () => ContentStore):
     opts,
   );
 
-  serviceRoute(app, 'getTask', ({ params }) => content().view(content().getTask(params.task_id)), opts);
+  route(app, state, 'getTask', ({ params }) => content().view(content().getTask(params.task_id)), opts);
 
-  serviceRoute(
+  route(
     app,
+    state,
     'cancelTask',
     ({ params }) => {
       const store = content();
@@ -58,8 +62,9 @@ export function registerTaskRoutes(app: Hono<any>, content: () => ContentStore):
     opts,
   );
 
-  serviceRoute(
+  route(
     app,
+    state,
     'listTaskArticles',
     ({ params }) => {
       const store = content();

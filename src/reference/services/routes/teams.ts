@@ -6,18 +6,20 @@ import type { Hono } from 'hono';
 import * as z from 'zod';
 import { ERRORS, Uuid } from '../../../api/index.js';
 import { rowError } from '../../http/http-error.js';
-import { serviceRoute } from '../http/service-route.js';
-import type { TeamRules } from '../teams/rules.js';
+import { route } from '../../http/route.js';
+import type { ReferenceState } from '../../reference-state.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the reference server's root app
-export function registerTeamRoutes(app: Hono<any>, rules: () => TeamRules): void {
+export function registerTeamRoutes(app: Hono<any>, state: ReferenceState): void {
+  const rules = () => state.services.teams;
   const opts = { badParams: ERRORS.teamNotFound };
-  serviceRoute(app, 'createTeam', ({ body }) => rules().create(body.user_id));
-  serviceRoute(app, 'getMyTeam', ({ query }) => rules().mine(query.user_id));
-  serviceRoute(app, 'listMembers', ({ params, query }) => rules().list(params.team_id, query.user_id), opts);
-  serviceRoute(app, 'addMember', ({ params, body }) => rules().add(params.team_id, body.user_id, body.email), opts);
-  serviceRoute(
+  route(app, state, 'createTeam', ({ body }) => rules().create(body.user_id));
+  route(app, state, 'getMyTeam', ({ query }) => rules().mine(query.user_id));
+  route(app, state, 'listMembers', ({ params, query }) => rules().list(params.team_id, query.user_id), opts);
+  route(app, state, 'addMember', ({ params, body }) => rules().add(params.team_id, body.user_id, body.email), opts);
+  route(
     app,
+    state,
     'removeMember',
     ({ params, query }) => rules().remove(params.team_id, query.user_id, params.email),
     opts,
