@@ -1,11 +1,11 @@
 /**
  * The project bootstrap pipeline of POST /account/projects: every phase back to back (topics, prompts, initial
  * answers, competitor detection; research credits per prompt × provider), then the `project.bootstrap` callback
- * POSTed to `webhook_url` (unsigned; retried up to 3 times with 1 s, 2 s, 4 s backoff on the Clock), only where
- * http/outbound.ts allows (a refused target is recorded once, not retried).
+ * POSTed to `webhook_url` by the server's one webhook sender (http/webhook-sender.ts: unsigned; retried up to 3
+ * times with 1 s, 2 s, 4 s backoff on the Clock; only where http/outbound.ts allows, a refused target recorded once
+ * and not retried).
  */
-import { request } from 'undici';
-import { outboundDispatcher, outboundTarget, refusalOf } from './http/outbound.js';
+import { sendWebhook } from './http/webhook-sender.js';
 import type { ReferenceState } from './reference-state.js';
 import { runAutoBootstrap } from './services/index.js';
 import type { ProjectRecord } from './state/projects.js';
@@ -19,11 +19,12 @@ export function runBootstrap(state: ReferenceState, project: ProjectRecord): Pro
 }
 
 const BACKOFF_MS = [1000, 2000, 4000];
+const TIMEOUT_MS = 10_000;
 
 async function deliverCallback(state: ReferenceState, project: ProjectRecord): Promise<void> {
   const boot = project.bootstrap;
   if (!boot?.webhook_url) return;
-  const webhookUrl = boot.webhook_url;
+  const url = boot.webhook_url;
   const body = {
     event: 'project.bootstrap',
     project_id: project.config.id,
@@ -31,39 +32,18 @@ async function deliverCallback(state: ReferenceState, project: ProjectRecord): P
     error: boot.error,
     timestamp: state.nowIso(),
   };
-  const text = JSON.stringify(body);
-  const allowLoopback = state.servicesOptions.allowHttpLoopback;
-  for (let attempt = 0; attempt <= BACKOFF_MS.length; attempt++) {
-    boot.callback_attempts = attempt + 1;
-    let status: number | null = null;
-    let refused: string | null = null;
-    const target = outboundTarget(webhookUrl, allowLoopback);
-    if ('refused' in target) refused = target.refused;
-    else {
-      try {
-        const res = await request(target.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'user-agent': 'vwh-reference-server' },
-          body: text,
-          dispatcher: outboundDispatcher(allowLoopback),
-          headersTimeout: 10_000,
-          bodyTimeout: 10_000,
-        });
-        status = res.statusCode;
-        await res.body.dump();
-      } catch (error) {
-        refused = refusalOf(error);
-      }
-    }
-    state.callbacks.push({ url: webhookUrl, body, status, attempt: attempt + 1, ...(refused ? { refused } : {}) });
-    if (refused) return;
-    if (status !== null && status >= 200 && status < 300) {
-      boot.callback_delivered = true;
-      return;
-    }
-    const wait = BACKOFF_MS[attempt];
-    if (wait === undefined) return;
-    await state.clock.sleep(wait, state.background.signal).catch(() => undefined);
-    if (state.background.signal.aborted) return;
-  }
+  const delivered = await sendWebhook({
+    target: () => ({ url }),
+    body: JSON.stringify(body),
+    backoffMs: BACKOFF_MS,
+    timeoutMs: TIMEOUT_MS,
+    allowLoopback: () => state.servicesOptions.allowHttpLoopback,
+    clock: state.clock,
+    signal: state.background.signal,
+    onAttempt: ({ attempt, status, refused }) => {
+      boot.callback_attempts = attempt;
+      state.callbacks.push({ url, body, status, attempt, ...(refused ? { refused } : {}) });
+    },
+  });
+  if (delivered) boot.callback_delivered = true;
 }
