@@ -1,14 +1,10 @@
 /**
  * Seeded identifiers and randomness: the same seed and the same sequence of requests give the same ids, so a
- * test or a demo can be replayed. Secrets (API keys, passwords) are not seeded: they come from node:crypto.
+ * test or a demo can be replayed (every seeded UUID is the world's `uuidFrom`: 122 bits of SHA-256 of the seed and
+ * the parts). Secrets (API keys, passwords) are not seeded: they come from node:crypto.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { uuidFrom } from './world/hash.js';
-
-/** A UUID derived from the seed and the parts given (the world's `uuidFrom`: 122 bits of SHA-256). */
-export function seededUuid(seed: number, ...parts: Array<string | number>): string {
-  return uuidFrom(seed, ...parts);
-}
 
 /** Hands out distinct seeded UUIDs in order; `kind` keeps families apart. */
 export class IdSource {
@@ -16,7 +12,7 @@ export class IdSource {
   constructor(private readonly seed: number) {}
   next(kind: string): string {
     this.counter += 1;
-    return seededUuid(this.seed, kind, this.counter);
+    return uuidFrom(this.seed, kind, this.counter);
   }
 }
 

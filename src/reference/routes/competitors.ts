@@ -6,10 +6,10 @@ import type { ApiEnv } from '../http/env.js';
 import { rowError } from '../http/http-error.js';
 import { worldQuery } from '../http/query.js';
 import { route } from '../http/route.js';
-import { seededUuid } from '../ids.js';
 import type { ReferenceState } from '../reference-state.js';
 import type { ProjectRecord } from '../state/projects.js';
 import { competitorCreatedItem, competitorItem, normalizeWebsite } from '../views/competitor.js';
+import { uuidFrom } from '../world/hash.js';
 import type { CompetitorConfig } from '../world/types.js';
 
 export const ACTIVE_COMPETITOR_LIMIT = 10;
@@ -56,7 +56,7 @@ export function refreshPending(state: ReferenceState, project: ProjectRecord): v
     if (!site || known.has(site.domain) || names.has(found.name.toLowerCase())) continue;
     known.add(site.domain);
     added.push({
-      id: seededUuid(state.options.seed, project.config.id, 'competitor', site.domain),
+      id: uuidFrom(state.options.seed, project.config.id, 'competitor', site.domain),
       name: found.name,
       website: site.url,
       state: 'pending',

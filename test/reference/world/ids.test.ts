@@ -4,7 +4,6 @@
  * path made 18 of 489,822 chat ids of a 10 × 50 × 365 world collide.
  */
 import { describe, expect, test } from 'vitest';
-import { seededUuid } from '../../../src/reference/ids.js';
 import { uuidFrom } from '../../../src/reference/world/hash.js';
 import { chatId } from '../../../src/reference/world/metrics/chats.js';
 import { PROVIDERS } from '../../../src/reference/world/providers.js';
@@ -13,7 +12,7 @@ const SEED = 5;
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function millionChatIds(): string[] {
-  const team = seededUuid(SEED, 'team', 1);
+  const team = uuidFrom(SEED, 'team', 1);
   const ids: string[] = [];
   for (let p = 0; p < 10; p++) {
     const project = uuidFrom(SEED, team, 'project', p);
@@ -61,6 +60,6 @@ describe('world ids', () => {
     expect(uuidFrom('ab', 'c')).not.toBe(uuidFrom('a', 'bc'));
     expect(uuidFrom(1, 'x')).not.toBe(uuidFrom('1', 'x'));
     expect(uuidFrom(SEED, 'chat', 'p', 'openai', 1)).toBe(uuidFrom(SEED, 'chat', 'p', 'openai', 1));
-    expect(seededUuid(SEED, 'chat', 1)).not.toBe(seededUuid(SEED + 1, 'chat', 1));
+    expect(uuidFrom(SEED, 'chat', 1)).not.toBe(uuidFrom(SEED + 1, 'chat', 1));
   });
 });

@@ -8,9 +8,9 @@
  */
 import { CHECKPOINT_OPTION_ACTIONS, WORKFLOW_CHECKPOINTS } from '../../../api/index.js';
 import { fail } from '../../http/http-error.js';
-import { seededUuid } from '../../ids.js';
 import type { ReferenceState } from '../../reference-state.js';
 import { replaceAction } from '../../state/projects.js';
+import { uuidFrom } from '../../world/hash.js';
 import type { ContentStore } from '../content/store.js';
 import { type Brief, outlineMarkdown, writeArticle } from '../content/writer.js';
 import type { ServicesOptions } from '../options.js';
@@ -236,7 +236,7 @@ export class WorkflowEngine {
     const hooks = this.state.webhooks.ofTeam(workflow.team_id).filter((h) => h.is_active && h.events.includes(event));
     for (const hook of hooks) {
       const record: DeliveryRecord = {
-        delivery_id: seededUuid(this.state.options.seed, 'delivery', workflow.workflow_id, workflow.events, hook.id),
+        delivery_id: uuidFrom(this.state.options.seed, 'delivery', workflow.workflow_id, workflow.events, hook.id),
         webhook_id: hook.id,
         event,
         attempts: [],
