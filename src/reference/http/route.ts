@@ -24,6 +24,7 @@ import {
   type ErrorRow,
   endpoint,
   type QueryOf,
+  routePattern,
   wrap,
 } from '../../api/index.js';
 import { Uuid } from '../../api/schemas/common.js';
@@ -68,7 +69,8 @@ export function route<Id extends EndpointId>(
 ): void {
   const def = endpoint(id) as EndpointDef;
   const isPublic = def.service === 'public';
-  const pattern = (isPublic ? '' : def.basePath) + def.path.replace(/\{([a-z_]+)\}/g, ':$1');
+  // The public API app is mounted under its base path; the services' routes sit on the root app.
+  const pattern = routePattern(isPublic ? { path: def.path, basePath: '' } : def);
   const scoped = isPublic && def.path.startsWith('/projects/{project_id}');
   app.on(def.method, pattern, async (c) => {
     options.guard?.();
