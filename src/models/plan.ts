@@ -6,7 +6,7 @@ import { Executor, relationKind } from './executor.js';
 import { reachable } from './graph.js';
 import { plannedRanges } from './intervals.js';
 import { modelStart } from './materialize/incremental-by-time-range.js';
-import { upstreamDays } from './runner.js';
+import { upstreamDays } from './run-node.js';
 import { selectModels } from './selection.js';
 import { processedDays, readModelStates } from './state.js';
 import type { ModelKind, Project } from './types.js';

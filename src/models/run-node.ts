@@ -1,0 +1,197 @@
+/**
+ * One model of a run, as named steps: skip it when its inputs are unchanged, build it (materialize, record its
+ * state), audit it, and remember its inputs once its audits passed.
+ */
+import { dirname, resolve } from 'node:path';
+import { type DayRange, eachDay } from '../core/days.js';
+import type { Database } from '../warehouse/duckdb.js';
+import { AuditBlocked } from './audits/blocked.js';
+import { runAudits } from './audits/run.js';
+import { compileModel } from './compile.js';
+import { type Executor, relationKind } from './executor.js';
+import type { DimensionKeys } from './freshness.js';
+import { reachable } from './graph.js';
+import { guardHistory } from './guard.js';
+import { formatRanges, sqlTimestamp } from './intervals.js';
+import { materializers } from './materialize/index.js';
+import { auditStatus, describeError, type NodeResult } from './results.js';
+import type { RunOptions } from './runner.js';
+
+import { qualified } from './sql-text.js';
+import { type ModelStateRow, writeInputKey, writeModelState } from './state.js';
+import type { Model, Project } from './types.js';
+
+/** What every model of one run shares. */
+export interface NodeRun {
+  db: Database;
+  project: Project;
+  options: RunOptions;
+  runId: string;
+  /** Last day incremental models process. */
+  end: string;
+  materialize: boolean;
+  audit: boolean;
+  /** Whether a model whose inputs did not change may be kept as it is. */
+  reuse: boolean;
+  states: Map<string, ModelStateRow>;
+  /** Each reusable model's key of inputs. */
+  keys: Map<string, string>;
+  dimensions: DimensionKeys;
+  /** Days each time-range model wrote in this run: a time-range model downstream re-processes them too. */
+  written: Map<string, DayRange[]>;
+}
+
+export async function runNode(run: NodeRun, model: Model, exec: Executor): Promise<NodeResult> {
+  const t0 = run.options.clock.now();
+  const t0hr = performance.now();
+  const result: NodeResult = {
+    id: model.id,
+    type: 'model',
+    kind: model.config.kind,
+    path: model.path,
+    status: 'success',
+    startedAt: new Date(t0).toISOString(),
+    durationMs: 0,
+    rowsAffected: null,
+    audits: [],
+  };
+  const auditing = run.audit && model.config.kind !== 'ephemeral' && model.config.audits.length > 0;
+  const key = run.keys.get(model.id);
+  if (key && (await upToDate(exec, model, key, run.states.get(model.id)?.input_key))) {
+    result.message = 'up to date: no input changed since its last successful build';
+    result.rowsAffected = 0;
+    if (model.config.kind === 'incremental_by_time_range') result.intervals = '';
+  } else {
+    const scope = run.materialize ? await buildModel(run, model, exec, result, auditing, t0) : undefined;
+    if (!run.materialize && auditing && !(await relationKind(exec, model.schema, model.name))) {
+      result.status = 'error';
+      result.message = `${model.path}: ${model.id} is not in the warehouse yet; build it first (vwh models build --select ${model.id}).`;
+    }
+    if (auditing && result.status === 'success' && result.audits.length === 0) {
+      result.audits = await runAudits(exec, model.id, qualified(model.schema, model.name), model.config.audits, {
+        storeFailures: run.options.storeFailures ?? false,
+        scope,
+      });
+      result.status = auditStatus(result.audits);
+    }
+    // Only after its audits passed: a model reused later must be one whose audits would pass again.
+    if (key && run.audit && result.status === 'success') await writeInputKey(exec, model.id, key);
+  }
+  result.durationMs = performance.now() - t0hr;
+  return result;
+}
+
+/**
+ * Materializes the model and records its state, filling `result`; a failure (or a blocking audit of what was just
+ * written) becomes the result's status. Returns the audit scope of what was written (time-range models).
+ */
+async function buildModel(
+  run: NodeRun,
+  model: Model,
+  exec: Executor,
+  result: NodeResult,
+  auditing: boolean,
+  t0: number,
+): Promise<string | undefined> {
+  const { options, states } = run;
+  const compiled = compileModel(run.project, model);
+  try {
+    await guardHistory(exec, model, states.get(model.id));
+    let dims: string | null = null;
+    let fullRefresh = options.fullRefresh ?? false;
+    if (model.config.kind === 'incremental_by_time_range') {
+      dims = await run.dimensions.of(model, exec);
+      const previous = states.get(model.id);
+      // Every old day may read what changed: rebuilt in full (under a temporary name, like --full-refresh).
+      if (run.reuse && previous && previous.dims_key !== dims) fullRefresh = true;
+    }
+    const auditOptions = { storeFailures: options.storeFailures ?? false };
+    const out = await withConflictRetry(() =>
+      materializers[model.config.kind]({
+        model,
+        exec,
+        sql: compiled.sql,
+        runId: run.runId,
+        clock: options.clock,
+        end: run.end,
+        start: options.start,
+        upstreamDays: upstreamDays(run.project, model.id, run.written),
+        ...(states.get(model.id)?.built_on ? { lastBuiltOn: states.get(model.id)?.built_on as string } : {}),
+        fullRefresh,
+        baseDir: run.db.path.startsWith(':memory:') ? process.cwd() : dirname(resolve(run.db.path)),
+        ...(auditing
+          ? {
+              auditNew: (relation: string) => runAudits(exec, model.id, relation, model.config.audits, auditOptions),
+            }
+          : {}),
+      }),
+    );
+    result.rowsAffected = out.rowsAffected;
+    if (out.intervals) {
+      result.intervals = formatRanges(out.intervals);
+      run.written.set(model.id, out.intervals);
+    }
+    if (out.message) result.message = out.message;
+    if (fullRefresh && !options.fullRefresh) result.message = `${out.message ?? ''} (an input not cut by day changed)`;
+    if (out.audits) {
+      result.audits = out.audits;
+      result.status = auditStatus(out.audits);
+    }
+    await writeModelState(
+      exec,
+      {
+        model: model.id,
+        kind: model.config.kind,
+        fingerprint: model.fingerprint,
+        start_date: out.startDate ?? null,
+        dims_key: dims,
+      },
+      run.runId,
+      // When this model's build started: incremental_by_unique_key's next window starts on this day.
+      sqlTimestamp(t0),
+    );
+    return out.auditScope;
+  } catch (error) {
+    if (error instanceof AuditBlocked) {
+      result.status = 'fail';
+      result.audits = error.audits;
+      result.message = error.message;
+    } else {
+      result.status = 'error';
+      result.message = describeError(model.path, error, model.sqlLine, compiled);
+    }
+    return undefined;
+  }
+}
+
+/** The days time-range ancestors of `id` wrote in this run (they finish before it starts: DAG order). */
+export function upstreamDays(project: Project, id: string, written: Map<string, readonly DayRange[]>): Set<string> {
+  const days = new Set<string>();
+  for (const ancestor of reachable(project.graph.parents, id)) {
+    for (const r of written.get(ancestor) ?? []) for (const d of eachDay(r.from, r.to)) days.add(d);
+  }
+  return days;
+}
+
+/** Whether the model's relation holds what a build would write: same inputs as its last successful build. */
+async function upToDate(exec: Executor, model: Model, key: string, recorded: string | null | undefined) {
+  if (recorded !== key) return false;
+  const kind = model.config.kind;
+  // An ephemeral model has no relation to keep; an export's file may have been moved since.
+  if (kind === 'ephemeral' || kind === 'export') return false;
+  return (await relationKind(exec, model.schema, model.name)) !== undefined;
+}
+
+/**
+ * DuckDB's optimistic concurrency can refuse a transaction whose catalog changes race another connection's
+ * ("write-write conflict"); the materializations are safe to repeat, so such a model is tried again.
+ */
+async function withConflictRetry<T>(fn: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (i >= attempts || !/conflict/i.test((error as Error).message)) throw error;
+    }
+  }
+}
