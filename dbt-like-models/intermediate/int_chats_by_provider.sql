@@ -1,7 +1,10 @@
 /* @model
+kind: incremental_by_time_range
+time_column: date
 description: >
-  Every chat twice, under its provider and under 'all' (staging.chat_providers), with its project, prompt and day:
-  the base every per-provider mart groups, so the 'all' figures come from the same pooled counts.
+  Every chat twice, under its provider and under 'all' (as staging.chat_providers), with its project, prompt and
+  day: the base every per-provider mart groups, so the 'all' figures come from the same pooled counts. Cut by day
+  like staging.chats, so the daily marts read only the days a night re-processed.
 grain: one row per team, chat and provider bucket (its provider, 'all')
 columns:
   date: the chat's UTC day (chat_date)
@@ -10,13 +13,13 @@ audits:
   - not_null: [team_id, project_id, prompt_id, chat_id, date, provider]
   - unique: [team_id, chat_id, provider]
 */
-select
-  chats.team_id,
-  chats.project_id,
-  chats.prompt_id,
-  chats.chat_id,
-  chats.chat_date as date,
-  chat_providers.provider
-from staging.chats as chats
-join staging.chat_providers as chat_providers
-  on chat_providers.team_id = chats.team_id and chat_providers.chat_id = chats.chat_id
+with chats as (
+  select team_id, project_id, prompt_id, chat_id, chat_date, provider
+  from staging.chats
+  where chat_date between @start_date and @end_date
+)
+select team_id, project_id, prompt_id, chat_id, chat_date as date, provider
+from chats
+union all
+select team_id, project_id, prompt_id, chat_id, chat_date as date, 'all' as provider
+from chats

@@ -1,5 +1,6 @@
 /* @model
-kind: table
+kind: incremental_by_time_range
+time_column: date
 description: >
   The own brand's performance per prompt, provider (and 'all') and day, with the prompt's attributes as of that day
   from snapshots.prompts_history (valid_from <= day < valid_to). The history starts on the first sync day: for
@@ -52,11 +53,12 @@ with answers as (
     chats.mentioned, chats.position, chats.sentiment
   from intermediate.int_chats_by_provider as answers
   join staging.chats as chats on chats.team_id = answers.team_id and chats.chat_id = answers.chat_id
+  where answers.date between @start_date and @end_date and chats.chat_date between @start_date and @end_date
 ),
 competitor_answers as (
   select team_id, chat_id, brand_id
   from intermediate.int_brand_mentions_per_chat
-  where not is_own_brand
+  where not is_own_brand and chat_date between @start_date and @end_date
 ),
 own_counts as (
   select

@@ -1,5 +1,6 @@
 /* @model
-kind: table
+kind: incremental_by_time_range
+time_column: date
 description: >
   What AI answers cite, per domain and day: citations, the answers citing the domain out of all the project's
   answers that day, how many of those name the own brand, how many name a tracked competitor but not the brand, the
@@ -41,12 +42,14 @@ with responses_per_day as (
     case when grouping(provider) = 1 then 'all' else provider end as provider,
     count(*) as responses
   from intermediate.int_opportunity_chats
+  where chat_date between @start_date and @end_date
   group by grouping sets ((team_id, project_id, chat_date, provider), (team_id, project_id, chat_date))
 ),
 brands_per_chat as (
   select
     team_id, chat_id, list(competitor_name order by competitor_name) as competitors, list(competitor_id) as competitor_ids
   from intermediate.int_chat_competitors
+  where chat_date between @start_date and @end_date
   group by team_id, chat_id
 ),
 citing as (
@@ -66,6 +69,7 @@ citing as (
     coalesce(b.competitor_ids, []) as competitor_ids
   from intermediate.int_chat_domains as d
   left join brands_per_chat as b on b.team_id = d.team_id and b.chat_id = d.chat_id
+  where d.chat_date between @start_date and @end_date
 ),
 per_domain as (
   select
