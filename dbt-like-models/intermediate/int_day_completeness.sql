@@ -1,4 +1,6 @@
 /* @model
+kind: incremental_by_time_range
+time_column: date
 description: |
   Whether each project day's answers are all in. Late answers of day D become visible a day later, so the newest
   day of a sync is usually partial. A day is complete when a later day of the project has answers (a sync saw the
@@ -21,10 +23,12 @@ audits:
 with days as (
   select team_id, project_id, chat_date as date, count(*) as answers, count(distinct prompt_id) as prompts_answered
   from staging.chats
+  where chat_date between @start_date and @end_date
   group by all
 ),
-providers as (
-  select team_id, project_id, count(distinct provider) as providers
+projects as (
+  -- Over every day, not only the days being built: the newest day decides which day is the last one.
+  select team_id, project_id, count(distinct provider) as providers, max(chat_date) as last_day
   from staging.chats
   group by all
 )
@@ -36,7 +40,6 @@ select
   d.prompts_answered,
   p.providers,
   d.prompts_answered * p.providers as expected_answers,
-  d.date < max(d.date) over (partition by d.team_id, d.project_id) or d.answers = d.prompts_answered * p.providers
-    as is_complete
+  d.date < p.last_day or d.answers = d.prompts_answered * p.providers as is_complete
 from days as d
-join providers as p on p.team_id = d.team_id and p.project_id = d.project_id
+join projects as p on p.team_id = d.team_id and p.project_id = d.project_id

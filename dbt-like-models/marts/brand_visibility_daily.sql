@@ -1,5 +1,6 @@
 /* @model
-kind: table
+kind: incremental_by_time_range
+time_column: date
 description: >
   Daily visibility of each tracked brand (the own brand and every competitor) per provider and for all providers
   pooled ('all'). Counts are stored next to every rate so any grain re-aggregates from sums: visibility over a week
@@ -57,6 +58,7 @@ audits:
 with answers as (
   select team_id, project_id, chat_id, date, provider
   from intermediate.int_chats_by_provider
+  where date between @start_date and @end_date
 ),
 responses as (
   select team_id, project_id, provider, date, count(*) as responses
@@ -81,34 +83,13 @@ mentions as (
   from answers
   join intermediate.int_brand_mentions_per_chat as tracked
     on tracked.team_id = answers.team_id and tracked.chat_id = answers.chat_id
+    and tracked.chat_date between @start_date and @end_date
   group by answers.team_id, answers.project_id, tracked.brand_id, answers.provider, answers.date
 ),
-project_days as (
-  select team_id, project_id, min(date) as first_day
-  from responses
-  group by team_id, project_id
-),
-mention_days as (
-  select team_id, project_id, brand_id, min(chat_date) as first_day, max(chat_date) as last_day
-  from intermediate.int_brand_mentions_per_chat
-  group by team_id, project_id, brand_id
-),
 tracking_spans as (
-  select
-    brands.team_id,
-    brands.project_id,
-    brands.brand_id,
-    brands.brand_name,
-    brands.is_own_brand,
-    case when brands.is_own_brand then project_days.first_day
-         else coalesce(mention_days.first_day, project_days.first_day) end as tracked_from,
-    case when brands.is_current then null else mention_days.last_day end as tracked_to
-  from staging.tracked_brands as brands
-  join project_days on project_days.team_id = brands.team_id and project_days.project_id = brands.project_id
-  left join mention_days
-    on mention_days.team_id = brands.team_id
-    and mention_days.project_id = brands.project_id
-    and mention_days.brand_id = brands.brand_id
+  -- Computed over every day apart (intermediate.int_brand_tracking_spans): this model is cut by day.
+  select team_id, project_id, brand_id, brand_name, is_own_brand, tracked_from, tracked_to
+  from intermediate.int_brand_tracking_spans
 ),
 grid as (
   select

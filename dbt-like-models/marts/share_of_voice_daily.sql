@@ -1,5 +1,6 @@
 /* @model
-kind: table
+kind: incremental_by_time_range
+time_column: date
 description: >
   Share of voice per brand, provider (and 'all') and day, each brand counted at most once per answer, over two
   denominators:
@@ -41,6 +42,7 @@ audits:
 with answers as (
   select team_id, project_id, chat_id, date, provider
   from intermediate.int_chats_by_provider
+  where date between @start_date and @end_date
 ),
 brand_answers as (
   -- One row per answer and brand (tracked brands by id, others by lower-cased name), each brand once per answer.
@@ -52,6 +54,7 @@ brand_answers as (
     min(brand_name) as detected_name,
     bool_or(is_tracked_brand and in_brands_mentioned) as tracked_mention
   from staging.chat_mentions
+  where chat_date between @start_date and @end_date
   group by team_id, chat_id, coalesce(brand_id, 'name:' || lower(brand_name)), brand_id
 ),
 brand_counts as (
@@ -72,6 +75,7 @@ brand_counts as (
 tracked_grid as (
   select team_id, project_id, brand_id as brand_key, brand_id, brand_name, is_own_brand, provider, date, responses
   from marts.brand_visibility_daily
+  where date between @start_date and @end_date
 ),
 responses as (
   select team_id, project_id, provider, date, count(*) as responses
