@@ -3,6 +3,7 @@ import { quoteIdent, quoteLiteral } from '../../core/sql.js';
 import { type Executor, relationKind } from '../executor.js';
 import { sqlTimestamp } from '../intervals.js';
 import { qualified, substituteMacros } from '../sql-text.js';
+import type { Model } from '../types.js';
 import { addedNote, addNewColumns, describeColumns } from './columns.js';
 import type { Materializer } from './types.js';
 
@@ -22,12 +23,30 @@ import type { Materializer } from './types.js';
  * refused. Everything happens in SQL (window functions) in one transaction.
  */
 export const materializeScd2: Materializer = async ({ model, exec, sql, end, clock, fullRefresh }) => {
-  const { uniqueKey, scd2Strategy, updatedAt, snapshotTimeColumn, invalidateHardDeletes } = model.config;
+  const { scd2Strategy, updatedAt, snapshotTimeColumn } = model.config;
   const select = substituteMacros(sql, { start_date: model.config.start ?? '1970-01-01', end_date: end });
   const rel = qualified(model.schema, model.name);
   const src = quoteIdent(`__vwh_src_${model.schema}_${model.name}`);
   const now = `TIMESTAMP ${quoteLiteral(sqlTimestamp(clock.now()))}`;
   const dateColumn = scd2Strategy === 'timestamp' ? updatedAt : snapshotTimeColumn;
+  const exists = await existingHistory(exec, model, rel);
+  let built: { rows: number; added: string[] } = { rows: 0, added: [] };
+  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(model.schema)}`);
+  await exec.transaction(async () => {
+    await exec.run(`CREATE OR REPLACE TEMP TABLE ${src} AS ${select}`);
+    const columns = (await exec.all<{ column_name: string }>(`DESCRIBE ${src}`)).map((c) => c.column_name);
+    checkSourceColumns(model, columns, dateColumn);
+    const target = { model, exec, rel, src, now, columns, exists };
+    built = dateColumn === undefined ? await buildUndated(target) : await buildDated(target, dateColumn);
+    await exec.run(`DROP TABLE ${src}`);
+  });
+  const kept = fullRefresh ? 'scd2 history kept (--full-refresh never drops it)' : '';
+  const message = `${kept}${addedNote(built.added)}`.replace(/^; /, '');
+  return message ? { rowsAffected: built.rows, message } : { rowsAffected: built.rows };
+};
+
+/** Whether the history table exists; a view of its name, or a table without valid_from/valid_to, is refused. */
+async function existingHistory(exec: Executor, model: Model, rel: string): Promise<boolean> {
   const kind = await relationKind(exec, model.schema, model.name);
   if (kind === 'view') {
     throw new VwhError('MODEL_ERROR', `${model.id} is a view; an scd2 model needs its table. Drop the view first.`);
@@ -42,108 +61,127 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
       );
     }
   }
-  let rows = 0;
+  return kind === 'table';
+}
+
+/** The query returns the key and the date it is configured with, and none of the history's own columns. */
+function checkSourceColumns(model: Model, columns: string[], dateColumn: string | undefined): void {
+  for (const reserved of dateColumn === undefined
+    ? ['valid_from', 'valid_to']
+    : ['valid_from', 'valid_to', 'last_seen']) {
+    if (columns.includes(reserved)) {
+      throw new VwhError('MODEL_ERROR', `${model.id}: the query must not return a column named ${reserved}.`);
+    }
+  }
+  for (const k of model.config.uniqueKey) {
+    if (!columns.includes(k))
+      throw new VwhError('MODEL_ERROR', `${model.id}: unique_key names ${k}, which the query does not return.`);
+  }
+  if (dateColumn !== undefined && !columns.includes(dateColumn)) {
+    throw new VwhError(
+      'MODEL_ERROR',
+      `${model.id}: ${dateSetting(model)} names ${dateColumn}, which the query does not return.`,
+    );
+  }
+}
+
+function dateSetting(model: Model): string {
+  return model.config.scd2Strategy === 'timestamp' ? 'updated_at' : 'snapshot_time_column';
+}
+
+/** One build's target: the history `rel`, the query's rows in the temp table `src`, the build time `now`. */
+interface Scd2Target {
+  model: Model;
+  exec: Executor;
+  rel: string;
+  src: string;
+  now: string;
+  columns: string[];
+  exists: boolean;
+}
+
+/** The dated mode: creates the table (or adds the query's new columns), then applies the rows by their dates. */
+async function buildDated(t: Scd2Target, dateColumn: string): Promise<{ rows: number; added: string[] }> {
+  const { model, exec, rel, src } = t;
+  const { uniqueKey, scd2Strategy } = model.config;
+  // check: the columns whose change opens a version (default: all but the key and the date); timestamp: none
+  // are compared, every newer updated_at is a version.
+  const compared =
+    scd2Strategy === 'timestamp'
+      ? undefined
+      : checkColumns(model.config.checkColumns, t.columns, [...uniqueKey, dateColumn]);
   let added: string[] = [];
-  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(model.schema)}`);
-  await exec.transaction(async () => {
-    await exec.run(`CREATE OR REPLACE TEMP TABLE ${src} AS ${select}`);
-    const columns = (await exec.all<{ column_name: string }>(`DESCRIBE ${src}`)).map((c) => c.column_name);
-    for (const reserved of dateColumn === undefined
-      ? ['valid_from', 'valid_to']
-      : ['valid_from', 'valid_to', 'last_seen']) {
-      if (columns.includes(reserved)) {
-        throw new VwhError('MODEL_ERROR', `${model.id}: the query must not return a column named ${reserved}.`);
-      }
-    }
-    for (const k of uniqueKey) {
-      if (!columns.includes(k))
-        throw new VwhError('MODEL_ERROR', `${model.id}: unique_key names ${k}, which the query does not return.`);
-    }
-    if (dateColumn !== undefined) {
-      const setting = scd2Strategy === 'timestamp' ? 'updated_at' : 'snapshot_time_column';
-      if (!columns.includes(dateColumn)) {
-        throw new VwhError(
-          'MODEL_ERROR',
-          `${model.id}: ${setting} names ${dateColumn}, which the query does not return.`,
-        );
-      }
-      // check: the columns whose change opens a version (default: all but the key and the date); timestamp: none
-      // are compared, every newer updated_at is a version.
-      const compared =
-        scd2Strategy === 'timestamp'
-          ? undefined
-          : checkColumns(model.config.checkColumns, columns, [...uniqueKey, dateColumn]);
-      if (!kind) {
-        // An empty table of the query's shape: the first build is the general case with no known versions.
-        await exec.run(
-          `CREATE TABLE ${rel} AS SELECT *, CAST(NULL AS TIMESTAMP) AS valid_from, CAST(NULL AS TIMESTAMP) AS valid_to,
-                  CAST(NULL AS TIMESTAMP) AS last_seen FROM ${src} LIMIT 0`,
-        );
-      } else {
-        added = await addNewColumns(exec, model.schema, model.name, await describeColumns(exec, src));
-        // A table first built undated (or before this column existed) learns it; NULL reads as valid_from.
-        await exec.run(`ALTER TABLE ${rel} ADD COLUMN IF NOT EXISTS last_seen TIMESTAMP`);
-      }
-      rows = await applyDated(exec, {
-        model: model.id,
-        path: model.path,
-        rel,
-        src,
-        now,
-        columns,
-        key: uniqueKey,
-        dateColumn,
-        setting,
-        compared,
-        invalidateHardDeletes,
-      });
-      await exec.run(`DROP TABLE ${src}`);
-      return;
-    }
-    await refuseDuplicateKeys(exec, model.id, src, uniqueKey);
-    const validFrom = now;
-    const list = columns.map((c) => `s.${quoteIdent(c)}`).join(', ');
-    const key = uniqueKey.map((k) => `t.${quoteIdent(k)} IS NOT DISTINCT FROM s.${quoteIdent(k)}`).join(' AND ');
-    if (!kind) {
-      rows = await exec.run(
-        `CREATE TABLE ${rel} AS SELECT ${list}, ${validFrom} AS valid_from, CAST(NULL AS TIMESTAMP) AS valid_to FROM ${src} AS s`,
-      );
-      rows = Number(await exec.scalar(`SELECT count(*) FROM ${rel}`));
-      await exec.run(`DROP TABLE ${src}`);
-      return;
-    }
-    added = await addNewColumns(
-      exec,
-      model.schema,
-      model.name,
-      (await describeColumns(exec, src)).filter((c) => !['valid_from', 'valid_to'].includes(c.name)),
+  if (!t.exists) {
+    // An empty table of the query's shape: the first build is the general case with no known versions.
+    await exec.run(
+      `CREATE TABLE ${rel} AS SELECT *, CAST(NULL AS TIMESTAMP) AS valid_from, CAST(NULL AS TIMESTAMP) AS valid_to,
+              CAST(NULL AS TIMESTAMP) AS last_seen FROM ${src} LIMIT 0`,
     );
-    const compared = checkColumns(model.config.checkColumns, columns, uniqueKey);
-    const changed =
-      compared.map((c) => `t.${quoteIdent(c)} IS DISTINCT FROM s.${quoteIdent(c)}`).join(' OR ') || 'false';
-    // Close the current version of every key whose row changed; new versions are inserted below.
-    rows += await exec.run(
-      `UPDATE ${rel} AS t SET valid_to = ${validFrom} FROM ${src} AS s
-       WHERE t.valid_to IS NULL AND ${key} AND (${changed})`,
-    );
-    if (invalidateHardDeletes) {
-      rows += await exec.run(
-        `UPDATE ${rel} AS t SET valid_to = ${now}
-         WHERE t.valid_to IS NULL AND NOT EXISTS (SELECT 1 FROM ${src} AS s WHERE ${key})`,
-      );
-    }
-    // Open a version for every key without a current row: new keys, changed keys (closed above), returning keys.
-    rows += await exec.run(
-      `INSERT INTO ${rel} BY NAME
-       SELECT ${list}, ${validFrom} AS valid_from, CAST(NULL AS TIMESTAMP) AS valid_to FROM ${src} AS s
-       WHERE NOT EXISTS (SELECT 1 FROM ${rel} AS t WHERE t.valid_to IS NULL AND ${key})`,
-    );
-    await exec.run(`DROP TABLE ${src}`);
+  } else {
+    added = await addNewColumns(exec, model.schema, model.name, await describeColumns(exec, src));
+    // A table first built undated (or before this column existed) learns it; NULL reads as valid_from.
+    await exec.run(`ALTER TABLE ${rel} ADD COLUMN IF NOT EXISTS last_seen TIMESTAMP`);
+  }
+  const rows = await applyDated(exec, {
+    model: model.id,
+    path: model.path,
+    rel,
+    src,
+    now: t.now,
+    columns: t.columns,
+    key: uniqueKey,
+    dateColumn,
+    setting: dateSetting(model),
+    compared,
+    invalidateHardDeletes: model.config.invalidateHardDeletes,
   });
-  const kept = fullRefresh ? 'scd2 history kept (--full-refresh never drops it)' : '';
-  const message = `${kept}${addedNote(added)}`.replace(/^; /, '');
-  return message ? { rowsAffected: rows, message } : { rowsAffected: rows };
-};
+  return { rows, added };
+}
+
+/**
+ * The undated mode: one row per key, versions dated by the build time. Closes the current version of changed keys
+ * (and of keys gone, with invalidate_hard_deletes), then opens one for every key without a current row.
+ */
+async function buildUndated(t: Scd2Target): Promise<{ rows: number; added: string[] }> {
+  const { model, exec, rel, src, now, columns } = t;
+  const { uniqueKey, invalidateHardDeletes } = model.config;
+  await refuseDuplicateKeys(exec, model.id, src, uniqueKey);
+  const validFrom = now;
+  const list = columns.map((c) => `s.${quoteIdent(c)}`).join(', ');
+  const key = uniqueKey.map((k) => `t.${quoteIdent(k)} IS NOT DISTINCT FROM s.${quoteIdent(k)}`).join(' AND ');
+  if (!t.exists) {
+    await exec.run(
+      `CREATE TABLE ${rel} AS SELECT ${list}, ${validFrom} AS valid_from, CAST(NULL AS TIMESTAMP) AS valid_to FROM ${src} AS s`,
+    );
+    return { rows: Number(await exec.scalar(`SELECT count(*) FROM ${rel}`)), added: [] };
+  }
+  const added = await addNewColumns(
+    exec,
+    model.schema,
+    model.name,
+    (await describeColumns(exec, src)).filter((c) => !['valid_from', 'valid_to'].includes(c.name)),
+  );
+  const compared = checkColumns(model.config.checkColumns, columns, uniqueKey);
+  const changed = compared.map((c) => `t.${quoteIdent(c)} IS DISTINCT FROM s.${quoteIdent(c)}`).join(' OR ') || 'false';
+  // Close the current version of every key whose row changed; new versions are inserted below.
+  let rows = await exec.run(
+    `UPDATE ${rel} AS t SET valid_to = ${validFrom} FROM ${src} AS s
+     WHERE t.valid_to IS NULL AND ${key} AND (${changed})`,
+  );
+  if (invalidateHardDeletes) {
+    rows += await exec.run(
+      `UPDATE ${rel} AS t SET valid_to = ${now}
+       WHERE t.valid_to IS NULL AND NOT EXISTS (SELECT 1 FROM ${src} AS s WHERE ${key})`,
+    );
+  }
+  // Open a version for every key without a current row: new keys, changed keys (closed above), returning keys.
+  rows += await exec.run(
+    `INSERT INTO ${rel} BY NAME
+     SELECT ${list}, ${validFrom} AS valid_from, CAST(NULL AS TIMESTAMP) AS valid_to FROM ${src} AS s
+     WHERE NOT EXISTS (SELECT 1 FROM ${rel} AS t WHERE t.valid_to IS NULL AND ${key})`,
+  );
+  return { rows, added };
+}
 
 interface DatedBuild {
   model: string;
