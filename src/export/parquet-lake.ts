@@ -97,7 +97,13 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
         const tableDir = join(stagingDir, table.schema, table.name);
         if (changed.length > 0) {
           await withHeartbeat(log, 'export progress', { table: key, step: 'writing parquet' }, () =>
-            copyPartitions(db, layout, tableDir, changed.length === plan.partitions.length ? undefined : changed),
+            copyPartitions(
+              db,
+              layout,
+              tableDir,
+              changed.length === plan.partitions.length ? undefined : changed,
+              changed.length,
+            ),
           );
         }
         for (const part of changed) {
@@ -176,11 +182,17 @@ async function planTable(
   return { key, layout, partitions };
 }
 
+/** Partition files DuckDB may hold open at once (file descriptors are the limit; ulimit -n is 1024 or more). */
+const MAX_OPEN_FILES = 900;
+/** Rows a thread buffers before it writes its partitions out (DuckDB's default is 524,288): fewer, larger row groups. */
+const FLUSH_ROWS = 1_048_576;
+
 async function copyPartitions(
   db: Database,
   layout: TableLayout,
   dir: string,
   only: PlannedPartition[] | undefined,
+  partitions: number,
 ): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const keys = layout.partitionBy.map(quoteIdent);
@@ -190,6 +202,10 @@ async function copyPartitions(
     return;
   }
   options.push(`PARTITION_BY (${keys.join(', ')})`, 'OVERWRITE_OR_IGNORE', `FILENAME_PATTERN 'part-{i}'`);
+  // DuckDB keeps 100 partition files open by default and, past that, closes and reopens them: with more
+  // partitions than that the write took 1.3-1.8x as long (2M rows, 130 partitions; docs/exports.md, benchmarks).
+  await db.run(`SET partitioned_write_max_open_files = ${Math.min(Math.max(100, partitions + 1), MAX_OPEN_FILES)}`);
+  await db.run(`SET partitioned_write_flush_threshold = ${FLUSH_ROWS}`);
   if (!only) {
     await db.run(`COPY (${layout.sql}) TO ${quoteLiteral(dir)} (${options.join(', ')})`);
     return;
