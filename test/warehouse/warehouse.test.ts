@@ -103,6 +103,30 @@ describe('kysely dialect', () => {
     expect(await ws.ops.selectFrom('ops.sync_runs').selectAll().execute()).toEqual([]);
   });
 
+  it('runs two concurrent kysely transactions one after the other, never interleaved', async () => {
+    const events: string[] = [];
+    const row = (key: string) => ({ key_id: key, timestamps: '[]', updated_at: new Date(0) });
+    const slow = ws.ops.transaction().execute(async (trx) => {
+      events.push('a:first');
+      await trx.insertInto('ops.rate_budget').values(row('a1')).execute();
+      // Let the other transaction run if the connection were not held.
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+      await trx.insertInto('ops.rate_budget').values(row('a2')).execute();
+      events.push('a:last');
+      throw new Error('a rolls back');
+    });
+    const other = ws.ops.transaction().execute(async (trx) => {
+      events.push('b:first');
+      await trx.insertInto('ops.rate_budget').values(row('b1')).execute();
+      events.push('b:last');
+    });
+    await expect(slow).rejects.toThrow('a rolls back');
+    await other;
+    expect(events).toEqual(['a:first', 'a:last', 'b:first', 'b:last']);
+    const keys = await ws.ops.selectFrom('ops.rate_budget').select('key_id').execute();
+    expect(keys.map((k) => k.key_id)).toEqual(['b1']);
+  });
+
   it('introspects the ops and raw tables', async () => {
     const tables = await ws.ops.introspection.getTables();
     const names = tables.map((t) => `${t.schema}.${t.name}`);

@@ -2,9 +2,14 @@ import { type DuckDBValue, timestampValue } from '@duckdb/node-api';
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from 'kysely';
 import type { Session } from '../session.js';
 
-/** Kysely's driver over one `Session`: every query runs on the session's connection, in its transaction if any. */
+/**
+ * Kysely's driver over one `Session`: every query runs on the session's connection, in its transaction if any.
+ * The connection is handed to one Kysely caller at a time (as Kysely's SQLite driver does): a `db.transaction()`
+ * holds it from BEGIN to COMMIT, so another caller's query waits instead of landing inside that transaction.
+ */
 export class DuckDBDriver implements Driver {
   private readonly connection: DuckDBKyselyConnection;
+  private readonly mutex = new ConnectionMutex();
 
   constructor(session: Session) {
     this.connection = new DuckDBKyselyConnection(session);
@@ -13,6 +18,7 @@ export class DuckDBDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    await this.mutex.lock();
     return this.connection;
   }
 
@@ -28,9 +34,31 @@ export class DuckDBDriver implements Driver {
     await (connection as DuckDBKyselyConnection).raw('ROLLBACK');
   }
 
-  async releaseConnection(): Promise<void> {}
+  async releaseConnection(): Promise<void> {
+    this.mutex.unlock();
+  }
 
   async destroy(): Promise<void> {}
+}
+
+/** One holder at a time; the others wait in turn. */
+class ConnectionMutex {
+  private held: Promise<void> | undefined;
+  private release: (() => void) | undefined;
+
+  async lock(): Promise<void> {
+    while (this.held) await this.held;
+    this.held = new Promise((resolve) => {
+      this.release = resolve;
+    });
+  }
+
+  unlock(): void {
+    const release = this.release;
+    this.held = undefined;
+    this.release = undefined;
+    release?.();
+  }
 }
 
 class DuckDBKyselyConnection implements DatabaseConnection {
