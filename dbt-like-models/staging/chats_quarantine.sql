@@ -1,4 +1,7 @@
 /* @model
+# a table, not a view: staging.chats reads it in every batch and hashes it to see whether it changed (it scans
+# every answer), so it is computed once a build
+kind: table
 description: >
   Answers held back from staging.chats because their id was landed under more than one parent (project, prompt):
   an id names one answer, so two parents mean the API reused an id and no version can be trusted over the other.
