@@ -13,7 +13,7 @@ export {
 } from './api-client.js';
 export { type BudgetStore, keyIdFor, MemoryBudgetStore } from './budget-store.js';
 export { decodeEnvelope } from './envelope.js';
-export { type FetchPage, type Page, type PagingOptions, pagesByTotal, pagesUntilEmpty, paginate } from './paging.js';
+export { hasNextPage, type PageRead, pageQuery, paginatedParts } from './paging.js';
 export {
   type Permit,
   RateBudget,

@@ -1,89 +1,63 @@
 /**
- * Paging the two ways the public API pages (spec "Analytics"):
- * - `page-until-empty` (sources): `data` is a flat array and there is no total; ask page 1, 2, ... until a page
- *   comes back empty.
- * - `page-total` (source detail and chats): `data` is, or contains, `{page, page_size, total, items}` objects
- *   (source detail has two: `urls` and `prompts`); ask until every one of them has been read to its `total`.
- * Decisions are taken on `raw` (the unparsed `data`), so a page that drifted from the schema still pages on.
+ * Paging by an endpoint's declared `pagination` (its catalogue entry says which of the API's ways it pages):
+ * - `page-until-empty` (sources): `page`/`page_size`, no total; a page shorter than asked is the last one (an empty
+ *   page, the spec's rule, is one of those).
+ * - `page-total` (source detail and chats, articles): `page`/`page_size` and a `total` in the body: either in each
+ *   `{page, page_size, total, items}` part of the data (itself, as source chats; or its direct properties, as
+ *   source detail's `urls` and `prompts`), read until every part reaches its total, or beside the list (articles),
+ *   read until a short page or the total.
+ * - `offset-limit` (content tasks): `offset`/`limit` and a `total` beside the list, read the same way.
+ * - `none`: one request.
+ * A page that drifted from its schema pages on when the items kept from it filled the page; with nothing kept,
+ * nothing tells what follows and paging stops.
  */
-import type { DataOf, EndpointDef } from '../api/endpoint.js';
-import type { ApiClient, CallParams, CallResult } from './api-client.js';
+import type { Pagination } from '../api/endpoint.js';
 
-export interface Page<T> {
-  page: number;
-  result: CallResult<T>;
+/** What the pager needs to know of the page it just read. */
+export interface PageRead {
+  /** 0-based index of the page. */
+  index: number;
+  /** Page size asked for. */
+  size: number;
+  /** The parsed `data`, undefined when the page drifted from its schema. */
+  data: unknown;
+  /** List items the page held: parsed, or (drifted) kept and rejected one by one. */
+  count: number;
+  /** Items kept (parsed or salvaged); on a drifted page, 0 means nothing could be read. */
+  kept: number;
 }
 
-export interface PagingOptions {
-  /** First page to ask for (default 1). */
-  startPage?: number;
-  /** Page size to ask for (default: the endpoint's default). */
-  pageSize?: number;
-  /** Safety stop (default 10 000 pages). */
-  maxPages?: number;
+/** The paging query of the page with this 0-based index (to add to the request's own query). */
+export function pageQuery(pagination: Pagination, index: number, size: number): Record<string, number> {
+  if (pagination === 'none') return {};
+  if (pagination === 'offset-limit') return { limit: size, offset: index * size };
+  return { page: index + 1, page_size: size };
 }
 
-export type FetchPage<T> = (page: number) => Promise<CallResult<T>>;
-
-/** Pages until one whose raw `data` is an empty array (or not an array at all: then paging cannot go on). */
-export async function* pagesUntilEmpty<T>(
-  fetchPage: FetchPage<T>,
-  options: PagingOptions = {},
-): AsyncGenerator<Page<T>> {
-  const start = options.startPage ?? 1;
-  const last = start + (options.maxPages ?? 10_000) - 1;
-  for (let page = start; page <= last; page++) {
-    const result = await fetchPage(page);
-    if (Array.isArray(result.raw) && result.raw.length === 0) return;
-    yield { page, result };
-    if (!Array.isArray(result.raw)) return;
+/** Whether another page follows the one just read. */
+export function hasNextPage(pagination: Pagination, read: PageRead): boolean {
+  if (pagination === 'none') return false;
+  if (read.data === undefined) return read.kept > 0 && read.count >= read.size;
+  if (pagination === 'page-total') {
+    const parts = paginatedParts(read.data);
+    if (parts.length > 0) return parts.some((p) => p.items.length > 0 && p.page * p.page_size < p.total);
   }
+  if (read.count < read.size) return false;
+  const total = pagination === 'page-until-empty' ? undefined : totalOf(read.data);
+  return total === undefined || (read.index + 1) * read.size < total;
 }
 
-/** Pages until every `{page, page_size, total, items}` object in the raw `data` is read to its total. */
-export async function* pagesByTotal<T>(fetchPage: FetchPage<T>, options: PagingOptions = {}): AsyncGenerator<Page<T>> {
-  const start = options.startPage ?? 1;
-  const last = start + (options.maxPages ?? 10_000) - 1;
-  for (let page = start; page <= last; page++) {
-    const result = await fetchPage(page);
-    yield { page, result };
-    if (!hasMore(result.raw)) return;
-  }
-}
-
-/** Pages a catalogue endpoint the way its `pagination` says; one page for endpoints that do not page. */
-export function paginate<E extends EndpointDef>(
-  client: ApiClient,
-  endpoint: E,
-  params: CallParams<E> = {},
-  options: PagingOptions = {},
-): AsyncGenerator<Page<DataOf<E>>> {
-  const fetchPage: FetchPage<DataOf<E>> = (page) =>
-    client.call(endpoint, {
-      ...params,
-      query: {
-        ...(params.query as object | undefined),
-        page,
-        ...(options.pageSize === undefined ? {} : { page_size: options.pageSize }),
-      } as CallParams<E>['query'],
-    });
-  if (endpoint.pagination === 'page-until-empty') return pagesUntilEmpty(fetchPage, options);
-  if (endpoint.pagination === 'page-total') return pagesByTotal(fetchPage, options);
-  return (async function* single() {
-    yield { page: 1, result: await client.call(endpoint, params) };
-  })();
-}
-
-/** The paginated objects of a raw `data`: itself, or its direct properties shaped like one. */
+/** The paginated objects of a `data`: itself, or its direct properties shaped like one. */
 export function paginatedParts(
-  raw: unknown,
+  data: unknown,
 ): Array<{ page: number; page_size: number; total: number; items: unknown[] }> {
-  const candidates = isPaginated(raw) ? [raw] : raw && typeof raw === 'object' ? Object.values(raw) : [];
+  const candidates = isPaginated(data) ? [data] : data && typeof data === 'object' ? Object.values(data) : [];
   return candidates.filter(isPaginated);
 }
 
-function hasMore(raw: unknown): boolean {
-  return paginatedParts(raw).some((p) => p.items.length > 0 && p.page * p.page_size < p.total);
+function totalOf(data: unknown): number | undefined {
+  const total = data && typeof data === 'object' ? (data as { total?: unknown }).total : undefined;
+  return typeof total === 'number' ? total : undefined;
 }
 
 function isPaginated(value: unknown): value is { page: number; page_size: number; total: number; items: unknown[] } {

@@ -1,84 +1,68 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/client/api-client.js';
-import { paginate } from '../../src/client/paging.js';
-import { RateBudget } from '../../src/client/rate-budget.js';
-import { ManualClock } from '../../src/core/clock.js';
-import { KEY, listSourcesLike, listThings, PROJECT, sourceDetailLike } from './support/endpoints.js';
-import { json, startServer, type TestServer } from './support/server.js';
+import { describe, expect, it } from 'vitest';
+import { hasNextPage, pageQuery } from '../../src/client/paging.js';
 
-let server: TestServer | undefined;
-let client: ApiClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
+const read = (over: Partial<Parameters<typeof hasNextPage>[1]>) => ({
+  index: 0,
+  size: 10,
+  data: [] as unknown,
+  count: 0,
+  kept: 0,
+  ...over,
 });
 
-async function setup(handler: Parameters<typeof startServer>[0]) {
-  server = await startServer(handler);
-  const clock = new ManualClock(0);
-  client = new ApiClient({ baseUrl: server.url, apiKey: KEY, clock, budget: new RateBudget({ clock }) });
-  return { server, client };
-}
+const part = (page: number, total: number, items: number) => ({
+  page,
+  page_size: 10,
+  total,
+  items: Array.from({ length: items }, (_, i) => i),
+});
 
-async function collect<T>(gen: AsyncGenerator<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of gen) out.push(item);
-  return out;
-}
-
-describe('paging', () => {
-  it('page-until-empty: asks until an empty array, keeps the query', async () => {
-    const { server, client } = await setup((req, res) => {
-      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page'));
-      const data = page <= 3 ? [{ domain: `d${page}a` }, { domain: `d${page}b` }] : [];
-      json(res, 200, { success: true, data });
-    });
-    const pages = await collect(
-      paginate(
-        client,
-        listSourcesLike,
-        { path: { project_id: PROJECT }, query: { date_from: '2026-01-01' } as never },
-        { pageSize: 2 },
-      ),
-    );
-    expect(pages.map((p) => p.page)).toEqual([1, 2, 3]);
-    expect(pages.flatMap((p) => (p.result.ok ? p.result.data.map((d) => d.domain) : []))).toHaveLength(6);
-    expect(server.hits.map((h) => h.url)).toEqual(
-      [1, 2, 3, 4].map((p) => `/api/public/v1/projects/${PROJECT}/sources?date_from=2026-01-01&page=${p}&page_size=2`),
-    );
+describe('paging by the declared pagination', () => {
+  it('asks page/page_size, or offset/limit, and nothing for an endpoint that does not page', () => {
+    expect(pageQuery('page-until-empty', 2, 100)).toEqual({ page: 3, page_size: 100 });
+    expect(pageQuery('page-total', 0, 50)).toEqual({ page: 1, page_size: 50 });
+    expect(pageQuery('offset-limit', 2, 100)).toEqual({ limit: 100, offset: 200 });
+    expect(pageQuery('none', 3, 100)).toEqual({});
   });
 
-  it('page-until-empty: a drifted page still pages on', async () => {
-    const { client } = await setup((req, res) => {
-      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page'));
-      json(res, 200, { success: true, data: page === 1 ? [{ domain: 7 }] : [] });
-    });
-    const pages = await collect(paginate(client, listSourcesLike, { path: { project_id: PROJECT } }));
-    expect(pages).toHaveLength(1);
-    expect(pages[0]?.result.ok).toBe(false);
+  it('page-until-empty: a full page is followed by another, a short or empty one is the last', () => {
+    const full = Array.from({ length: 10 }, (_, i) => i);
+    expect(hasNextPage('page-until-empty', read({ data: full, count: 10, kept: 10 }))).toBe(true);
+    expect(hasNextPage('page-until-empty', read({ data: full.slice(3), count: 7, kept: 7 }))).toBe(false);
+    expect(hasNextPage('page-until-empty', read({ data: [], count: 0 }))).toBe(false);
+    // No total: a `total` field in the data does not stop it.
+    expect(hasNextPage('page-until-empty', read({ data: { total: 10 }, count: 10, kept: 10 }))).toBe(true);
   });
 
-  it('page-total: asks until every paginated part is read to its total', async () => {
-    const { server, client } = await setup((req, res) => {
-      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page'));
-      const part = (total: number) => {
-        const from = (page - 1) * 10;
-        const count = Math.max(0, Math.min(10, total - from));
-        return { page, page_size: 10, total, items: Array.from({ length: count }, (_, i) => from + i) };
-      };
-      json(res, 200, { success: true, data: { stats: {}, urls: part(25), prompts: part(4) } });
+  it('page-total: every paginated part is read to its total', () => {
+    const detail = (page: number) => ({
+      stats: {},
+      urls: part(page, 25, page < 3 ? 10 : 5),
+      prompts: part(page, 4, page === 1 ? 4 : 0),
     });
-    const pages = await collect(
-      paginate(client, sourceDetailLike, { path: { project_id: PROJECT, domain: 'example.com' } }),
-    );
-    expect(pages.map((p) => p.page)).toEqual([1, 2, 3]);
-    expect(server.hits).toHaveLength(3);
+    expect(hasNextPage('page-total', read({ data: detail(1) }))).toBe(true);
+    expect(hasNextPage('page-total', read({ index: 1, data: detail(2) }))).toBe(true);
+    expect(hasNextPage('page-total', read({ index: 2, data: detail(3) }))).toBe(false);
+    // The data itself paginated (source chats); an empty page stops even below the total.
+    expect(hasNextPage('page-total', read({ data: part(1, 11, 10) }))).toBe(true);
+    expect(hasNextPage('page-total', read({ index: 1, data: part(2, 40, 0) }))).toBe(false);
   });
 
-  it('an endpoint that does not page is one call', async () => {
-    const { server, client } = await setup((_req, res) => json(res, 200, { success: true, data: [] }));
-    const pages = await collect(paginate(client, listThings, { path: { project_id: PROJECT } }));
-    expect(pages).toHaveLength(1);
-    expect(server.hits[0]?.url).toBe(`/api/public/v1/projects/${PROJECT}/things`);
+  it('page-total and offset-limit with the total beside the list: until the total or a short page', () => {
+    const list = (total: number) => ({ articles: [], total });
+    expect(hasNextPage('page-total', read({ data: list(25), count: 10, kept: 10 }))).toBe(true);
+    expect(hasNextPage('page-total', read({ index: 2, data: list(30), count: 10, kept: 10 }))).toBe(false);
+    expect(hasNextPage('offset-limit', read({ index: 1, data: list(30), count: 10, kept: 10 }))).toBe(true);
+    expect(hasNextPage('offset-limit', read({ data: list(30), count: 9, kept: 9 }))).toBe(false);
+  });
+
+  it('a drifted page pages on when its kept and rejected items filled it, and stops when nothing was kept', () => {
+    expect(hasNextPage('page-until-empty', read({ data: undefined, count: 10, kept: 9 }))).toBe(true);
+    expect(hasNextPage('offset-limit', read({ data: undefined, count: 10, kept: 0 }))).toBe(false);
+    expect(hasNextPage('page-total', read({ data: undefined, count: 6, kept: 6 }))).toBe(false);
+  });
+
+  it('an endpoint that does not page is one request', () => {
+    expect(hasNextPage('none', read({ data: [1, 2, 3], count: 10, kept: 10 }))).toBe(false);
   });
 });

@@ -44,34 +44,5 @@ export const openThing = defineEndpoint({
   auth: false,
 });
 
-export const listSourcesLike = defineEndpoint({
-  id: 'listSourcesLike',
-  service: 'public',
-  tag: 'test',
-  method: 'GET',
-  path: '/projects/{project_id}/sources',
-  summary: 'test: page until empty',
-  params: ProjectParams,
-  query: z.object({ page: z.coerce.number().optional(), page_size: z.coerce.number().optional() }),
-  envelope: 'A',
-  data: z.array(z.looseObject({ domain: z.string() })),
-  pagination: 'page-until-empty',
-});
-
-const paged = z.looseObject({ page: z.int(), page_size: z.int(), total: z.int(), items: z.array(z.unknown()) });
-export const sourceDetailLike = defineEndpoint({
-  id: 'sourceDetailLike',
-  service: 'public',
-  tag: 'test',
-  method: 'GET',
-  path: '/projects/{project_id}/sources/{domain}/detail',
-  summary: 'test: page with totals',
-  params: z.object({ project_id: z.string(), domain: z.string() }),
-  query: z.object({ page: z.coerce.number().optional(), page_size: z.coerce.number().optional() }),
-  envelope: 'A',
-  data: z.looseObject({ urls: paged, prompts: paged }),
-  pagination: 'page-total',
-});
-
 export const PROJECT = '6f1f5c2e-8a4b-4c2d-9e3f-1a2b3c4d5e6f';
 export const KEY = 'vwh_live_SECRETsecret0123456789abcdef';
