@@ -19,6 +19,11 @@ export interface Chart {
 /** Fixed palette (ECharts' default, spelled out so a library upgrade cannot change the bytes). */
 const COLORS = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4', '#ea7ccc'];
 const OWN = '#d9480f';
+/**
+ * Space between legend items: ECharts' SSR measures text by an estimate (no canvas), a few pixels short of what
+ * browsers draw for long brand names, so the default 10 px let a name run into the next item's symbol.
+ */
+const LEGEND_GAP = 22;
 const base = { color: COLORS, aria: { enabled: true }, textStyle: { fontFamily: 'sans-serif' } } as const;
 
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0));
@@ -104,7 +109,7 @@ export function trendChart(p: ProjectData): Chart {
     height: 360,
     option: {
       ...base,
-      legend: { top: 0, data: brands, type: 'plain' },
+      legend: { top: 0, data: brands, type: 'plain', itemGap: LEGEND_GAP },
       grid: { left: 50, right: 20, top: 80, bottom: 40 },
       xAxis: { type: 'category', data: weeks, boundaryGap: false },
       yAxis: { type: 'value', name: '% of answers', max: 100 },
@@ -243,7 +248,7 @@ export function providerChart(p: ProjectData): Chart {
     height: 340,
     option: {
       ...base,
-      legend: { top: 0, data: brands },
+      legend: { top: 0, data: brands, itemGap: LEGEND_GAP },
       grid: { left: 50, right: 20, top: 40, bottom: 30 },
       xAxis: { type: 'category', data: providers },
       yAxis: { type: 'value', name: '% of answers', max: 100 },

@@ -44,6 +44,8 @@ details{font-size:13px}summary{cursor:pointer;color:#2b59c3}
 table{border-collapse:collapse;margin:6px 0;font-size:12px}caption{text-align:left;color:#4a5160;padding:2px 0}
 th,td{border:1px solid #dde1e7;padding:2px 6px;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.null{color:#9aa1ad}.empty{color:#4a5160;font-size:13px}
+nav.projects{background:#fff;border-radius:8px;padding:8px 24px;margin:16px 0;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+nav.projects ol{columns:2;margin:8px 0}nav.projects a{color:#2b59c3}
 `;
 
 export function page(title: string, subtitle: string, sections: string[]): string {

@@ -66,6 +66,11 @@ ${list.map((c, i) => figure(c, `p${p}c${i}`)).join('\n')}
 ${empty.length > 0 ? `<p class="empty">No data in this range for: ${escapeHtml(empty.join(', '))}.</p>` : ''}
 </section>`;
     });
+    // with several projects the page is long: a list of them first, each a link to its section
+    if (data.projects.length > 1) {
+      const links = data.projects.map((project, p) => `<li><a href="#p${p}">${escapeHtml(project.name)}</a></li>`);
+      sections.unshift(`<nav class="projects" aria-label="Projects"><ol>${links.join('')}</ol></nav>`);
+    }
     const range = `${options.from ?? 'first day'} to ${options.to ?? data.dataThrough ?? 'last day'}`;
     const html = page(
       'Brand visibility in AI answers',
