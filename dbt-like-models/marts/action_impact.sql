@@ -16,7 +16,9 @@ description: |
     treated prompts − mean d of the control prompts, so overlapping targeted actions move both sides alike and a
     project-wide action cancels; strata combined with weights w = 1/(1/n_T + 1/n_C). Variance: the binomial
     variances plus a between-prompt variance τ² (method of moments on the spread of d inside the groups beyond
-    sampling, DerSimonian–Laird style; 0 when no group has two prompts), normal quantile.
+    sampling, DerSimonian–Laird style; when no group has two prompts, the any level's τ², else 0), normal quantile.
+    Cells are the stratum and the prompt's topic (a topic's own drift cancels too) when one such cell holds
+    treated and control prompts, else the stratum alone.
   - `placebo_brands` (project-wide actions, and targeted ones with no control prompt): the own brand's change on
     the targeted prompts (those no overlapping targeted action reaches, when there are some) − the mean change of
     the project's K tracked competitors on the same answers (tracked through both windows). Their spread tells
@@ -133,6 +135,7 @@ prompt_windows as (
     ch.prompt_id,
     t.prompt_id is not null as is_treated,
     coalesce(any_value(e.stratum), '') as stratum,
+    any_value(pr.topic_id) as topic_id,
     count(*) filter (where ch.chat_date between s.before_from and s.before_to) as n_before,
     count(*) filter (where ch.chat_date between s.before_from and s.before_to and ch.brand_mentioned) as x_before,
     count(*) filter (where ch.chat_date between s.after_from and s.after_to) as n_after,
@@ -144,6 +147,7 @@ prompt_windows as (
   left join intermediate.int_action_targets as t
     on t.team_id = s.team_id and t.action_id = s.action_id and t.prompt_id = ch.prompt_id
   left join exposure as e on e.team_id = s.team_id and e.action_id = s.action_id and e.prompt_id = ch.prompt_id
+  left join staging.prompts as pr on pr.team_id = s.team_id and pr.prompt_id = ch.prompt_id
   group by s.team_id, s.action_id, ch.prompt_id, t.prompt_id
 ),
 units as (
@@ -157,14 +161,22 @@ units as (
   from prompt_windows
   where n_before > 0 and n_after > 0
 ),
+cells as (
+  -- Two ways to match: level `topic` compares prompts of the same stratum and topic (a topic's own drift then
+  -- cancels too); level `any`, of the same stratum only. An action uses `topic` when one of its cells there holds
+  -- treated and control prompts, else `any`.
+  select *, 'topic' as level, stratum || '|' || coalesce(topic_id, '') as cell from units
+  union all
+  select *, 'any' as level, stratum as cell from units
+),
 groups as (
   select
-    team_id, action_id, stratum, is_treated,
+    team_id, action_id, level, cell, is_treated,
     count(*) as n,
     avg(d_pp) as mean_d,
     sum(v_pp2) as sum_v,
     coalesce(sum(d_pp * d_pp) - count(*) * avg(d_pp) ^ 2, 0) as ss
-  from units
+  from cells
   group by all
 ),
 strata as (
@@ -172,6 +184,7 @@ strata as (
   select
     t.team_id,
     t.action_id,
+    t.level,
     t.n as n_t,
     c.n as n_c,
     t.mean_d - c.mean_d as diff,
@@ -182,7 +195,8 @@ strata as (
     t.sum_v * (1 - 1.0 / t.n) + c.sum_v * (1 - 1.0 / c.n) as ss_expected
   from groups as t
   join groups as c
-    on c.team_id = t.team_id and c.action_id = t.action_id and c.stratum = t.stratum and not c.is_treated
+    on c.team_id = t.team_id and c.action_id = t.action_id and c.level = t.level and c.cell = t.cell
+    and not c.is_treated
   where t.is_treated
 ),
 did_heterogeneity as (
@@ -191,22 +205,40 @@ did_heterogeneity as (
   select
     team_id,
     action_id,
-    greatest(0, (sum(ss) - sum(ss_expected)) / nullif(sum(n_t + n_c) - 2 * count(*), 0)) as tau2
+    level,
+    case when sum(n_t + n_c) > 2 * count(*)
+      then greatest(0, (sum(ss) - sum(ss_expected)) / (sum(n_t + n_c) - 2 * count(*)))
+    end as tau2
   from strata
-  group by team_id, action_id
+  group by team_id, action_id, level
 ),
-did as (
+did_tau2 as (
+  -- A level whose groups are all single prompts cannot estimate τ²: the topic level then borrows the any level's
+  -- (which also holds the spread between topics: conservative), else 0.
+  select
+    h.team_id, h.action_id, h.level,
+    coalesce(h.tau2, case when h.level = 'topic' then a.tau2 end, 0) as tau2
+  from did_heterogeneity as h
+  left join did_heterogeneity as a on a.team_id = h.team_id and a.action_id = h.action_id and a.level = 'any'
+),
+did_levels as (
   select
     s.team_id,
     s.action_id,
+    s.level,
     sum(s.n_t) as n_t,
     sum(s.n_c) as n_c,
     sum(s.w * s.diff) / sum(s.w) as effect,
     sum(s.w * s.mean_c) / sum(s.w) as control_delta,
     sqrt(sum(s.w ^ 2 * (s.var_binomial + coalesce(h.tau2, 0) / s.w)) / sum(s.w) ^ 2) as se
   from strata as s
-  left join did_heterogeneity as h on h.team_id = s.team_id and h.action_id = s.action_id
-  group by s.team_id, s.action_id
+  left join did_tau2 as h on h.team_id = s.team_id and h.action_id = s.action_id and h.level = s.level
+  group by s.team_id, s.action_id, s.level
+),
+did as (
+  select *
+  from did_levels
+  qualify row_number() over (partition by team_id, action_id order by level = 'topic' desc) = 1
 ),
 placebo_prompts as (
   -- The prompts on which the own brand is set against its competitors: the targeted prompts no overlapping
