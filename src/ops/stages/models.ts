@@ -14,6 +14,7 @@ import { Executor } from '../../models/executor.js';
 import { loadProject } from '../../models/project.js';
 import { runProject } from '../../models/runner.js';
 import { Database } from '../../warehouse/duckdb.js';
+import { DEFAULT_MEMORY_LIMIT, defaultThreads, duckdbOptions } from '../../warehouse/resources.js';
 import { STAGE_EXIT, type Stage, type StageOutcome } from '../stage.js';
 
 export const modelsStage: Stage = {
@@ -22,7 +23,14 @@ export const modelsStage: Stage = {
   async run(ctx): Promise<StageOutcome> {
     const project = await loadProject(ctx.modelsDir);
     for (const warning of project.warnings) ctx.logger.warn(warning);
-    const db = await Database.open(ctx.dbPath);
+    // Bounded as `vwh models build` is: the config's memoryLimit and threads, else its defaults.
+    const db = await Database.open(
+      ctx.dbPath,
+      duckdbOptions({
+        memoryLimit: ctx.config.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+        threads: ctx.config.threads ?? defaultThreads(),
+      }),
+    );
     try {
       const results = await runProject(db, project, {
         command: 'build',
