@@ -1,15 +1,30 @@
 /**
  * `vwh schedule` as processes (the built CLI, a reference server on port 0): two started together on a fresh
  * warehouse catch up the missed night once between them; a SIGTERM during a run stops it at a safe point, records
- * it as interrupted and exits 0.
+ * it as interrupted and exits 0; `--events-port` receives webhook deliveries into the journal in the same process.
  */
 import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msToDay } from '../../src/core/days.js';
+import { readJournal } from '../../src/ops/events/journal.js';
 import { withOps } from '../../src/ops/ledger.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
 import { startWorld } from '../sync/harness.js';
 import { tempDir, writeConfig } from './support.js';
+
+/** Resolves with the first match of `pattern` in the growing log, polled every 50 ms. */
+function waitFor(log: () => string, pattern: RegExp): Promise<RegExpMatchArray> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const m = log().match(pattern);
+      if (m) resolve(m);
+      else setTimeout(check, 50);
+    };
+    check();
+  });
+}
 
 const BIN = 'dist/src/cli/bin.js';
 
@@ -90,4 +105,37 @@ describe('vwh schedule across processes', () => {
       t.cleanup();
     }
   }, 300_000);
+
+  it('--events-port receives signed deliveries into the journal the runs ingest, and stops on SIGTERM (exit 0)', async () => {
+    const t = tempDir('vwh-sched-');
+    try {
+      const secret = 'whsec_schedule_0123456789';
+      const config = writeConfig(t.db, {});
+      // A firing far away and no catch-up: the process only listens.
+      const p = schedule(
+        ['--config', config, '--db', t.db, '--cron', '0 0 1 1 *', '--catch-up', 'skip', '--events-port', '0'],
+        { ...process.env, VWH_WEBHOOK_SECRETS: secret },
+      );
+      const [, url] = await waitFor(p.log, /"listening for webhook deliveries".*?"url":"(http:[^"]+)"/);
+      const body = JSON.stringify({
+        event: 'action.completed',
+        timestamp: '2026-03-15T10:00:00Z',
+        data: { action_id: 'a-1', workflow_id: 'w-1', result: { title: 't', content: 'c' } },
+      });
+      const post = (signature: string) =>
+        fetch(`${url}/webhooks`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', 'x-webhook-signature': signature },
+        });
+      expect((await post('0'.repeat(64))).status).toBe(401);
+      expect((await post(createHmac('sha256', secret).update(body).digest('hex'))).status).toBe(200);
+      expect(readJournal(join(t.dir, 'events')).map((e) => e.event)).toEqual(['action.completed']);
+      expect(p.log()).not.toContain(secret);
+      p.child.kill('SIGTERM');
+      expect(await p.exited).toBe(0);
+    } finally {
+      t.cleanup();
+    }
+  }, 60_000);
 });

@@ -7,10 +7,10 @@ import { type Command, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { registerSecret } from '../../core/errors.js';
 import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
-import { createLogger, type LogFormat } from '../../core/log.js';
-import { loadConfig } from '../../extract/config.js';
+import { createLogger, type LogFormat, type Logger } from '../../core/log.js';
+import { loadConfig, type SyncConfig } from '../../extract/config.js';
 import { EventJournal } from '../../ops/events/journal.js';
-import { startReceiver } from '../../ops/events/receiver.js';
+import { type Receiver, startReceiver } from '../../ops/events/receiver.js';
 import { dbPathOf } from '../../ops/nightly.js';
 import { journalDirOf } from '../../ops/stages/events.js';
 import { numberFlag, textFlag } from '../validate.js';
@@ -61,28 +61,7 @@ export function register(program: Command): void {
     .action(async (flags: ListenFlags) => {
       const config = loadConfig(flags.config);
       const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
-      const secrets = [
-        ...(config.events?.secrets ?? []),
-        ...flags.secret,
-        ...(process.env.VWH_WEBHOOK_SECRETS ?? '')
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      ];
-      for (const s of secrets) registerSecret(s);
-      if (secrets.length === 0)
-        logger.warn('no webhook secret configured: every signed delivery will be refused (401)');
-      const dir = flags.journalDir ?? journalDirOf(dbPathOf(flags, config), config);
-      const receiver = await startReceiver({
-        host: flags.host ?? config.events?.host ?? '127.0.0.1',
-        port: flags.port ?? config.events?.port ?? 8788,
-        secrets,
-        journal: new EventJournal(dir),
-        maxBodyBytes: flags.maxBodyBytes ?? config.events?.maxBodyBytes ?? 1_048_576,
-        clock: systemClock,
-        logger,
-      });
-      logger.info('listening for webhook deliveries', { url: receiver.url, journal: dir, secrets: secrets.length });
+      const receiver = await listenForEvents(config, dbPathOf(flags, config), flags, logger);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once('SIGINT', stop);
@@ -90,4 +69,38 @@ export function register(program: Command): void {
       });
       await receiver.close();
     });
+}
+
+/**
+ * Starts the webhook receiver as `vwh events listen` and `vwh schedule --events-port` configure it: the secrets of
+ * the config, of `--secret` and of VWH_WEBHOOK_SECRETS, the journal beside the warehouse (or `events.journalDir`).
+ */
+export async function listenForEvents(
+  config: SyncConfig,
+  dbPath: string,
+  flags: Omit<ListenFlags, 'config' | 'db' | 'logFormat'>,
+  logger: Logger,
+): Promise<Receiver> {
+  const secrets = [
+    ...(config.events?.secrets ?? []),
+    ...flags.secret,
+    ...(process.env.VWH_WEBHOOK_SECRETS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ];
+  for (const s of secrets) registerSecret(s);
+  if (secrets.length === 0) logger.warn('no webhook secret configured: every signed delivery will be refused (401)');
+  const dir = flags.journalDir ?? journalDirOf(dbPath, config);
+  const receiver = await startReceiver({
+    host: flags.host ?? config.events?.host ?? '127.0.0.1',
+    port: flags.port ?? config.events?.port ?? 8788,
+    secrets,
+    journal: new EventJournal(dir),
+    maxBodyBytes: flags.maxBodyBytes ?? config.events?.maxBodyBytes ?? 1_048_576,
+    clock: systemClock,
+    logger,
+  });
+  logger.info('listening for webhook deliveries', { url: receiver.url, journal: dir, secrets: secrets.length });
+  return receiver;
 }

@@ -6,15 +6,17 @@
 import { type Command, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { isVwhError } from '../../core/errors.js';
-import { DbFile, wholeNumber } from '../../core/inputs.js';
+import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
 import { createLogger, type LogFormat } from '../../core/log.js';
 import { loadConfig } from '../../extract/config.js';
 import { DEFAULT_CRON } from '../../ops/config.js';
 import { CronTrigger } from '../../ops/cron.js';
+import type { Receiver } from '../../ops/events/receiver.js';
 import { lastFinishedRunStart } from '../../ops/ledger.js';
 import { dbPathOf, runNightly } from '../../ops/nightly.js';
 import { missed, runScheduler } from '../../ops/scheduler.js';
 import { numberFlag, textFlag } from '../validate.js';
+import { listenForEvents } from './events.js';
 
 interface ScheduleFlags {
   config?: string;
@@ -26,6 +28,8 @@ interface ScheduleFlags {
   embedded?: boolean;
   logFormat?: LogFormat;
   stopTimeout: number;
+  eventsPort?: number;
+  secret: string[];
 }
 
 export function register(program: Command): void {
@@ -49,6 +53,17 @@ export function register(program: Command): void {
     .option('--embedded', 'run on the embedded reference services even when a key is configured')
     .addOption(
       new Option('--log-format <format>', 'pretty or json (default: pretty on a terminal)').choices(['pretty', 'json']),
+    )
+    .option(
+      '--events-port <n>',
+      'also receive the webhook deliveries in this process (what vwh events listen does), on this port (0: any)',
+      numberFlag('--events-port', Port),
+    )
+    .option(
+      '--secret <secret>',
+      'with --events-port: a webhook secret accepted (repeatable; also events.secrets and VWH_WEBHOOK_SECRETS)',
+      (v: string, all: string[]) => [...all, v],
+      [],
     )
     .option(
       '--stop-timeout <s>',
@@ -92,7 +107,12 @@ export async function runSchedule(flags: ScheduleFlags): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const lastFinished = () => lastFinishedRunStart(dbPath);
+  let receiver: Receiver | undefined;
   try {
+    // The receiver only appends to the journal, never opens the warehouse: the runs of this process ingest it.
+    if (flags.eventsPort !== undefined) {
+      receiver = await listenForEvents(config, dbPath, { port: flags.eventsPort, secret: flags.secret }, logger);
+    }
     await runScheduler({
       trigger,
       clock: systemClock,
@@ -134,6 +154,7 @@ export async function runSchedule(flags: ScheduleFlags): Promise<number> {
     });
     return 0;
   } finally {
+    await receiver?.close();
     if (stopTimer) clearTimeout(stopTimer);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
