@@ -98,9 +98,23 @@ describe('a nightly incremental build', () => {
     const rebuilt = night.results.filter((r) => r.type === 'model' && !r.message?.startsWith('up to date: no input'));
     expect(rebuilt.map((r) => r.id)).toContain('marts.brand_visibility_daily');
     // the prompt list is re-synced every night (new _extracted_at, new 7-day figures) but the answers read only its
-    // text: the new day and the lookback are processed, not the whole history
-    const chats = night.results.find((r) => r.id === 'staging.chats');
-    expect(chats?.message).toBe('4 day(s)');
+    // text: staging.chats and the models cut by day below it, the daily marts included, process the new day and the
+    // 3 lookback days, not the whole history
+    const cutByDay = [
+      'staging.chats',
+      'intermediate.int_chats_by_provider',
+      'intermediate.int_day_completeness',
+      'marts.brand_visibility_daily',
+      'marts.share_of_voice_daily',
+      'marts.prompt_performance_daily',
+      // not marts.source_domains_daily: the night's sync brings domains the catalogue did not have, so
+      // int_chat_domains (and everything below it) is rebuilt in full, as it must be
+    ];
+    const messages = Object.fromEntries(cutByDay.map((id) => [id, night.results.find((r) => r.id === id)?.message]));
+    expect(messages).toEqual(Object.fromEntries(cutByDay.map((id) => [id, '4 day(s)'])));
+    expect(night.results.find((r) => r.id === 'intermediate.int_chat_domains')?.message).toMatch(
+      /^full refresh: .*\(an input not cut by day changed\)$/,
+    );
   });
 
   it('leaves every table with the rows of a build from scratch', async () => {
