@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { quoteIdent } from '../core/sql.js';
+import type { Session } from '../warehouse/session.js';
 import type { ColumnsRead } from './columns-read.js';
-import type { Executor } from './executor.js';
 import { qualified } from './sql-text.js';
 import type { Model, Project } from './types.js';
 
@@ -15,7 +15,7 @@ import type { Model, Project } from './types.js';
  * only inserts and deletes, and every insert carries the time of its sync run, so any change moves one of the two.
  * A source without `_extracted_at` (a `depends_on` table outside raw.*) is versioned by a hash of all its rows.
  */
-export async function sourceVersions(exec: Executor, tables: Iterable<string>): Promise<Map<string, string>> {
+export async function sourceVersions(exec: Session, tables: Iterable<string>): Promise<Map<string, string>> {
   const versions = new Map<string, string>();
   for (const table of new Set(tables)) {
     const [schema = '', name = ''] = table.split('.');
@@ -95,7 +95,7 @@ export class DimensionKeys {
   ) {}
 
   /** `exec`: the connection of the model being built (each model builds on its own). */
-  async of(model: Model, exec: Executor): Promise<string> {
+  async of(model: Model, exec: Session): Promise<string> {
     // Not the model's own SQL: a time-range model's new SQL applies to new days only (`--full-refresh` rebuilds).
     const hash = createHash('sha256');
     for (const source of model.sources) {
@@ -118,7 +118,7 @@ export class DimensionKeys {
    * A hash of the parent's rows, restricted to the columns the child reads (computed once per build and column
    * set): a column the child never reads, such as the sync's `_extracted_at`, cannot change what it builds.
    */
-  private async content(model: Model, read: ColumnsRead, exec: Executor): Promise<string> {
+  private async content(model: Model, read: ColumnsRead, exec: Session): Promise<string> {
     const rel = qualified(model.schema, model.name);
     let row = 't';
     if (read !== '*') {

@@ -1,5 +1,6 @@
 import { VwhError } from '../core/errors.js';
-import { type Executor, relationKind } from './executor.js';
+import type { Session } from '../warehouse/session.js';
+import { relationKind } from './relations.js';
 import type { ModelStateRow } from './state.js';
 import type { Model } from './types.js';
 
@@ -8,7 +9,7 @@ import type { Model } from './types.js';
  * rather than rebuilt over its table (every other kind replaces or drops what is there). Dropping or renaming the
  * table by hand is the deliberate way out.
  */
-export async function guardHistory(exec: Executor, model: Model, previous: ModelStateRow | undefined): Promise<void> {
+export async function guardHistory(exec: Session, model: Model, previous: ModelStateRow | undefined): Promise<void> {
   if (previous?.kind !== 'scd2' || model.config.kind === 'scd2') return;
   if ((await relationKind(exec, model.schema, model.name)) !== 'table') return;
   throw new VwhError(

@@ -1,11 +1,12 @@
 import type { Clock } from '../core/clock.js';
 import { addDays, type DayRange, maxDay, msToDay } from '../core/days.js';
 import type { Database } from '../warehouse/duckdb.js';
+import { Session } from '../warehouse/session.js';
 import { compileModel } from './compile.js';
-import { Executor, relationKind } from './executor.js';
 import { reachable } from './graph.js';
 import { plannedRanges } from './intervals.js';
 import { modelStart } from './materialize/incremental-by-time-range.js';
+import { relationKind } from './relations.js';
 import { upstreamDays } from './run-node.js';
 import { selectModels } from './selection.js';
 import { processedDays, readModelStates } from './state.js';
@@ -29,7 +30,7 @@ export async function planProject(
   project: Project,
   options: { select?: string[]; exclude?: string[]; start?: string; end?: string; clock: Clock },
 ): Promise<PlanEntry[]> {
-  const exec = new Executor(db.connection);
+  const exec = Session.of(db.connection);
   const states = await readModelStates(exec);
   const selected = selectModels(project, options.select ?? [], options.exclude ?? [], states);
   const end = options.end ?? addDays(msToDay(options.clock.now()), -1);

@@ -5,15 +5,16 @@
 import { dirname, resolve } from 'node:path';
 import { type DayRange, eachDay } from '../core/days.js';
 import type { Database } from '../warehouse/duckdb.js';
+import type { Session } from '../warehouse/session.js';
 import { AuditBlocked } from './audits/blocked.js';
 import { runAudits } from './audits/run.js';
 import { compileModel } from './compile.js';
-import { type Executor, relationKind } from './executor.js';
 import type { DimensionKeys } from './freshness.js';
 import { reachable } from './graph.js';
 import { guardHistory } from './guard.js';
 import { formatRanges, sqlTimestamp } from './intervals.js';
 import { materializers } from './materialize/index.js';
+import { relationKind } from './relations.js';
 import { auditStatus, describeError, type NodeResult } from './results.js';
 import type { RunOptions } from './runner.js';
 
@@ -41,7 +42,7 @@ export interface NodeRun {
   written: Map<string, DayRange[]>;
 }
 
-export async function runNode(run: NodeRun, model: Model, exec: Executor): Promise<NodeResult> {
+export async function runNode(run: NodeRun, model: Model, exec: Session): Promise<NodeResult> {
   const t0 = run.options.clock.now();
   const t0hr = performance.now();
   const result: NodeResult = {
@@ -88,7 +89,7 @@ export async function runNode(run: NodeRun, model: Model, exec: Executor): Promi
 async function buildModel(
   run: NodeRun,
   model: Model,
-  exec: Executor,
+  exec: Session,
   result: NodeResult,
   auditing: boolean,
   t0: number,
@@ -174,7 +175,7 @@ export function upstreamDays(project: Project, id: string, written: Map<string, 
 }
 
 /** Whether the model's relation holds what a build would write: same inputs as its last successful build. */
-async function upToDate(exec: Executor, model: Model, key: string, recorded: string | null | undefined) {
+async function upToDate(exec: Session, model: Model, key: string, recorded: string | null | undefined) {
   if (recorded !== key) return false;
   const kind = model.config.kind;
   // An ephemeral model has no relation to keep; an export's file may have been moved since.

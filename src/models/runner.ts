@@ -3,12 +3,13 @@ import { addDays, type DayRange, msToDay } from '../core/days.js';
 import type { Logger } from '../core/log.js';
 import { quoteIdent } from '../core/sql.js';
 import type { Database } from '../warehouse/duckdb.js';
+import { Session } from '../warehouse/session.js';
 import { FAILURES_SCHEMA } from './audits/run.js';
 import { runSingularTest } from './audits/singular.js';
-import { Executor, relationKind } from './executor.js';
 import { DimensionKeys, inputKeys, sourcesOf, sourceVersions } from './freshness.js';
 import { sqlTimestamp } from './intervals.js';
 import { createMacros } from './macros.js';
+import { relationKind } from './relations.js';
 import { type NodeResult, type RunResults, report } from './results.js';
 import { type NodeRun, runNode } from './run-node.js';
 import { schedule } from './schedule.js';
@@ -38,7 +39,7 @@ export interface RunOptions {
 export async function runProject(db: Database, project: Project, options: RunOptions): Promise<RunResults> {
   const started = options.clock.now();
   const runId = `${new Date(started).toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}`;
-  const main = new Executor(db.connection);
+  const main = Session.of(db.connection);
   await ensureState(main);
   await createMacros(project.macros, (sql) => main.run(sql));
   const states = await readModelStates(main);
@@ -63,7 +64,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
   if (audit && storing) await main.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(FAILURES_SCHEMA)}`);
   const threads = Math.max(1, options.threads ?? 1);
   const executors = [main];
-  for (let i = 1; i < threads; i++) executors.push(new Executor(await db.connect()));
+  for (let i = 1; i < threads; i++) executors.push(Session.of(await db.connect()));
 
   // Days each time-range model wrote in this run: a time-range model downstream re-processes them too.
   const written = new Map<string, DayRange[]>();
@@ -81,7 +82,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     dimensions,
     written,
   };
-  const runNodeOf = (model: Model, exec: Executor) => runNode(run, model, exec);
+  const runNodeOf = (model: Model, exec: Session) => runNode(run, model, exec);
 
   await schedule(order, project, executors, results, runNodeOf, options.logger);
 
@@ -125,7 +126,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
  * The first parent of a singular test that is not in the warehouse (an ephemeral parent is inlined, so it counts
  * as present). A test selected through one parent must not fail because another was never built.
  */
-async function missingParent(exec: Executor, project: Project, parents: readonly string[]): Promise<string | null> {
+async function missingParent(exec: Session, project: Project, parents: readonly string[]): Promise<string | null> {
   for (const id of parents) {
     const model = project.models.get(id);
     if (!model || model.config.kind === 'ephemeral') continue;

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/log.js';
-import type { Executor } from './executor.js';
+import type { Session } from '../warehouse/session.js';
 import { blocks, type NodeResult, report, skippedResult } from './results.js';
 import type { Model, Project } from './types.js';
 
@@ -7,9 +7,9 @@ import type { Model, Project } from './types.js';
 export async function schedule(
   order: string[],
   project: Project,
-  executors: Executor[],
+  executors: Session[],
   results: Map<string, NodeResult>,
-  runNode: (model: Model, exec: Executor) => Promise<NodeResult>,
+  runNode: (model: Model, exec: Session) => Promise<NodeResult>,
   logger: Logger,
 ): Promise<void> {
   const inRun = new Set(order);
@@ -34,7 +34,7 @@ export async function schedule(
         i = 0;
         continue;
       }
-      const exec = free.pop() as Executor;
+      const exec = free.pop() as Session;
       running.set(
         id,
         runNode(model, exec)

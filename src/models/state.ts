@@ -1,5 +1,5 @@
 import type { DayRange } from '../core/days.js';
-import type { Executor } from './executor.js';
+import type { Session } from '../warehouse/session.js';
 
 /**
  * The runner's own bookkeeping, in the warehouse next to what it builds so that state and data commit together:
@@ -50,7 +50,7 @@ export interface ModelStateRow {
   dims_key?: string | null;
 }
 
-export async function ensureState(exec: Executor): Promise<void> {
+export async function ensureState(exec: Session): Promise<void> {
   const present = await exec.scalar<number>(
     "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name IN ('model_state', 'model_intervals', 'model_runs')",
   );
@@ -64,7 +64,7 @@ export async function ensureState(exec: Executor): Promise<void> {
   await exec.run('ALTER TABLE ops.model_state ADD COLUMN IF NOT EXISTS dims_key VARCHAR');
 }
 
-export async function readModelStates(exec: Executor): Promise<Map<string, ModelStateRow>> {
+export async function readModelStates(exec: Session): Promise<Map<string, ModelStateRow>> {
   const exists = await exec.scalar<number>(
     "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name = 'model_state'",
   );
@@ -77,7 +77,7 @@ export async function readModelStates(exec: Executor): Promise<Map<string, Model
   return new Map(rows.map((r) => [r.model, r]));
 }
 
-export async function writeModelState(exec: Executor, row: ModelStateRow, runId: string, now: string): Promise<void> {
+export async function writeModelState(exec: Session, row: ModelStateRow, runId: string, now: string): Promise<void> {
   await exec.transaction(async () => {
     await exec.run('DELETE FROM ops.model_state WHERE model = $1', [row.model]);
     await exec.run(
@@ -89,11 +89,11 @@ export async function writeModelState(exec: Executor, row: ModelStateRow, runId:
 }
 
 /** Records what a model was built from, once its build and audits succeeded. */
-export async function writeInputKey(exec: Executor, model: string, inputKey: string): Promise<void> {
+export async function writeInputKey(exec: Session, model: string, inputKey: string): Promise<void> {
   await exec.run('UPDATE ops.model_state SET input_key = $2 WHERE model = $1', [model, inputKey]);
 }
 
-export async function processedDays(exec: Executor, model: string): Promise<Set<string>> {
+export async function processedDays(exec: Session, model: string): Promise<Set<string>> {
   const exists = await exec.scalar<number>(
     "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name = 'model_intervals'",
   );
@@ -106,7 +106,7 @@ export async function processedDays(exec: Executor, model: string): Promise<Set<
 }
 
 /** Marks the days of `range` processed (call inside the transaction that wrote them). */
-export async function markProcessed(exec: Executor, model: string, range: DayRange, runId: string, now: string) {
+export async function markProcessed(exec: Session, model: string, range: DayRange, runId: string, now: string) {
   await exec.run(
     'DELETE FROM ops.model_intervals WHERE model = $1 AND day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE)',
     [model, range.from, range.to],
@@ -119,7 +119,7 @@ export async function markProcessed(exec: Executor, model: string, range: DayRan
   );
 }
 
-export async function clearIntervals(exec: Executor, model: string): Promise<void> {
+export async function clearIntervals(exec: Session, model: string): Promise<void> {
   await exec.run('DELETE FROM ops.model_intervals WHERE model = $1', [model]);
 }
 
@@ -137,7 +137,7 @@ export interface RunRow {
 }
 
 /** Appends one row per node of a run, in one transaction. */
-export async function recordRuns(exec: Executor, rows: RunRow[]): Promise<void> {
+export async function recordRuns(exec: Session, rows: RunRow[]): Promise<void> {
   await exec.transaction(async () => {
     for (const row of rows) {
       await exec.run(

@@ -1,6 +1,6 @@
 import { quoteIdent } from '../core/sql.js';
-import type { Executor } from './executor.js';
-import { relationKind } from './executor.js';
+import type { Session } from '../warehouse/session.js';
+import { relationKind } from './relations.js';
 import { qualified } from './sql-text.js';
 
 /** The name a new version is built under before it replaces the live one. */
@@ -14,7 +14,7 @@ export function tempName(name: string): string {
  * `beforeSwap` runs on the new table before it goes live (audits that block the swap).
  */
 export async function buildAndSwapTable(
-  exec: Executor,
+  exec: Session,
   schema: string,
   name: string,
   select: string,
@@ -40,7 +40,7 @@ export async function buildAndSwapTable(
 }
 
 /** Replaces whatever `schema.name` is with a view, in one transaction (a SELECT that does not bind changes nothing). */
-export async function replaceWithView(exec: Executor, schema: string, name: string, select: string): Promise<void> {
+export async function replaceWithView(exec: Session, schema: string, name: string, select: string): Promise<void> {
   await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
   await exec.transaction(async () => {
     if ((await relationKind(exec, schema, name)) === 'table') await dropRelation(exec, schema, name);
@@ -48,7 +48,7 @@ export async function replaceWithView(exec: Executor, schema: string, name: stri
   });
 }
 
-export async function dropRelation(exec: Executor, schema: string, name: string): Promise<void> {
+export async function dropRelation(exec: Session, schema: string, name: string): Promise<void> {
   const kind = await relationKind(exec, schema, name);
   if (kind === 'table') await exec.run(`DROP TABLE ${qualified(schema, name)}`);
   if (kind === 'view') await exec.run(`DROP VIEW ${qualified(schema, name)}`);

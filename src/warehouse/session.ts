@@ -1,14 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { VwhError } from '../core/errors.js';
-import { normalizeRow } from './duckdb.js';
+import { normalizeRow, type Params } from './duckdb.js';
 
 export type SqlParams = DuckDBValue[];
 export type SqlRow = Record<string, unknown>;
 
 /**
- * One DuckDB connection used by one writer (one team's sync). Operations are serialized: a DuckDB connection
- * runs one statement at a time, and a transaction must not interleave with another caller's statements.
+ * The one wrapper of a DuckDB connection: statements, rows as plain values, transactions. One writer uses it (one
+ * team's sync, one model being built). Operations are serialized: a DuckDB connection runs one statement at a time,
+ * and a transaction must not interleave with another caller's statements.
  */
 export class Session {
   private tail: Promise<unknown> = Promise.resolve();
@@ -23,6 +24,11 @@ export class Session {
     return new Session(connection);
   }
 
+  /** A session on `connection` as it is configured (the models run in the warehouse's own settings). */
+  static of(connection: DuckDBConnection): Session {
+    return new Session(connection);
+  }
+
   /** Runs `fn` alone on the connection (waits for earlier callers). Inside `transaction` it runs directly. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inTransaction.getStore()) return fn();
@@ -32,17 +38,21 @@ export class Session {
   }
 
   /** Runs a statement; resolves to the number of rows it changed. */
-  run(sql: string, params?: SqlParams): Promise<number> {
-    return this.exclusive(
-      async () => (await this.connection.run(sql, params?.length ? params : undefined)).rowsChanged,
-    );
+  run(sql: string, params?: Params): Promise<number> {
+    return this.exclusive(async () => Number((await this.connection.run(sql, given(params))).rowsChanged ?? 0));
   }
 
-  all<T extends SqlRow = SqlRow>(sql: string, params?: SqlParams): Promise<T[]> {
+  all<T = SqlRow>(sql: string, params?: Params): Promise<T[]> {
     return this.exclusive(async () => {
-      const reader = await this.connection.runAndReadAll(sql, params?.length ? params : undefined);
+      const reader = await this.connection.runAndReadAll(sql, given(params));
       return reader.getRowObjectsJS().map(normalizeRow) as T[];
     });
+  }
+
+  /** The first column of the first row (undefined when there is none). */
+  async scalar<T = unknown>(sql: string, params?: Params): Promise<T> {
+    const row = (await this.all(sql, params))[0];
+    return (row ? Object.values(row as object)[0] : undefined) as T;
   }
 
   /** BEGIN … COMMIT around `fn`; a throw rolls back. Statements of `fn` go straight to the connection. */
@@ -63,6 +73,11 @@ export class Session {
   close(): void {
     this.connection.closeSync();
   }
+}
+
+function given(params: Params | undefined): Params | undefined {
+  if (params === undefined) return undefined;
+  return (Array.isArray(params) ? params.length : Object.keys(params).length) > 0 ? params : undefined;
 }
 
 /** Wraps a DuckDB error in a VwhError that names the statement's purpose (never its parameters). */

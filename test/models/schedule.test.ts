@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
-import { Executor } from '../../src/models/executor.js';
 import { loadProject } from '../../src/models/project.js';
 import type { NodeResult, NodeStatus } from '../../src/models/results.js';
 import { schedule } from '../../src/models/schedule.js';
 import type { Model } from '../../src/models/types.js';
+import { Session } from '../../src/warehouse/session.js';
 import { type Sandbox, sandbox, writeModels } from './helpers.js';
 
 let s: Sandbox;
@@ -43,7 +43,7 @@ describe('schedule', () => {
       'marts/c.sql': 'select * from staging.a union all select * from staging.b',
     });
     const project = await loadProject(s.modelsDir);
-    const executors = [new Executor(s.db.connection), new Executor(await s.db.connect())];
+    const executors = [Session.of(s.db.connection), Session.of(await s.db.connect())];
     const results = new Map<string, NodeResult>();
     const g = gate();
     const done = schedule(project.graph.order, project, executors, results, g.runNode, silentLogger);
@@ -74,7 +74,7 @@ describe('schedule', () => {
     const done = schedule(
       project.graph.order,
       project,
-      [new Executor(s.db.connection)],
+      [Session.of(s.db.connection)],
       results,
       g.runNode,
       silentLogger,

@@ -11,7 +11,6 @@ import { dataDictionary } from '../../models/artifacts/docs-markdown.js';
 import { buildManifest } from '../../models/artifacts/manifest.js';
 import { runResultsJson } from '../../models/artifacts/run-results.js';
 import { DEFAULT_TARGET_DIR, defaultTargetDir, writeArtifact } from '../../models/artifacts/write.js';
-import { Executor } from '../../models/executor.js';
 import { formatRanges } from '../../models/intervals.js';
 import { planProject } from '../../models/plan.js';
 import { loadProject, shippedModelsDir } from '../../models/project.js';
@@ -22,6 +21,7 @@ import type { Project } from '../../models/types.js';
 import { runUnitTests } from '../../models/unit-tests.js';
 import { Database, DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
 import { DEFAULT_MEMORY_LIMIT, defaultThreads, duckdbOptions } from '../../warehouse/resources.js';
+import { Session } from '../../warehouse/session.js';
 import { existingWarehouse, numberFlag, textFlag } from '../validate.js';
 
 interface CommonOptions {
@@ -278,7 +278,7 @@ async function statesIfAny(o: CommonOptions, _project: Project) {
   if (!wantsState) return new Map();
   const db = await openForReading(o.db);
   try {
-    return await readModelStates(new Executor(db.connection));
+    return await readModelStates(Session.of(db.connection));
   } finally {
     db.close();
   }
@@ -290,7 +290,7 @@ async function docs(o: CommonOptions): Promise<void> {
   const target = targetOf(o);
   try {
     const manifest = buildManifest(project, new Date());
-    const catalog = await buildCatalog(new Executor(db.connection), project);
+    const catalog = await buildCatalog(Session.of(db.connection), project);
     const files = [
       writeArtifact(target, 'manifest.json', manifest),
       writeArtifact(target, 'catalog.json', catalog),

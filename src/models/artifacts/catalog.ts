@@ -1,5 +1,5 @@
-import type { Executor } from '../executor.js';
-import { relationKind } from '../executor.js';
+import type { Session } from '../../warehouse/session.js';
+import { relationKind } from '../relations.js';
 import { qualified } from '../sql-text.js';
 import type { Project } from '../types.js';
 
@@ -11,7 +11,7 @@ export interface CatalogEntry {
 }
 
 /** What each built model looks like in the warehouse now (DESCRIBE), with the header's column descriptions. */
-export async function buildCatalog(exec: Executor, project: Project): Promise<Record<string, CatalogEntry>> {
+export async function buildCatalog(exec: Session, project: Project): Promise<Record<string, CatalogEntry>> {
   const out: Record<string, CatalogEntry> = {};
   for (const id of project.graph.order) {
     const model = project.models.get(id);

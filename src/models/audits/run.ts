@@ -1,5 +1,5 @@
 import { quoteIdent } from '../../core/sql.js';
-import type { Executor } from '../executor.js';
+import type { Session } from '../../warehouse/session.js';
 import { qualified, stripTrailingSemicolon } from '../sql-text.js';
 import { auditQuery } from './compile.js';
 import type { AuditSpec } from './spec.js';
@@ -23,7 +23,7 @@ export interface AuditOutcome {
 
 /** Counts each audit's failing rows, compares with its threshold, stores the rows in audit_failures.* if asked. */
 export async function runAudits(
-  exec: Executor,
+  exec: Session,
   nodeId: string,
   relation: string,
   audits: AuditSpec[],
@@ -51,7 +51,7 @@ export async function runAudits(
 }
 
 export async function runFailingRowsQuery(
-  exec: Executor,
+  exec: Session,
   storeName: string,
   query: string,
   audit: { name: string; type: string; severity: 'error' | 'warn'; threshold: number; store: boolean },

@@ -1,12 +1,12 @@
+import type { Session } from '../../warehouse/session.js';
 import { compileModel } from '../compile.js';
-import type { Executor } from '../executor.js';
 import { auditStatus, blocks, describeError, type NodeResult, type NodeStatus } from '../results.js';
 import type { Project, SingularTest } from '../types.js';
 import { runFailingRowsQuery } from './run.js';
 
 /** A singular test (tests/*.sql): its rows are the failures; skipped when a model it reads failed. */
 export async function runSingularTest(
-  exec: Executor,
+  exec: Session,
   project: Project,
   test: SingularTest,
   results: Map<string, NodeResult>,

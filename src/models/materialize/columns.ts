@@ -1,5 +1,5 @@
 import { quoteIdent } from '../../core/sql.js';
-import type { Executor } from '../executor.js';
+import type { Session } from '../../warehouse/session.js';
 import { qualified } from '../sql-text.js';
 
 export interface Column {
@@ -8,7 +8,7 @@ export interface Column {
 }
 
 /** The columns a query returns (DESCRIBE binds it without running it), or a relation has. */
-export async function describeColumns(exec: Executor, selectOrRelation: string): Promise<Column[]> {
+export async function describeColumns(exec: Session, selectOrRelation: string): Promise<Column[]> {
   const rows = await exec.all<{ column_name: string; column_type: string }>(`DESCRIBE ${selectOrRelation}`);
   return rows.map((r) => ({ name: r.column_name, type: r.column_type }));
 }
@@ -19,7 +19,7 @@ export async function describeColumns(exec: Executor, selectOrRelation: string):
  * from now on. Returns the names added.
  */
 export async function addNewColumns(
-  exec: Executor,
+  exec: Session,
   schema: string,
   name: string,
   incoming: Column[],

@@ -1,9 +1,10 @@
 import { addDays, type DayRange, dayDiff, maxDay } from '../../core/days.js';
 import { quoteIdent } from '../../core/sql.js';
+import type { Session } from '../../warehouse/session.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import { type AuditOutcome, NOTHING } from '../audits/run.js';
-import { type Executor, relationKind } from '../executor.js';
 import { plannedRanges, sqlTimestamp } from '../intervals.js';
+import { relationKind } from '../relations.js';
 import { qualified, substituteMacros } from '../sql-text.js';
 import { clearIntervals, markProcessed, processedDays, readModelStates } from '../state.js';
 import { dropRelation, tempName } from '../swap.js';
@@ -134,7 +135,7 @@ function window(model: Model, range: DayRange): string {
 
 /** Header `start:`, else the start remembered from the first build, else the earliest day the query returns. */
 export async function modelStart(
-  exec: Executor,
+  exec: Session,
   model: Model,
   sql: string,
   end: string,

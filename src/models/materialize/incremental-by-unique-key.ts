@@ -2,7 +2,7 @@ import { addDays, maxDay } from '../../core/days.js';
 import { quoteIdent } from '../../core/sql.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import type { AuditOutcome } from '../audits/run.js';
-import { relationKind } from '../executor.js';
+import { relationKind } from '../relations.js';
 import { qualified, substituteMacros } from '../sql-text.js';
 import { buildAndSwapTable } from '../swap.js';
 import { addedNote, addNewColumns, describeColumns } from './columns.js';

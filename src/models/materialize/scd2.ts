@@ -1,7 +1,8 @@
 import { VwhError } from '../../core/errors.js';
 import { quoteIdent, quoteLiteral } from '../../core/sql.js';
-import { type Executor, relationKind } from '../executor.js';
+import type { Session } from '../../warehouse/session.js';
 import { sqlTimestamp } from '../intervals.js';
+import { relationKind } from '../relations.js';
 import { qualified, substituteMacros } from '../sql-text.js';
 import type { Model } from '../types.js';
 import { addedNote, addNewColumns, describeColumns } from './columns.js';
@@ -46,7 +47,7 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
 };
 
 /** Whether the history table exists; a view of its name, or a table without valid_from/valid_to, is refused. */
-async function existingHistory(exec: Executor, model: Model, rel: string): Promise<boolean> {
+async function existingHistory(exec: Session, model: Model, rel: string): Promise<boolean> {
   const kind = await relationKind(exec, model.schema, model.name);
   if (kind === 'view') {
     throw new VwhError('MODEL_ERROR', `${model.id} is a view; an scd2 model needs its table. Drop the view first.`);
@@ -92,7 +93,7 @@ function dateSetting(model: Model): string {
 /** One build's target: the history `rel`, the query's rows in the temp table `src`, the build time `now`. */
 interface Scd2Target {
   model: Model;
-  exec: Executor;
+  exec: Session;
   rel: string;
   src: string;
   now: string;
@@ -204,7 +205,7 @@ interface DatedBuild {
  * differs from the row before it. The current version is closed at the first new version's date, each new version
  * at the next one's. Returns the rows written.
  */
-async function applyDated(exec: Executor, b: DatedBuild): Promise<number> {
+async function applyDated(exec: Session, b: DatedBuild): Promise<number> {
   const { rel, src, now, key } = b;
   const d = `CAST(${quoteIdent(b.dateColumn)} AS TIMESTAMP)`;
   const keys = key.map(quoteIdent).join(', ');
@@ -311,7 +312,7 @@ function showKey(row: Record<string, unknown>, key: string[]): string {
 }
 
 /** Two rows for one key would open two current versions; the snapshot refuses rather than corrupt the history. */
-async function refuseDuplicateKeys(exec: Executor, id: string, src: string, key: string[]): Promise<void> {
+async function refuseDuplicateKeys(exec: Session, id: string, src: string, key: string[]): Promise<void> {
   const cols = key.map(quoteIdent).join(', ');
   const dupes = await exec.all<Record<string, unknown>>(
     `SELECT ${cols}, count(*) AS n_rows FROM ${src} GROUP BY ALL HAVING count(*) > 1 ORDER BY n_rows DESC LIMIT 3`,

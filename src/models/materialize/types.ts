@@ -1,12 +1,12 @@
 import type { Clock } from '../../core/clock.js';
 import type { DayRange } from '../../core/days.js';
+import type { Session } from '../../warehouse/session.js';
 import type { AuditOutcome } from '../audits/run.js';
-import type { Executor } from '../executor.js';
 import type { Model } from '../types.js';
 
 export interface MaterializeContext {
   model: Model;
-  exec: Executor;
+  exec: Session;
   /** The model's SELECT with ephemeral parents inlined; macros still in place. */
   sql: string;
   runId: string;
