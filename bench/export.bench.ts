@@ -9,8 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { createLogger } from '../src/core/log.js';
 import { exportParquetLake, writeHtmlReport, writeReport } from '../src/export/index.js';
 import { runNightly } from '../src/ops/nightly.js';
 import { Database } from '../src/warehouse/duckdb.js';
@@ -52,6 +53,20 @@ function arrowChild(db: string, out: string): { maxRssMb: number; ms: number } {
   return JSON.parse(run.stdout) as { maxRssMb: number; ms: number };
 }
 
+/** A log sink that keeps the lake export's own timings (hash, write, publish) of each run. */
+function stepLog(phases: Record<string, number[]>): Writable {
+  return new Writable({
+    write(line: Buffer, _encoding, done) {
+      const entry = JSON.parse(String(line)) as { msg: string; hash_ms?: number; write_ms?: number; ms?: number };
+      if (entry.msg === 'export table staged') {
+        phases.hash_ms?.push(entry.hash_ms ?? 0);
+        phases.write_ms?.push(entry.write_ms ?? 0);
+      } else if (entry.msg === 'export published') phases.publish_ms?.push(entry.ms ?? 0);
+      done();
+    },
+  });
+}
+
 /** The bare COPY statements, each on a fresh read-only connection as the exports open theirs. */
 async function bareCopy(db: string, sql: string): Promise<number> {
   const bare = await Database.open(db, { access_mode: 'READ_ONLY' });
@@ -77,6 +92,7 @@ export async function main(): Promise<BenchResult> {
 
     // Parquet: bare COPY of the table to one zstd file; DuckDB's own partitioned COPY of it into the lake's layout
     // (for where the time goes); the lake export of the same table (fresh lake each time). CSV: bare COPY, report.
+    const phases: Record<string, number[]> = { hash_ms: [], write_ms: [], publish_ms: [] };
     const times = { bareParquet: [] as number[], barePartitioned: [] as number[], lake: [] as number[] };
     const csvTimes = { bare: [] as number[], report: [] as number[] };
     for (let i = 0; i < 2; i++) {
@@ -93,8 +109,13 @@ export async function main(): Promise<BenchResult> {
              (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (team_id, project_id, month))`,
         ),
       );
+      const steps = createLogger({ stream: stepLog(phases), format: 'json', level: 'info' });
       times.lake.push(
-        (await timed(() => exportParquetLake({ db, outDir: join(dir, `lake-${i}`), tables: ['big_facts'] }))).ms,
+        (
+          await timed(() =>
+            exportParquetLake({ db, outDir: join(dir, `lake-${i}`), tables: ['big_facts'], log: steps }),
+          )
+        ).ms,
       );
       csvTimes.bare.push(await bareCopy(db, `COPY marts.big_facts TO '${join(dir, `bare-${i}.csv`)}' (HEADER)`));
       csvTimes.report.push(
@@ -160,6 +181,7 @@ export async function main(): Promise<BenchResult> {
         rows: ROWS,
         bare_parquet_ms: round(bareParquet.ms),
         bare_partitioned_parquet_ms: round(barePartitioned.ms),
+        lake_phases_ms: JSON.stringify(phases),
         parquet_runs_ms: JSON.stringify({
           bare: times.bareParquet.map(round),
           bare_partitioned: times.barePartitioned.map(round),

@@ -92,9 +92,12 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
       for (const table of tables) {
         const layout = layoutOf(table, hasProjectTeams);
         const key = `${table.schema}.${table.name}`;
+        const planStarted = Date.now();
         const plan = await planTable(db, root, layout, key, prevOf);
+        const hashMs = Date.now() - planStarted;
         const changed = plan.partitions.filter((p) => p.changed);
         const tableDir = join(stagingDir, table.schema, table.name);
+        const writeStarted = Date.now();
         if (changed.length > 0) {
           await withHeartbeat(log, 'export progress', { table: key, step: 'writing parquet' }, () =>
             copyPartitions(
@@ -122,10 +125,15 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
           partitions: plan.partitions.length,
           rewritten: changed.length,
           rows: plan.partitions.reduce((s, p) => s + p.rows, 0),
+          // where the time goes: the content hashes of the partitions, then the Parquet files
+          hash_ms: hashMs,
+          write_ms: Date.now() - writeStarted,
         });
       }
       const writers = await writerRecords(db, runId);
+      const publishStarted = Date.now();
       await publish(root, stagingDir, planned, writers, outputs, log, options.onStep);
+      log.info('export published', { files, ms: Date.now() - publishStarted });
     } finally {
       rmSync(stagingDir, { recursive: true, force: true });
       removeIfEmpty(join(root, STAGING));
