@@ -1,41 +1,14 @@
 import type { DayRange } from '../core/days.js';
+import { readMigrations } from '../warehouse/migrate.js';
 import type { Session } from '../warehouse/session.js';
+import { splitStatements } from './sql-text.js';
 
 /**
  * The runner's own bookkeeping, in the warehouse next to what it builds so that state and data commit together:
  * `ops.model_state` (fingerprint per model), `ops.model_intervals` (one row per processed day of a time-range
- * model), `ops.model_runs` (one row per node per run).
+ * model), `ops.model_runs` (one row per node per run). Their DDL is the migration sql/013_model_state.sql.
  */
-export const STATE_DDL = `
-CREATE SCHEMA IF NOT EXISTS ops;
-CREATE TABLE IF NOT EXISTS ops.model_state (
-  model VARCHAR NOT NULL,
-  kind VARCHAR NOT NULL,
-  fingerprint VARCHAR NOT NULL,
-  start_date DATE,
-  built_at TIMESTAMP NOT NULL,
-  run_id VARCHAR NOT NULL,
-  input_key VARCHAR,
-  dims_key VARCHAR
-);
-CREATE TABLE IF NOT EXISTS ops.model_intervals (
-  model VARCHAR NOT NULL,
-  day DATE NOT NULL,
-  processed_at TIMESTAMP NOT NULL,
-  run_id VARCHAR NOT NULL
-);
-CREATE TABLE IF NOT EXISTS ops.model_runs (
-  run_id VARCHAR NOT NULL,
-  node VARCHAR NOT NULL,
-  node_type VARCHAR NOT NULL,
-  status VARCHAR NOT NULL,
-  started_at TIMESTAMP NOT NULL,
-  finished_at TIMESTAMP NOT NULL,
-  duration_ms DOUBLE NOT NULL,
-  rows_affected BIGINT,
-  intervals VARCHAR,
-  message VARCHAR
-);`;
+const MODEL_STATE_MIGRATION = 13;
 
 export interface ModelStateRow {
   model: string;
@@ -50,18 +23,17 @@ export interface ModelStateRow {
   dims_key?: string | null;
 }
 
+/**
+ * The runner's tables, on a warehouse the migrations may not have touched (`vwh models` opens any DuckDB file):
+ * its migration's statements, which are idempotent, in one transaction.
+ */
 export async function ensureState(exec: Session): Promise<void> {
-  const present = await exec.scalar<number>(
-    "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name IN ('model_state', 'model_intervals', 'model_runs')",
-  );
-  if (present !== 3) {
-    await exec.transaction(async () => {
-      for (const statement of STATE_DDL.split(';').filter((s) => s.trim())) await exec.run(statement);
-    });
-  }
-  // Warehouses built before input keys existed.
-  await exec.run('ALTER TABLE ops.model_state ADD COLUMN IF NOT EXISTS input_key VARCHAR');
-  await exec.run('ALTER TABLE ops.model_state ADD COLUMN IF NOT EXISTS dims_key VARCHAR');
+  const migration = readMigrations().find((m) => m.version === MODEL_STATE_MIGRATION);
+  if (!migration) throw new Error(`migration ${MODEL_STATE_MIGRATION} (ops.model_*) is missing from sql/`);
+  await exec.run('CREATE SCHEMA IF NOT EXISTS ops');
+  await exec.transaction(async () => {
+    for (const statement of splitStatements(migration.sql)) await exec.run(statement);
+  });
 }
 
 export async function readModelStates(exec: Session): Promise<Map<string, ModelStateRow>> {

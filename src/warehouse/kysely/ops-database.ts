@@ -86,6 +86,38 @@ export interface AlertsSentTable {
   summary: Json;
 }
 
+/** The model runner's tables (sql/013_model_state.sql). */
+export interface ModelStateTable {
+  model: string;
+  kind: string;
+  fingerprint: string;
+  start_date: DateDay | null;
+  built_at: Timestamp;
+  run_id: string;
+  input_key: string | null;
+  dims_key: string | null;
+}
+
+export interface ModelIntervalsTable {
+  model: string;
+  day: DateDay;
+  processed_at: Timestamp;
+  run_id: string;
+}
+
+export interface ModelRunsTable {
+  run_id: string;
+  node: string;
+  node_type: string;
+  status: string;
+  started_at: Timestamp;
+  finished_at: Timestamp;
+  duration_ms: number;
+  rows_affected: number | null;
+  intervals: string | null;
+  message: string | null;
+}
+
 /** The `ops` schema as kysely sees it (tables addressed as `ops.<name>`). */
 export interface OpsDatabase {
   'ops.schema_migrations': SchemaMigrationsTable;
@@ -95,4 +127,7 @@ export interface OpsDatabase {
   'ops.rate_budget': RateBudgetTable;
   'ops.pipeline_runs': PipelineRunsTable;
   'ops.alerts_sent': AlertsSentTable;
+  'ops.model_state': ModelStateTable;
+  'ops.model_intervals': ModelIntervalsTable;
+  'ops.model_runs': ModelRunsTable;
 }
