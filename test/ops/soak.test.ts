@@ -135,7 +135,7 @@ it.runIf(!built)('the soak needs `npm run build` after the last change to src/ (
 });
 
 describe.runIf(built)(`soak: ${NIGHTS} nights with faults and kill -9 equal ${NIGHTS} clean nights`, () => {
-  const t = tempDir('vwh-soak-');
+  let t: ReturnType<typeof tempDir>;
   let clean: Timeline;
   let soaked: Timeline;
   const clock = new ManualClock(dayToMs(FIRST_DAY));
@@ -180,6 +180,7 @@ describe.runIf(built)(`soak: ${NIGHTS} nights with faults and kill -9 equal ${NI
     // The in-process runs' sync logs only its errors (the faults make many retry warnings); the children log
     // everything (their lines are the kill points).
     process.env.VWH_LOG_LEVEL = 'error';
+    t = tempDir('vwh-soak-');
     clean = await timeline(t.dir, 'clean', undefined);
     soaked = await timeline(t.dir, 'soaked', FAULTS);
     const killNights = pickNights(NIGHTS, KILLS, random);
@@ -212,8 +213,8 @@ describe.runIf(built)(`soak: ${NIGHTS} nights with faults and kill -9 equal ${NI
     else process.env.VWH_LOG_LEVEL = logLevel;
     await clean?.server.close();
     await soaked?.server.close();
-    if (process.env.VWH_SOAK_KEEP) console.log(`soak folders kept in ${t.dir}`);
-    else t.cleanup();
+    if (process.env.VWH_SOAK_KEEP) console.log(`soak folders kept in ${t?.dir}`);
+    else t?.cleanup();
   });
 
   it('kills and faults happened, and every night ends as its clean twin did', async () => {
