@@ -26,6 +26,15 @@ CREATE TABLE IF NOT EXISTS ops.model_intervals (
   run_id VARCHAR NOT NULL
 );
 
+-- Days a time-range model must process again: a time-range model above it rewrote them (written in the transaction
+-- that rewrote them, deleted as the model re-processes them), so a run that does not build the model loses nothing.
+CREATE TABLE IF NOT EXISTS ops.model_restated (
+  model VARCHAR NOT NULL,
+  day DATE NOT NULL,
+  restated_by VARCHAR NOT NULL,
+  run_id VARCHAR NOT NULL
+);
+
 -- One row per node (model or test) per run.
 CREATE TABLE IF NOT EXISTS ops.model_runs (
   run_id VARCHAR NOT NULL,

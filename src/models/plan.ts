@@ -9,7 +9,7 @@ import { modelStart } from './materialize/incremental-by-time-range.js';
 import { relationKind } from './relations.js';
 import { upstreamDays } from './run-node.js';
 import { selectModels } from './selection.js';
-import { processedDays, readModelStates } from './state.js';
+import { processedDays, readModelStates, restatedDays } from './state.js';
 import type { ModelKind, Project } from './types.js';
 
 export interface PlanEntry {
@@ -55,7 +55,8 @@ export async function planProject(
         // What `build --start` would reprocess: every day from there, done or not.
         entry.missing = plannedRanges(maxDay(options.start, model.config.start ?? options.start), end, new Set(), 0, 0);
       } else if (start) {
-        entry.missing = plannedRanges(start, end, done, model.config.lookback, 0, upstreamDays(project, id, written));
+        const restated = new Set([...upstreamDays(project, id, written), ...(await restatedDays(exec, id))]);
+        entry.missing = plannedRanges(start, end, done, model.config.lookback, 0, restated);
       }
       if (entry.missing) written.set(id, entry.missing);
       if (change === 'modified') {

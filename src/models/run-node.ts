@@ -19,7 +19,7 @@ import { auditStatus, describeError, type NodeResult } from './results.js';
 import type { RunOptions } from './runner.js';
 
 import { qualified } from './sql-text.js';
-import { type ModelStateRow, writeInputKey, writeModelState } from './state.js';
+import { type ModelStateRow, restatedDays, writeInputKey, writeModelState } from './state.js';
 import type { Model, Project } from './types.js';
 
 /** What every model of one run shares. */
@@ -117,6 +117,7 @@ async function buildModel(
         end: run.end,
         start: options.start,
         upstreamDays: upstreamDays(run.project, model.id, run.written),
+        restates: timeRangeDescendants(run.project, model.id),
         ...(states.get(model.id)?.built_on ? { lastBuiltOn: states.get(model.id)?.built_on as string } : {}),
         fullRefresh,
         baseDir: run.db.path.startsWith(':memory:') ? process.cwd() : dirname(resolve(run.db.path)),
@@ -174,12 +175,21 @@ export function upstreamDays(project: Project, id: string, written: Map<string, 
   return days;
 }
 
+/** The time-range models below `id`, through models of any kind. */
+export function timeRangeDescendants(project: Project, id: string): string[] {
+  return [...reachable(project.graph.children, id)].filter(
+    (d) => project.models.get(d)?.config.kind === 'incremental_by_time_range',
+  );
+}
+
 /** Whether the model's relation holds what a build would write: same inputs as its last successful build. */
 async function upToDate(exec: Session, model: Model, key: string, recorded: string | null | undefined) {
   if (recorded !== key) return false;
   const kind = model.config.kind;
   // An ephemeral model has no relation to keep; an export's file may have been moved since.
   if (kind === 'ephemeral' || kind === 'export') return false;
+  // Days an upstream model rewrote in a run that did not build this one (a --full-refresh records no input keys).
+  if (kind === 'incremental_by_time_range' && (await restatedDays(exec, model.id)).size > 0) return false;
   return (await relationKind(exec, model.schema, model.name)) !== undefined;
 }
 

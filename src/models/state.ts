@@ -6,7 +6,8 @@ import { splitStatements } from './sql-text.js';
 /**
  * The runner's own bookkeeping, in the warehouse next to what it builds so that state and data commit together:
  * `ops.model_state` (fingerprint per model), `ops.model_intervals` (one row per processed day of a time-range
- * model), `ops.model_runs` (one row per node per run). Their DDL is the migration sql/013_model_state.sql.
+ * model), `ops.model_restated` (days a time-range model must process again because a time-range model upstream
+ * rewrote them), `ops.model_runs` (one row per node per run). Their DDL is the migration sql/013_model_state.sql.
  */
 const MODEL_STATE_MIGRATION = 13;
 
@@ -65,13 +66,19 @@ export async function writeInputKey(exec: Session, model: string, inputKey: stri
   await exec.run('UPDATE ops.model_state SET input_key = $2 WHERE model = $1', [model, inputKey]);
 }
 
-export async function processedDays(exec: Session, model: string): Promise<Set<string>> {
+export function processedDays(exec: Session, model: string): Promise<Set<string>> {
+  return daysOf(exec, 'model_intervals', model);
+}
+
+/** The days of `model` in the ops table `table` (none when a read-only warehouse has no such table yet). */
+async function daysOf(exec: Session, table: string, model: string): Promise<Set<string>> {
   const exists = await exec.scalar<number>(
-    "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name = 'model_intervals'",
+    "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name = $1",
+    [table],
   );
   if (!exists) return new Set();
   const rows = await exec.all<{ day: string }>(
-    "SELECT strftime(day, '%Y-%m-%d') AS day FROM ops.model_intervals WHERE model = $1",
+    `SELECT DISTINCT strftime(day, '%Y-%m-%d') AS day FROM ops.${table} WHERE model = $1`,
     [model],
   );
   return new Set(rows.map((r) => r.day));
@@ -93,6 +100,43 @@ export async function markProcessed(exec: Session, model: string, range: DayRang
 
 export async function clearIntervals(exec: Session, model: string): Promise<void> {
   await exec.run('DELETE FROM ops.model_intervals WHERE model = $1', [model]);
+}
+
+/**
+ * Records that `by` rewrote the days of `range`, for each time-range model of `models` (its descendants): they must
+ * process those days again, in whichever run builds them next. Call inside the transaction that rewrote the days,
+ * so a rewrite is never committed without its restatement.
+ */
+export async function restate(
+  exec: Session,
+  models: readonly string[],
+  range: DayRange,
+  by: string,
+  runId: string,
+): Promise<void> {
+  for (const model of models) {
+    await exec.run(
+      `INSERT INTO ops.model_restated
+       SELECT $1, CAST(g AS DATE), $4, $5
+       FROM generate_series(CAST($2 AS DATE), CAST($3 AS DATE), INTERVAL 1 DAY) AS t(g)`,
+      [model, range.from, range.to, by, runId],
+    );
+  }
+}
+
+/** The days an upstream model rewrote since this model last processed them. */
+export function restatedDays(exec: Session, model: string): Promise<Set<string>> {
+  return daysOf(exec, 'model_restated', model);
+}
+
+/** The model processed the days of `range` again (every day when no range): they are no longer restated. */
+export async function clearRestated(exec: Session, model: string, range?: DayRange): Promise<void> {
+  if (!range) await exec.run('DELETE FROM ops.model_restated WHERE model = $1', [model]);
+  else
+    await exec.run(
+      'DELETE FROM ops.model_restated WHERE model = $1 AND day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE)',
+      [model, range.from, range.to],
+    );
 }
 
 export interface RunRow {

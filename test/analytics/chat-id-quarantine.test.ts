@@ -2,7 +2,9 @@
  * An answer id landed under two parents (project, prompt) is two answers the API gave one id: staging must not keep
  * one of them at random. Both go to staging.chats_quarantine, its warn audit flags them, and no other model's
  * outcome changes (a 32-bit id hash in the reference once made 18 of 489,822 chat ids collide and failed the build).
- * The warehouse is hand-filled, not a coherent world: the test compares a build with the reused id to one without.
+ * The warehouse is hand-filled, just coherent enough for every model to build (two projects with their prompts, one
+ * answer per prompt and provider, the own brand not named): the test compares a build with the reused id to one
+ * without.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,18 +22,34 @@ let warehouse: Warehouse;
 let before: RunResults;
 let after: RunResults;
 
-const chat = (id: string, projectId: string, promptId: string, content: string, extractedAt: string) =>
-  `('t', '${projectId}', '${promptId}', '${id}', timestamp '2026-01-01 05:00:00', date '2026-01-01', true, 1, 'x',
-    'chatgpt', 'm', '${content}', 'a prompt', 70, false, false, null, 'r1', timestamp '${extractedAt}')`;
+const chat = (
+  id: string,
+  projectId: string,
+  promptId: string,
+  content: string,
+  extractedAt: string,
+  provider = 'chatgpt',
+) =>
+  `('t', '${projectId}', '${promptId}', '${id}', timestamp '2026-01-01 05:00:00', date '2026-01-01', false, null, 'x',
+    '${provider}', 'm', '${content}', 'a prompt', null, false, false, null, 'r1', timestamp '${extractedAt}')`;
+const project = (id: string) =>
+  `('t', '${id}', 'Project ${id}', 'Brand ${id}', null, null, null, [], timestamp '2025-12-01 00:00:00', null, 'r1',
+    timestamp '2026-01-01 07:00:00')`;
+const prompt = (id: string, projectId: string) =>
+  `('t', '${id}', '${projectId}', 'a prompt', 'active', null, null, null, null, null, null, null, null, null,
+    timestamp '2025-12-01 00:00:00', null, 'r1', timestamp '2026-01-01 07:00:00')`;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'vwh-quarantine-'));
   warehouse = await Warehouse.open(join(dir, 'warehouse.duckdb'));
+  await warehouse.database.run(`insert into raw.projects values ${project('p1')}, ${project('p2')}`);
+  await warehouse.database.run(`insert into raw.prompts values ${prompt('q1', 'p1')}, ${prompt('q2', 'p2')}`);
   await warehouse.database.run(
     `insert into raw.chats values
      ${chat('k1', 'p1', 'q1', 'an answer to q1', '2026-01-01 07:00:00')},
      ${chat('k1', 'p1', 'q1', 'an answer to q1, re-landed', '2026-01-02 07:00:00')},
-     ${chat('k2', 'p1', 'q1', 'another answer to q1', '2026-01-01 07:00:00')}`,
+     ${chat('k2', 'p1', 'q1', 'another answer to q1', '2026-01-01 07:00:00', 'gemini')},
+     ${chat('k3', 'p2', 'q2', 'an answer to q2', '2026-01-01 07:00:00')}`,
   );
   const buildAll = async () =>
     runProject(warehouse.database, await loadProject(MODELS_DIR), {
@@ -54,13 +72,10 @@ afterAll(() => {
 });
 
 describe('an answer id landed under two parents', () => {
-  // Known bug, open in issue 9 (models part): after the quarantine rebuilds staging.chats in full, the per-chat
-  // intermediates cut by day keep the quarantined id for an already-built day, so the singular test
-  // own_brand_visibility_matches_chats fails on this hand-filled warehouse. Skipped until the runner propagates a
-  // full rebuild downstream; the lead's closing note lists it.
-  it.skip('changes no outcome but the quarantine, which warns through its audit', () => {
+  it('changes no outcome but the quarantine, which warns through its audit', () => {
     const outcomes = (r: RunResults) => new Map(r.results.map((n) => [n.id, n.status]));
     const quarantine = after.results.find((n) => n.id === 'staging.chats_quarantine');
+    expect([...outcomes(before)].filter(([, status]) => status !== 'success' && status !== 'warn')).toEqual([]);
     expect(outcomes(before).get('staging.chats_quarantine')).toBe('success');
     expect(quarantine?.status).toBe('warn');
     expect(quarantine?.audits.filter((a) => a.status !== 'pass').map((a) => a.name)).toEqual([
@@ -72,7 +87,10 @@ describe('an answer id landed under two parents', () => {
 
   it('keeps neither version in staging.chats, and the newest of each parent in the quarantine', async () => {
     const db = warehouse.database;
-    expect(await db.all('select chat_id from staging.chats order by chat_id')).toEqual([{ chat_id: 'k2' }]);
+    expect(await db.all('select chat_id from staging.chats order by chat_id')).toEqual([
+      { chat_id: 'k2' },
+      { chat_id: 'k3' },
+    ]);
     const quarantined = await db.all<{ prompt_id: string; full_content: string; parents: bigint | number }>(
       "select prompt_id, full_content, parents from staging.chats_quarantine where chat_id = 'k1' order by prompt_id",
     );

@@ -6,7 +6,15 @@ import { type AuditOutcome, NOTHING } from '../audits/run.js';
 import { plannedRanges, sqlTimestamp } from '../intervals.js';
 import { relationKind } from '../relations.js';
 import { qualified, substituteMacros } from '../sql-text.js';
-import { clearIntervals, markProcessed, processedDays, readModelStates } from '../state.js';
+import {
+  clearIntervals,
+  clearRestated,
+  markProcessed,
+  processedDays,
+  readModelStates,
+  restate,
+  restatedDays,
+} from '../state.js';
 import { dropRelation, tempName } from '../swap.js';
 import type { Model } from '../types.js';
 import { addedNote, addNewColumns, describeColumns } from './columns.js';
@@ -16,7 +24,9 @@ import type { MaterializeContext, MaterializeResult, Materializer } from './type
  * `incremental_by_time_range`: daily intervals kept in ops.model_intervals. Only days not yet processed run (plus
  * `lookback` days before each missing stretch); `--start/--end` reprocesses a range. Each batch deletes its days and
  * inserts the query's rows for them, and records them, in one transaction: a failed batch leaves no trace. Days a
- * time-range model upstream rewrote in the same run (its lookback, a backfill) are re-processed here too.
+ * time-range model upstream rewrote (its lookback, a backfill, a full rebuild) are re-processed here too, in the
+ * same run or a later one: the batch that rewrites days records them in ops.model_restated for every time-range
+ * model below it, and the batch that re-processes them clears them.
  * `--full-refresh` builds every day under a temporary name and swaps it in with its bookkeeping, so a failure
  * keeps the previous table.
  */
@@ -34,14 +44,16 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
     return { rowsAffected: 0, intervals: [], message: 'no rows in the sources yet' };
   }
   const done = ctx.start ? new Set<string>() : await processedDays(exec, model.id);
-  // A day an upstream time-range model just rewrote is stale here too, done or not.
+  // A day an upstream time-range model rewrote is stale here too, done or not: in this run, or recorded by a run
+  // that did not build this model (a --select, a failure above it).
+  const restated = new Set([...(ctx.upstreamDays ?? []), ...(await restatedDays(exec, model.id))]);
   const ranges = plannedRanges(
     start,
     ctx.end,
     done,
     ctx.start ? 0 : model.config.lookback,
     model.config.batchDays,
-    ctx.upstreamDays ?? [],
+    restated,
   );
   if (ranges.length === 0) await exec.transaction(() => ensureTable(ctx, { from: start, to: start }));
   let added: string[] = [];
@@ -59,6 +71,8 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
         `INSERT INTO ${rel} BY NAME SELECT * FROM (${select(ctx, range)}\n) AS q WHERE ${window(model, range)}`,
       );
       await markProcessed(exec, model.id, range, runId, now);
+      await clearRestated(exec, model.id, range);
+      await restate(exec, ctx.restates ?? [], range, model.id, runId);
     });
   }
   const days = ranges.reduce((n, r) => n + dayDiff(r.from, r.to) + 1, 0);
@@ -99,7 +113,11 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
       await dropRelation(exec, model.schema, model.name);
       await exec.run(`ALTER TABLE ${tempRel} RENAME TO ${quoteIdent(model.name)}`);
       await clearIntervals(exec, model.id);
-      for (const range of ranges) await markProcessed(exec, model.id, range, runId, now);
+      await clearRestated(exec, model.id);
+      for (const range of ranges) {
+        await markProcessed(exec, model.id, range, runId, now);
+        await restate(exec, ctx.restates ?? [], range, model.id, runId);
+      }
     });
   } catch (error) {
     await exec.run(`DROP TABLE IF EXISTS ${tempRel}`).catch(() => {});

@@ -20,6 +20,8 @@ export interface MaterializeContext {
   lastBuiltOn?: string;
   /** Days time-range models upstream wrote in this run: a time-range model re-processes them (same-day lineage). */
   upstreamDays?: ReadonlySet<string>;
+  /** The time-range models below this one (through any kinds): a day it rewrites is restated for each of them. */
+  restates?: readonly string[];
   /** Relative export paths resolve from here: the warehouse file's folder. */
   baseDir: string;
   /** When auditing: checks a new version before it goes live (kinds that build one under a temporary name). */

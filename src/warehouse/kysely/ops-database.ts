@@ -105,6 +105,13 @@ export interface ModelIntervalsTable {
   run_id: string;
 }
 
+export interface ModelRestatedTable {
+  model: string;
+  day: DateDay;
+  restated_by: string;
+  run_id: string;
+}
+
 export interface ModelRunsTable {
   run_id: string;
   node: string;
@@ -129,5 +136,6 @@ export interface OpsDatabase {
   'ops.alerts_sent': AlertsSentTable;
   'ops.model_state': ModelStateTable;
   'ops.model_intervals': ModelIntervalsTable;
+  'ops.model_restated': ModelRestatedTable;
   'ops.model_runs': ModelRunsTable;
 }
