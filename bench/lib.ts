@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,7 +42,9 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
 }
 
 /** A reference server in a child process (`vwh serve --port 0 …flags`), so its CPU and memory are not the bench's. */
-export async function startServeChild(flags: string[]): Promise<{ url: string; apiKey: string; close(): void }> {
+export async function startServeChild(
+  flags: string[],
+): Promise<{ url: string; apiKey: string; close(): void; cpuMs(): number | undefined }> {
   const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...flags], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -58,5 +60,18 @@ export async function startServeChild(flags: string[]): Promise<{ url: string; a
     });
   });
   child.removeAllListeners('exit');
-  return { ...ready, close: () => child.kill('SIGTERM') };
+  return { ...ready, close: () => child.kill('SIGTERM'), cpuMs: () => processCpuMs(child.pid) };
+}
+
+/** CPU time (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, after the command name in parentheses: utime and stime in clock ticks.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }

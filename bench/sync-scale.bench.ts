@@ -15,13 +15,19 @@ const env = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const PROJECTS = env('VWH_BENCH_SCALE_PROJECTS', 10);
 const PROMPTS = env('VWH_BENCH_SCALE_PROMPTS', 50);
 const HISTORIES = (process.env.VWH_BENCH_SCALE_HISTORIES ?? '30,180,365').split(',').map(Number);
-/** 70 requests per 1 s: the real limit 60× faster, so the 365-day floor is about three minutes. */
-const WINDOW_MS = env('VWH_BENCH_SCALE_WINDOW_MS', 1000);
+/**
+ * 70 requests per 2.5 s: the real limit 24× faster, so the 365-day floor is about eight minutes. Not the issue's 1 s:
+ * the reference server alone answers only about 45 chats requests a second on this 2-core machine (measured with
+ * nothing else of ours running, load ~8), so at 70 a second it, not the sync, sets the pace; and a scaled window
+ * shrinks time but not each request's latency, which the sliding window counts on top of the window.
+ */
+const WINDOW_MS = env('VWH_BENCH_SCALE_WINDOW_MS', 2500);
 const CONCURRENCY = env('VWH_BENCH_SCALE_CONCURRENCY', 8);
 /** The four-team comparison: each team's world and window (small enough that four servers fit on 2 cores). */
 const TEAM_PROMPTS = env('VWH_BENCH_SCALE_TEAM_PROMPTS', 20);
 const TEAM_DAYS = env('VWH_BENCH_SCALE_TEAM_DAYS', 60);
-const TEAM_WINDOW_MS = env('VWH_BENCH_SCALE_TEAM_WINDOW_MS', 4000);
+/** 70 per 15 s: four teams at 4 × 70 per window stay rate-bound (at 4 s they were CPU-bound on a shared machine). */
+const TEAM_WINDOW_MS = env('VWH_BENCH_SCALE_TEAM_WINDOW_MS', 15_000);
 /** The streams a night needs for the answers and everything derived or rotated; the source detail streams aside. */
 const STREAMS = [
   'projects',
@@ -77,16 +83,33 @@ interface Run {
   throttled429: number;
   rows: number;
   peakRssMb: number;
+  /** Peak of the JavaScript heap in use (garbage included) within that RSS; the rest is mostly DuckDB's. */
+  peakHeapMb: number;
+  /** CPU of the sync process and of the reference server(s) during the run. */
+  syncCpuMs: number;
+  serverCpuMs: number;
   perActivePrompt: number;
   promptRequests: number;
   otherRequests: number;
   teams: TeamResult[];
 }
 
-async function sync(wh: Warehouse, jobs: TeamJob[], today: string, windowMs: number): Promise<Run> {
+async function sync(
+  wh: Warehouse,
+  jobs: TeamJob[],
+  today: string,
+  windowMs: number,
+  servers: readonly Server[],
+): Promise<Run> {
+  const serverCpu = () => servers.reduce((n, s) => n + (s.cpuMs() ?? 0), 0);
+  const serverCpuBefore = serverCpu();
+  const cpuBefore = process.cpuUsage();
   let peakRss = process.memoryUsage().rss;
+  let peakHeap = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    const memory = process.memoryUsage();
+    peakRss = Math.max(peakRss, memory.rss);
+    peakHeap = Math.max(peakHeap, memory.heapUsed);
   }, 50);
   try {
     const run = await timed(() =>
@@ -110,6 +133,7 @@ async function sync(wh: Warehouse, jobs: TeamJob[], today: string, windowMs: num
         throw new Error(`team ${t.teamId}: ${t.error?.message ?? t.result?.status}`);
       return t.result;
     });
+    const cpu = process.cpuUsage(cpuBefore);
     const sum = (f: (t: TeamResult) => number) => teams.reduce((n, t) => n + f(t), 0);
     const first = teams[0]?.plan;
     return {
@@ -121,6 +145,9 @@ async function sync(wh: Warehouse, jobs: TeamJob[], today: string, windowMs: num
       throttled429: sum((t) => t.counters.throttled429),
       rows: sum((t) => Object.values(t.counters.rowsPerStream).reduce((a, b) => a + b, 0)),
       peakRssMb: Math.round(peakRss / 1e6),
+      peakHeapMb: Math.round(peakHeap / 1e6),
+      syncCpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      serverCpuMs: serverCpu() - serverCpuBefore,
       perActivePrompt: first?.requestsPerActivePrompt ?? 0,
       promptRequests: first?.promptRequests ?? 0,
       otherRequests: first?.otherRequests ?? 0,
@@ -139,7 +166,7 @@ async function backfill(days: number, figures: Record<string, number | string>, 
   const wh = await Warehouse.open(join(dir, 'w.duckdb'));
   try {
     const job: TeamJob = { teamId: 'agency', baseUrl: server.url, apiKey: server.apiKey };
-    const first = await sync(wh, [job], TODAY, WINDOW_MS);
+    const first = await sync(wh, [job], TODAY, WINDOW_MS, [server]);
     Object.assign(figures, {
       [`d${days}_wall_ms`]: first.wallMs,
       [`d${days}_floor_ms`]: first.floorMs,
@@ -148,6 +175,9 @@ async function backfill(days: number, figures: Record<string, number | string>, 
       [`d${days}_429s`]: first.throttled429,
       [`d${days}_rows`]: first.rows,
       [`d${days}_peak_rss_mb`]: first.peakRssMb,
+      [`d${days}_peak_heap_mb`]: first.peakHeapMb,
+      [`d${days}_sync_cpu_ms`]: first.syncCpuMs,
+      [`d${days}_server_cpu_ms`]: first.serverCpuMs,
     });
     process.stderr.write(`sync-scale: ${days} days: ${JSON.stringify(figures)}\n`);
     if (!withNight) return { first };
@@ -157,7 +187,7 @@ async function backfill(days: number, figures: Record<string, number | string>, 
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ advance_days: 1 }),
     });
-    const night = await sync(wh, [job], addDays(TODAY, 1), WINDOW_MS);
+    const night = await sync(wh, [job], addDays(TODAY, 1), WINDOW_MS, [server]);
     Object.assign(figures, {
       night_wall_ms: night.wallMs,
       night_floor_ms: night.floorMs,
@@ -166,6 +196,8 @@ async function backfill(days: number, figures: Record<string, number | string>, 
       night_project_and_discovery_requests: night.otherRequests,
       night_429s: night.throttled429,
       night_peak_rss_mb: night.peakRssMb,
+      night_sync_cpu_ms: night.syncCpuMs,
+      night_server_cpu_ms: night.serverCpuMs,
     });
     return { first, night };
   } finally {
@@ -184,7 +216,7 @@ async function teams(count: number): Promise<Run> {
     const wh = await Warehouse.open(join(dir, 'w.duckdb'));
     try {
       const jobs = servers.map((s, i) => ({ teamId: `team-${i + 1}`, baseUrl: s.url, apiKey: s.apiKey }));
-      return await sync(wh, jobs, TODAY, TEAM_WINDOW_MS);
+      return await sync(wh, jobs, TODAY, TEAM_WINDOW_MS, servers);
     } finally {
       wh.close();
     }
@@ -219,6 +251,8 @@ export async function main(): Promise<BenchResult> {
     four_teams_floor_ms: four.floorMs,
     four_teams_requests: four.requests,
     four_teams_429s: four.throttled429,
+    one_team_sync_cpu_ms: one.syncCpuMs,
+    four_teams_sync_cpu_ms: four.syncCpuMs,
     load_average_at_end: loadavg()[0]?.toFixed(2) ?? '',
   });
   ratios.four_teams_wall_per_one_team_wall = ratio(four.wallMs, one.wallMs);
