@@ -18,6 +18,13 @@ export interface UnitScope {
   ctx: UnitContext;
   parent: Parent;
   range: DayRange;
+  /** The data of the unit's earlier requests by endpoint id (the last page of each): see `dataOf`. */
+  fetched: Map<string, unknown>;
+}
+
+/** The data an earlier request of the unit got from `endpoint` (undefined when it drifted or was not asked). */
+export function dataOf<E extends EndpointDef>(unit: UnitScope, endpoint: E): DataOf<E> | undefined {
+  return unit.fetched.get(endpoint.id) as DataOf<E> | undefined;
 }
 
 /** One page as its row mapping sees it. */
@@ -119,7 +126,7 @@ export function defineStream(spec: StreamSpec): StreamDef {
     ...(spec.readsLanded ? { readsLanded: spec.readsLanded } : {}),
     estimate: spec.estimate ?? (() => count),
     async fetch(ctx, parent, range) {
-      const unit: UnitScope = { ctx, parent, range };
+      const unit: UnitScope = { ctx, parent, range, fetched: new Map() };
       const loads: TableLoad[] = [];
       const rejected: Rejection[] = [];
       for (const request of spec.requests) {
@@ -181,6 +188,7 @@ async function runRequest(
         if (res.data !== undefined) addRows(request.rows(res.data, scope), slice, loadOf);
       }
       if (scope.data === undefined) intact = false;
+      unit.fetched.set(endpoint.id, scope.data);
       if (!paged || !hasNextPage(endpoint.pagination, { index, size, data: scope.data, count, kept: keptItems })) break;
     }
   }
