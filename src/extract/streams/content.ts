@@ -1,73 +1,55 @@
-import type * as z from 'zod';
-import type { EndpointDef } from '../../api/endpoint.js';
 import { Article, catalogue, Task, TaskError, TaskInputs } from '../../api/index.js';
-import type { CallParams } from '../../client/api-client.js';
-import { fetchList, field } from '../fetch.js';
+import { defineStream, listRequest } from '../declare.js';
+import { field } from '../fetch.js';
 import { extraOf, nestExtra } from '../rows.js';
-import type { Rejection, StreamDef } from '../types.js';
 import { teamParent } from './parents.js';
 
 /** The content service's largest page (`limit` and `page_size` are capped at 100). */
 const PAGE = 100;
 
 /**
- * A team-level list of the content service, page after page until its `total` (or a short page), landed whole into
- * one table. The content service lives at the configured services base URL and takes no API key.
+ * A team-level list of the content service, every page (as its declared pagination says), landed whole into one
+ * table. The content service lives at the configured services base URL and takes no API key.
  */
-function contentListStream<E extends EndpointDef, I extends z.ZodType>(spec: {
-  name: string;
-  table: string;
-  endpoint: E;
-  item: I;
-  /** Where the items sit in the response (`tasks`, `articles`). */
-  list: string;
-  /** The query of the page with this index (0, 1, …). */
-  query(index: number): CallParams<E>['query'];
-  row(item: z.output<I>): Record<string, unknown>;
-}): StreamDef {
-  return {
-    name: spec.name,
-    tables: [spec.table],
-    grain: 'snapshot',
-    parents: teamParent,
-    estimate: () => 1,
-    async fetch(ctx) {
-      const rows: Record<string, unknown>[] = [];
-      const rejected: Rejection[] = [];
-      for (let index = 0; ; index++) {
-        const params = { query: spec.query(index) } as CallParams<E>;
-        const res = await fetchList(ctx, spec.endpoint, params, spec.item, field(spec.list));
-        rejected.push(...res.rejected);
-        rows.push(...res.items.map(spec.row));
-        const total = (res.data as { total?: unknown } | undefined)?.total;
-        const count = res.items.length + res.rejected.length;
-        if (count < PAGE || (typeof total === 'number' && (index + 1) * PAGE >= total)) break;
-      }
-      return { loads: [{ table: spec.table, partition: { equals: {} }, rows }], rejected };
-    },
-  };
-}
+const teamList = {
+  grain: 'snapshot',
+  parents: teamParent,
+} as const;
+
+const wholeTeam = () => ({ equals: {} });
 
 /** GET /api/v1/tasks, every status, offset by offset → raw.content_tasks. */
-export const contentTasksStream = contentListStream({
+export const contentTasksStream = defineStream({
   name: 'content_tasks',
-  table: 'raw.content_tasks',
-  endpoint: catalogue.listTasks,
-  item: Task,
-  list: 'tasks',
-  query: (index) => ({ limit: PAGE, offset: index * PAGE }),
-  row: taskRow,
+  ...teamList,
+  requests: [
+    listRequest({
+      endpoint: catalogue.listTasks,
+      params: () => ({}),
+      pageSize: PAGE,
+      into: { 'raw.content_tasks': wholeTeam },
+      item: Task,
+      pick: field('tasks'),
+      row: taskRow,
+    }),
+  ],
 });
 
 /** GET /api/v1/articles, every publication status, page by page → raw.articles (full articles). */
-export const articlesStream = contentListStream({
+export const articlesStream = defineStream({
   name: 'articles',
-  table: 'raw.articles',
-  endpoint: catalogue.listArticles,
-  item: Article,
-  list: 'articles',
-  query: (index) => ({ page: index + 1, page_size: PAGE }),
-  row: (a) => ({ ...a, _extra: extraOf(a, Article) }),
+  ...teamList,
+  requests: [
+    listRequest({
+      endpoint: catalogue.listArticles,
+      params: () => ({}),
+      pageSize: PAGE,
+      into: { 'raw.articles': wholeTeam },
+      item: Article,
+      pick: field('articles'),
+      row: (a) => ({ ...a, _extra: extraOf(a, Article) }),
+    }),
+  ],
 });
 
 function taskRow(t: Task): Record<string, unknown> {

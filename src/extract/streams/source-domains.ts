@@ -1,19 +1,10 @@
 import { catalogue } from '../../api/index.js';
+import type { DayRange } from '../../core/days.js';
+import { dataRequest, defineStream, type PageScope, type Row, type UnitScope } from '../declare.js';
 import { fetchOne } from '../fetch.js';
-import type { Rejection, StreamDef, UnitContext } from '../types.js';
+import type { Parent, SyncSettings, UnitContext } from '../types.js';
 import { projectParents } from './parents.js';
-
-const DETAIL_PAGE_SIZE = 100;
-const CHATS_PAGE_SIZE = 50;
-
-type Window = { window_from: string; window_to: string };
-
-/** One page of one domain: its rows, its rejections, and whether another page follows. */
-interface DomainPage {
-  rows: Record<string, unknown>[];
-  rejected: Rejection[];
-  more: boolean;
-}
+import { projectWindow } from './sources.js';
 
 /**
  * The domains the expensive per-domain streams cover: the top `topDomains` of the project's analytics landed for
@@ -36,82 +27,74 @@ async function topDomains(ctx: UnitContext, projectId: string): Promise<string[]
   return (data ?? []).slice(0, n).map((s) => s.domain);
 }
 
-/**
- * A per-domain stream: for each top domain of the project, page after page (up to `maxSourcePages`) until a page
- * says there is no more; every row carries the project, the analysis window and the domain.
- */
-function perDomainStream(
-  name: string,
-  table: string,
-  page: (ctx: UnitContext, projectId: string, domain: string, w: Window, page: number) => Promise<DomainPage>,
-): StreamDef {
-  return {
-    name,
-    tables: [table],
-    grain: 'snapshot',
-    parents: projectParents,
-    // The top domains are read from raw.source_top_domains, which source_analytics lands.
-    readsLanded: true,
-    estimate: (_p, _r, s) => s.topDomains,
-    async fetch(ctx, parent) {
-      const projectId = parent.id;
-      const w = { window_from: ctx.window.from, window_to: ctx.window.to };
-      const rows: Record<string, unknown>[] = [];
-      const rejected: Rejection[] = [];
-      for (const domain of await topDomains(ctx, projectId)) {
-        for (let n = 1; n <= ctx.settings.maxSourcePages; n++) {
-          const got = await page(ctx, projectId, domain, w, n);
-          rejected.push(...got.rejected);
-          for (const row of got.rows) rows.push({ ...row, project_id: projectId, ...w, domain, page: n, _extra: null });
-          if (!got.more) break;
-        }
-      }
-      return { loads: [{ table, partition: { equals: { project_id: projectId, ...w } }, rows }], rejected };
-    },
-  };
+/** Per-domain streams: the top domains of the project (read from the landed analytics), every page up to the cap. */
+const perDomain = {
+  grain: 'snapshot',
+  parents: projectParents,
+  // The top domains are read from raw.source_top_domains, which source_analytics lands.
+  readsLanded: true,
+  estimate: (_p: Parent, _r: DayRange, s: SyncSettings) => s.topDomains,
+} as const;
+
+const domainRequest = {
+  each: ({ ctx, parent }: UnitScope) => topDomains(ctx, parent.id),
+  params: ({ ctx, parent }: UnitScope, domain: string) => ({
+    path: { project_id: parent.id, domain },
+    query: { date_from: ctx.window.from, date_to: ctx.window.to },
+  }),
+  maxPages: ({ ctx }: UnitScope) => ctx.settings.maxSourcePages,
+};
+
+/** What every per-domain row carries: the project, the analysis window, the domain and the page. */
+function domainRow(scope: PageScope<string, unknown>, row: Row): Row {
+  return { ...row, ...projectWindow(scope).equals, domain: scope.slice, page: scope.page, _extra: null };
 }
 
 /**
  * GET sources/{domain}/detail for the top domains, every page of urls and prompts (item fields are not shown by the
  * spec: kept as JSON) → raw.source_details.
  */
-export const sourceDetailsStream = perDomainStream(
-  'source_details',
-  'raw.source_details',
-  async (ctx, projectId, domain, w, page) => {
-    const res = await fetchOne(ctx, catalogue.getSourceDetail, {
-      path: { project_id: projectId, domain },
-      query: { date_from: w.window_from, date_to: w.window_to, page, page_size: DETAIL_PAGE_SIZE },
-    });
-    if (!res.data) return { rows: [], rejected: res.rejected, more: false };
-    const { stats, urls, prompts } = res.data;
-    const rows: Record<string, unknown>[] = [];
-    for (const [section, paged] of [
-      ['urls', urls],
-      ['prompts', prompts],
-    ] as const) {
-      paged.items.forEach((item, i) => {
-        const item_index = (page - 1) * paged.page_size + i;
-        rows.push({ section, item_index, section_total: paged.total, item, stats });
-      });
-    }
-    const more = [urls, prompts].some((p) => p.page * p.page_size < p.total && p.items.length > 0);
-    return { rows, rejected: res.rejected, more };
-  },
-);
+export const sourceDetailsStream = defineStream({
+  name: 'source_details',
+  ...perDomain,
+  requests: [
+    dataRequest({
+      endpoint: catalogue.getSourceDetail,
+      ...domainRequest,
+      pageSize: 100,
+      into: { 'raw.source_details': projectWindow },
+      rows: ({ stats, urls, prompts }, scope) => {
+        const rows: Row[] = [];
+        for (const [section, paged] of [
+          ['urls', urls],
+          ['prompts', prompts],
+        ] as const) {
+          paged.items.forEach((item, i) => {
+            const item_index = (scope.page - 1) * paged.page_size + i;
+            rows.push(domainRow(scope, { section, item_index, section_total: paged.total, item, stats }));
+          });
+        }
+        return { 'raw.source_details': rows };
+      },
+    }),
+  ],
+});
 
 /** GET sources/{domain}/chats for the top domains, every page (items kept as JSON) → raw.source_chats. */
-export const sourceChatsStream = perDomainStream(
-  'source_chats',
-  'raw.source_chats',
-  async (ctx, projectId, domain, w, page) => {
-    const res = await fetchOne(ctx, catalogue.getSourceChats, {
-      path: { project_id: projectId, domain },
-      query: { date_from: w.window_from, date_to: w.window_to, page, page_size: CHATS_PAGE_SIZE },
-    });
-    if (!res.data) return { rows: [], rejected: res.rejected, more: false };
-    const paged = res.data;
-    const rows = paged.items.map((item, i) => ({ item_index: (page - 1) * paged.page_size + i, item }));
-    return { rows, rejected: res.rejected, more: paged.items.length > 0 && paged.page * paged.page_size < paged.total };
-  },
-);
+export const sourceChatsStream = defineStream({
+  name: 'source_chats',
+  ...perDomain,
+  requests: [
+    dataRequest({
+      endpoint: catalogue.getSourceChats,
+      ...domainRequest,
+      pageSize: 50,
+      into: { 'raw.source_chats': projectWindow },
+      rows: (paged, scope) => ({
+        'raw.source_chats': paged.items.map((item, i) =>
+          domainRow(scope, { item_index: (scope.page - 1) * paged.page_size + i, item }),
+        ),
+      }),
+    }),
+  ],
+});
