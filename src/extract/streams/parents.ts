@@ -30,3 +30,13 @@ export function promptParents(discovery: Discovery, _settings?: SyncSettings): P
       })),
   );
 }
+
+/** `{ project_id }` of a project parent (its path parameters and its partition). */
+export function projectKey(parent: Parent): { project_id: string } {
+  return { project_id: parent.projectId ?? parent.id };
+}
+
+/** `{ project_id, prompt_id }` of a prompt parent (its path parameters, and its partition's key). */
+export function promptPath(parent: Parent): { project_id: string; prompt_id: string } {
+  return { project_id: parent.projectId ?? '', prompt_id: parent.promptId ?? parent.id };
+}

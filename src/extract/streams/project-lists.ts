@@ -1,75 +1,93 @@
 import { Action, AliasList, BrandAlias, catalogue, RecordedUrl, RecordedUrlList, Webhook } from '../../api/index.js';
+import { defineStream, listRequest, type UnitScope } from '../declare.js';
 import { field } from '../fetch.js';
 import { extraOf, nestExtra } from '../rows.js';
-import { listStream, projectKey } from './list-stream.js';
-import { projectParents, teamParent } from './parents.js';
+import { projectKey, projectParents, teamParent } from './parents.js';
 
-const perProject = {
-  parents: projectParents,
-  params: (parent: { id: string; projectId?: string }) => ({ path: projectKey(parent) }),
-  partition: projectKey,
-};
+/** A snapshot of one list per project: the project is its path and its partition. */
+const perProject = { grain: 'snapshot', parents: projectParents } as const;
+const projectPath = ({ parent }: UnitScope) => ({ path: projectKey(parent) });
+const projectPartition = ({ parent }: UnitScope) => ({ equals: projectKey(parent) });
 
 /** raw.project_aliases: one row per alias, with the list's brand, limit and remaining capacity. */
-export const projectAliasesStream = listStream({
+export const projectAliasesStream = defineStream({
   name: 'project_aliases',
-  table: 'raw.project_aliases',
-  endpoint: catalogue.listAliases,
-  item: BrandAlias,
-  pick: field('aliases'),
   ...perProject,
-  row: (alias, list) => ({
-    brand_name: list?.brand_name ?? null,
-    name: alias.name,
-    match_type: alias.match_type,
-    alias_limit: list?.limit ?? null,
-    remaining: list?.remaining ?? null,
-    _extra: nestExtra(extraOf(alias, BrandAlias), { _list: list ? extraOf(list, AliasList) : null }),
-  }),
+  requests: [
+    listRequest({
+      endpoint: catalogue.listAliases,
+      params: projectPath,
+      into: { 'raw.project_aliases': projectPartition },
+      item: BrandAlias,
+      pick: field('aliases'),
+      row: (alias, { data: list }) => ({
+        brand_name: list?.brand_name ?? null,
+        name: alias.name,
+        match_type: alias.match_type,
+        alias_limit: list?.limit ?? null,
+        remaining: list?.remaining ?? null,
+        _extra: nestExtra(extraOf(alias, BrandAlias), { _list: list ? extraOf(list, AliasList) : null }),
+      }),
+    }),
+  ],
 });
 
 /** GET actions (every status, no filter) → raw.actions; execution flattened, targets kept as JSON. */
-export const actionsStream = listStream({
+export const actionsStream = defineStream({
   name: 'actions',
-  table: 'raw.actions',
-  endpoint: catalogue.listActions,
-  item: Action,
-  pick: (raw) => raw,
   ...perProject,
-  row: ({ execution, ...a }) => ({
-    ...a,
-    execution_type: execution.type,
-    execution_prompt: execution.prompt,
-    execution_skill: execution.skill,
-    execution_params: execution.params,
-    _extra: extraOf(a, [...Object.keys(Action.shape)]),
-  }),
+  requests: [
+    listRequest({
+      endpoint: catalogue.listActions,
+      params: projectPath,
+      into: { 'raw.actions': projectPartition },
+      item: Action,
+      pick: (raw) => raw,
+      row: ({ execution, ...a }) => ({
+        ...a,
+        execution_type: execution.type,
+        execution_prompt: execution.prompt,
+        execution_skill: execution.skill,
+        execution_params: execution.params,
+        _extra: extraOf(a, [...Object.keys(Action.shape)]),
+      }),
+    }),
+  ],
 });
 
 /** GET recording → raw.recorded_urls, with the list's total. */
-export const recordedUrlsStream = listStream({
+export const recordedUrlsStream = defineStream({
   name: 'recorded_urls',
-  table: 'raw.recorded_urls',
-  endpoint: catalogue.listRecordedUrls,
-  item: RecordedUrl,
-  pick: field('urls'),
   ...perProject,
-  row: (u, list) => ({
-    ...u,
-    list_total: list?.total ?? null,
-    _extra: nestExtra(extraOf(u, RecordedUrl), { _list: list ? extraOf(list, RecordedUrlList) : null }),
-  }),
+  requests: [
+    listRequest({
+      endpoint: catalogue.listRecordedUrls,
+      params: projectPath,
+      into: { 'raw.recorded_urls': projectPartition },
+      item: RecordedUrl,
+      pick: field('urls'),
+      row: (u, { data: list }) => ({
+        ...u,
+        list_total: list?.total ?? null,
+        _extra: nestExtra(extraOf(u, RecordedUrl), { _list: list ? extraOf(list, RecordedUrlList) : null }),
+      }),
+    }),
+  ],
 });
 
 /** GET /webhooks (team level) → raw.webhooks. */
-export const webhooksStream = listStream({
+export const webhooksStream = defineStream({
   name: 'webhooks',
-  table: 'raw.webhooks',
-  endpoint: catalogue.listWebhooks,
-  item: Webhook,
-  pick: (raw) => raw,
+  grain: 'snapshot',
   parents: teamParent,
-  params: () => ({}),
-  partition: () => ({}),
-  row: (w) => ({ ...w, _extra: extraOf(w, Webhook) }),
+  requests: [
+    listRequest({
+      endpoint: catalogue.listWebhooks,
+      params: () => ({}),
+      into: { 'raw.webhooks': () => ({ equals: {} }) },
+      item: Webhook,
+      pick: (raw) => raw,
+      row: (w) => ({ ...w, _extra: extraOf(w, Webhook) }),
+    }),
+  ],
 });
