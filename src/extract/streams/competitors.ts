@@ -1,59 +1,62 @@
 import { type Competitor, CompetitorMetrics, Competitor as CompetitorSchema, catalogue } from '../../api/index.js';
-import { fetchList, field } from '../fetch.js';
+import { defineStream, listRequest, type UnitScope } from '../declare.js';
+import { field } from '../fetch.js';
 import { extraOf } from '../rows.js';
-import type { Rejection, StreamDef } from '../types.js';
 import { projectParents } from './parents.js';
 
 /**
  * raw.competitors: the active list over the analysis window (own brand included, with metrics and the period they
  * cover) and the pending list (no metrics; its window columns hold the snapshot day). Two requests per project.
  */
-export const competitorsStream: StreamDef = {
+export const competitorsStream = defineStream({
   name: 'competitors',
-  tables: ['raw.competitors'],
   grain: 'snapshot',
   parents: projectParents,
-  estimate: () => 2,
-  async fetch(ctx, parent, range) {
-    const projectId = parent.id;
-    const rejected: Rejection[] = [];
-    const active = await fetchList(
-      ctx,
-      catalogue.listCompetitors,
-      { path: { project_id: projectId }, query: { date_from: ctx.window.from, date_to: ctx.window.to } },
-      CompetitorSchema,
-      field('active_competitors'),
-    );
-    rejected.push(...active.rejected);
-    const pending = await fetchList(
-      ctx,
-      catalogue.listPendingCompetitors,
-      { path: { project_id: projectId } },
-      CompetitorSchema,
-      field('pending_competitors'),
-    );
-    rejected.push(...pending.rejected);
-    const activeWindow = { window_from: ctx.window.from, window_to: ctx.window.to };
-    const pendingWindow = { window_from: range.to, window_to: range.to };
-    return {
-      loads: [
-        {
-          table: 'raw.competitors',
-          partition: { equals: { project_id: projectId, list_kind: 'active', ...activeWindow } },
-          rows: active.items.map((c) => competitorRow(projectId, 'active', activeWindow, c, active.data?.total_active)),
-        },
-        {
-          table: 'raw.competitors',
-          partition: { equals: { project_id: projectId, list_kind: 'pending', ...pendingWindow } },
-          rows: pending.items.map((c) =>
-            competitorRow(projectId, 'pending', pendingWindow, c, pending.data?.total_pending),
-          ),
-        },
-      ],
-      rejected,
-    };
-  },
-};
+  requests: [
+    listRequest({
+      endpoint: catalogue.listCompetitors,
+      params: ({ ctx, parent }) => ({
+        path: { project_id: parent.id },
+        query: { date_from: ctx.window.from, date_to: ctx.window.to },
+      }),
+      into: { 'raw.competitors': (unit) => listPartition(unit, 'active', activeWindow(unit)) },
+      item: CompetitorSchema,
+      pick: field('active_competitors'),
+      rows: (items, unit) => ({
+        'raw.competitors': items.map((c) =>
+          competitorRow(unit.parent.id, 'active', activeWindow(unit), c, unit.data?.total_active),
+        ),
+      }),
+    }),
+    listRequest({
+      endpoint: catalogue.listPendingCompetitors,
+      params: ({ parent }) => ({ path: { project_id: parent.id } }),
+      into: { 'raw.competitors': (unit) => listPartition(unit, 'pending', pendingWindow(unit)) },
+      item: CompetitorSchema,
+      pick: field('pending_competitors'),
+      rows: (items, unit) => ({
+        'raw.competitors': items.map((c) =>
+          competitorRow(unit.parent.id, 'pending', pendingWindow(unit), c, unit.data?.total_pending),
+        ),
+      }),
+    }),
+  ],
+});
+
+type Window = { window_from: string; window_to: string };
+
+/** The active list covers the analysis window; the pending list has no metrics: its window is the snapshot day. */
+function activeWindow({ ctx }: UnitScope): Window {
+  return { window_from: ctx.window.from, window_to: ctx.window.to };
+}
+
+function pendingWindow({ range }: UnitScope): Window {
+  return { window_from: range.to, window_to: range.to };
+}
+
+function listPartition({ parent }: UnitScope, listKind: string, window: Window) {
+  return { equals: { project_id: parent.id, list_kind: listKind, ...window } };
+}
 
 function competitorRow(
   projectId: string,
