@@ -102,7 +102,7 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
       dbPath,
       config,
       sync,
-      ...(today ? { today } : {}),
+      today,
       modelsDir: flags.modelsDir ?? config.models?.dir ?? shippedModelsDir(),
       publishPath: publishPathOf(dbPath, config),
       clock: options.clock ?? systemClock,
@@ -120,8 +120,8 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
         formatSummary(result, {
           db: dbPath,
           ...(typeof published === 'string' ? { published } : {}),
-          ...(lake ? { lake } : {}),
-          ...(report ? { report } : {}),
+          lake,
+          report,
         }),
       );
     }

@@ -30,21 +30,21 @@ export const exportsStage: Stage = {
       const s = await exportParquetLake({
         db: ctx.dbPath,
         outDir,
-        ...(raw !== undefined ? { raw } : {}),
-        ...(staging !== undefined ? { staging } : {}),
-        ...(tables ? { tables } : {}),
+        raw,
+        staging,
+        tables,
         log: ctx.logger,
       });
       counts.parquet = { path: outDir, files: s.files, rows: s.rows, bytes: s.bytes };
     }
     if (plan.arrow) {
       const { outDir, tables } = plan.arrow;
-      const s = await exportArrow({ db: ctx.dbPath, outDir, ...(tables ? { tables } : {}), log: ctx.logger });
+      const s = await exportArrow({ db: ctx.dbPath, outDir, tables, log: ctx.logger });
       counts.arrow = { path: outDir, files: s.files, rows: s.rows, bytes: s.bytes };
     }
     if (plan.html) {
       const { out, projectId } = plan.html;
-      const s = await writeHtmlReport({ db: ctx.dbPath, out, ...(projectId ? { projectId } : {}), log: ctx.logger });
+      const s = await writeHtmlReport({ db: ctx.dbPath, out, projectId, log: ctx.logger });
       counts.html = { path: out, files: s.files, rows: s.rows, bytes: s.bytes };
     }
     if (Object.keys(counts).length === 0) return { status: 'skipped', error: 'no exports configured' };
