@@ -62,6 +62,18 @@ function childSync(db: string, killAfterUnits: number | undefined): Promise<numb
   return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 }
 
+/** Units the runs recorded in `db` so far have landed (0 before the first run). */
+async function landedUnits(db: string): Promise<number> {
+  if (!existsSync(db)) return 0;
+  const wh = await openWarehouse(db);
+  try {
+    const [row] = await query<{ n: number | null }>(wh, 'SELECT sum(units_done) AS n FROM ops.sync_runs');
+    return Number(row?.n ?? 0);
+  } finally {
+    wh.close();
+  }
+}
+
 describe('kill -9', () => {
   it.skipIf(!built)(
     'a sync killed with SIGKILL (needs `npm run build`) resumes to the uninterrupted result',
@@ -72,12 +84,18 @@ describe('kill -9', () => {
       const expected = await contentOf(whA);
       whA.close();
 
-      // Two kills at random units (seeded), each well before the end of the run it interrupts.
+      // Two kills at random units (seeded), each well before the end of the run it interrupts: within the first
+      // half (then third) of the units still to land, since a kill lands after the batch that logged its unit.
       const random = rng(Number(process.env.VWH_KILL_SEED ?? 4));
       const total = clean.counters.unitsDone;
-      const kills = [0.5, 0.3].map((part) => 1 + Math.floor(random() * total * part));
       const db = `${tmp.dir}/killed.duckdb`;
-      for (const after of kills) expect(await childSync(db, after), `killed after ${after} units`).toBeNull();
+      const kills: number[] = [];
+      for (const part of [0.5, 0.3]) {
+        const left = total - (await landedUnits(db));
+        const after = 1 + Math.floor(random() * left * part);
+        kills.push(after);
+        expect(await childSync(db, after), `killed after ${after} units`).toBeNull();
+      }
       expect(await childSync(db, undefined)).toBe(0);
 
       const wh = await openWarehouse(db);
