@@ -1,6 +1,9 @@
 /* @model
 kind: incremental_by_time_range
 time_column: date
+# a month a transaction: on the 10 × 50 × 365 world a first build of the whole year at once (with the competitor
+# id lists) failed with DuckDB's Out of Memory Error at the default 1GB memory limit
+batch_days: 31
 description: >
   What AI answers cite, per domain and day: citations, the answers citing the domain out of all the project's
   answers that day, how many of those name the own brand, how many name a tracked competitor but not the brand, the
