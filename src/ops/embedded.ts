@@ -4,9 +4,12 @@
  * nothing to set up and nothing leaving the machine. The rate window is scaled (1 s instead of 60 s) so the run
  * takes seconds; everything else is the production path.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { dayDiff } from '../core/days.js';
 import { registerSecret } from '../core/errors.js';
+import { writeFileAtomic } from '../export/paths.js';
 import type { SyncConfig } from '../extract/config.js';
-import { startReferenceServer } from '../reference/index.js';
+import { control, startReferenceServer } from '../reference/index.js';
 
 export interface EmbeddedWorld {
   seed: number;
@@ -41,7 +44,51 @@ export interface EmbeddedServices {
   close(): Promise<void>;
 }
 
-export async function startEmbedded(world: EmbeddedWorld): Promise<EmbeddedServices> {
+/** What `<warehouse>.embedded-world.json` holds: the world a warehouse was first filled from, and its first day. */
+interface WorldAnchor {
+  seed: number;
+  historyDays: number;
+  projects: number;
+  prompts: number;
+  origin: string;
+}
+
+/** The file beside the warehouse that keeps its embedded world's first day. */
+export function anchorPathOf(dbPath: string): string {
+  return `${dbPath}.embedded-world.json`;
+}
+
+/** A warehouse that does not exist yet starts a world of its own, whatever an old anchor beside it says. */
+function anchorFor(dbPath: string, world: EmbeddedWorld): WorldAnchor | undefined {
+  return existsSync(dbPath) ? readAnchor(anchorPathOf(dbPath), world) : undefined;
+}
+
+function readAnchor(path: string, world: EmbeddedWorld): WorldAnchor | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    const a = JSON.parse(readFileSync(path, 'utf8')) as WorldAnchor;
+    const same =
+      a.seed === world.seed &&
+      a.historyDays === world.historyDays &&
+      a.projects === world.projects &&
+      a.prompts === world.prompts;
+    return same && typeof a.origin === 'string' ? a : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The demo world is laid out backwards from its first simulated day (history starts `historyDays` before it), so a
+ * world started on each night's own day would be another world every night: yesterday's answers would change under
+ * the warehouse and the reconciliation with the API's figures would fail. With the warehouse's path (the nightly job
+ * passes it) the world keeps the first night's day as its origin, in `<warehouse>.embedded-world.json`, and its clock
+ * is moved forward to the night's day, as the real service's days follow each other.
+ */
+export async function startEmbedded(world: EmbeddedWorld, dbPath?: string): Promise<EmbeddedServices> {
+  const today = world.today ?? new Date().toISOString().slice(0, 10);
+  const anchor = dbPath ? anchorFor(dbPath, world) : undefined;
+  const origin = anchor && anchor.origin <= today ? anchor.origin : today;
   const server = await startReferenceServer({
     demo: true,
     seed: world.seed,
@@ -49,8 +96,19 @@ export async function startEmbedded(world: EmbeddedWorld): Promise<EmbeddedServi
     projects: world.projects,
     prompts: world.prompts,
     rateWindowMs: world.rateWindowMs,
-    ...(world.today ? { today: world.today } : {}),
+    today: origin,
   });
+  if (origin < today) control.advanceClock(server.state, { days: dayDiff(origin, today) });
+  if (dbPath && !anchor) {
+    const fresh: WorldAnchor = {
+      seed: world.seed,
+      historyDays: world.historyDays,
+      projects: world.projects,
+      prompts: world.prompts,
+      origin,
+    };
+    writeFileAtomic(anchorPathOf(dbPath), `${JSON.stringify(fresh, null, 2)}\n`);
+  }
   const apiKey = server.demoApiKey;
   if (!apiKey) {
     await server.close();

@@ -69,7 +69,7 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
   const dbPath = dbPathOf(flags, config);
   const embedded = flags.embedded || wantsEmbedded(config, flags);
   const world = { ...DEMO_WORLD, ...flags.world, ...(flags.today ? { today: flags.today } : {}) };
-  const services = embedded ? await startEmbedded(world) : undefined;
+  const services = embedded ? await startEmbedded(world, dbPath) : undefined;
   const previousKey = process.env.VWH_API_KEY;
   try {
     let sync: SyncFlags = {

@@ -1,0 +1,54 @@
+/**
+ * The embedded default as a nightly job: the demo world is laid out backwards from its first day, so each night must
+ * be the same world with its clock moved on, not a world started on the night's day (which changed the answers of
+ * days already landed, and made marts.api_reconciliation fail its audit a few nights in: vwh run exit 11).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { anchorPathOf } from '../../src/ops/embedded.js';
+import { runNightly } from '../../src/ops/nightly.js';
+import { Database } from '../../src/warehouse/duckdb.js';
+import { capture, tempDir, tinyWorld } from './support.js';
+
+const ANSWERS = `select id, prompt_id, platform, chat_date::varchar as day, mentioned, position, sentiment, md5(full_content) as text
+  from raw.chats where chat_date <= ? order by id`;
+
+async function answersUpTo(db: string, day: string): Promise<Record<string, unknown>[]> {
+  const d = await Database.open(db, { access_mode: 'READ_ONLY' });
+  try {
+    return await d.all(ANSWERS, [day]);
+  } finally {
+    d.close();
+  }
+}
+
+describe('vwh run on the embedded default, night after night', () => {
+  const t = tempDir('vwh-embedded-world-');
+  afterAll(() => t.cleanup());
+
+  it('keeps one world: the answers of days already landed do not change, and every night succeeds', async () => {
+    const world = { seed: 5, projects: 1, prompts: 3, historyDays: 5 };
+    const first = await runNightly(tinyWorld(t.db, '2026-04-10', { world }), { out: capture().out });
+    expect(first.exitCode).toBe(0);
+    const anchor = JSON.parse(readFileSync(anchorPathOf(t.db), 'utf8'));
+    expect(anchor).toEqual({ ...world, origin: '2026-04-10' });
+    // Days before the first night's lookback are not fetched again; compare the whole history the first night held.
+    const landed = await answersUpTo(t.db, '2026-04-08');
+    expect(landed.length).toBeGreaterThan(0);
+    for (const day of ['2026-04-11', '2026-04-12']) {
+      const night = await runNightly(tinyWorld(t.db, day, { world }), { out: capture().out });
+      expect(night.exitCode, day).toBe(0);
+    }
+    expect(await answersUpTo(t.db, '2026-04-08')).toEqual(landed);
+    expect(JSON.parse(readFileSync(anchorPathOf(t.db), 'utf8')).origin).toBe('2026-04-10');
+  }, 300_000);
+
+  it('starts a world of its own for a warehouse that does not exist yet', async () => {
+    const db = `${t.dir}/other.duckdb`;
+    expect(existsSync(db)).toBe(false);
+    const world = { seed: 5, projects: 1, prompts: 2, historyDays: 5 };
+    const run = await runNightly(tinyWorld(db, '2026-05-02', { world }), { out: capture().out });
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(anchorPathOf(db), 'utf8')).origin).toBe('2026-05-02');
+  }, 300_000);
+});
