@@ -356,10 +356,13 @@ estimates as (
     p.k as placebo_k,
     (select count(*) from placebo_prompts as pp where pp.team_id = s.team_id and pp.action_id = s.action_id)
       as placebo_n_t,
-    case when s.scope = 'targeted' and d.action_id is not null then d.effect else p.effect end as effect,
-    case when s.scope = 'targeted' and d.action_id is not null then d.control_delta else p.control_delta end
-      as control_delta_pp,
-    case when s.scope = 'targeted' and d.action_id is not null then d.se else p.se end as se,
+    -- Rounded to 1e-9 points: they are sums of doubles, whose last bits depend on the order DuckDB's threads
+    -- combine them; the same rows must give the same bytes (test/analytics/builds.test.ts).
+    round(case when s.scope = 'targeted' and d.action_id is not null then d.effect else p.effect end, 9) as effect,
+    round(
+      case when s.scope = 'targeted' and d.action_id is not null then d.control_delta else p.control_delta end, 9
+    ) as control_delta_pp,
+    round(case when s.scope = 'targeted' and d.action_id is not null then d.se else p.se end, 9) as se,
     -- did_prompts: binomial variances are known, so a normal quantile; placebo_brands: t with K − 1 df (the
     -- drift variance is estimated from K competitors).
     case when s.scope = 'targeted' and d.action_id is not null then null else p.k - 1 end as df

@@ -200,12 +200,17 @@ project_gap_share as (
 ),
 project_gap as (
   -- How much the domains' gap shares differ beyond sampling: tau2 = max(0, variance of the domains' gap shares −
-  -- their mean binomial variance at the project's share).
+  -- their mean binomial variance at the project's share). Both are sums of doubles: ordered by domain, so the same
+  -- rows give the same bits whatever order they landed in.
   select
     g.team_id,
     g.project_id,
     g.gap_project,
-    greatest(0, var_pop(f.gap_share) - avg(g.gap_project * (1 - g.gap_project) / f.citing_responses)) as tau2
+    greatest(
+      0,
+      var_pop(f.gap_share order by f.domain)
+        - avg(g.gap_project * (1 - g.gap_project) / f.citing_responses order by f.domain)
+    ) as tau2
   from project_gap_share as g
   join factors as f
     on f.team_id = g.team_id and f.project_id = g.project_id and f.citing_responses > 0 and not f.is_own_domain
