@@ -57,6 +57,6 @@ export function truthVisibility(
     project_id: query.project_id,
     date_from: from,
     date_to: to,
-    rows: state.world.truthVisibility(record.config, { date_from: from, date_to: to }),
+    rows: state.world.truthVisibility(record.config, { from, to }),
   };
 }

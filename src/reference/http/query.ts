@@ -17,7 +17,8 @@ export interface RangeQuery {
 export function worldQuery(state: ReferenceState, query: RangeQuery): WorldQuery {
   let range: WorldQuery['range'];
   try {
-    range = resolveDateRange(query, state.sim.today());
+    const resolved = resolveDateRange(query, state.sim.today());
+    range = { from: resolved.date_from, to: resolved.date_to };
   } catch (error) {
     if (error instanceof DateRangeError) throw rowError(ERRORS.dateRangeInvalid, error.message);
     throw error;

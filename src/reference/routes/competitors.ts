@@ -72,7 +72,7 @@ export function refreshPending(state: ReferenceState, project: ProjectRecord): v
 function listItem(state: ReferenceState, project: ProjectRecord, c: CompetitorConfig) {
   if (c.state !== 'active') return competitorItem(project.config.id, c, null);
   const today = state.sim.today();
-  const range = { date_from: addDays(today, -6), date_to: today };
+  const range = { from: addDays(today, -6), to: today };
   const active = state.world.competitors(project.config, { range, now: state.sim.now() });
   const served = (active.active_competitors as Array<{ competitor_id?: string; metrics?: unknown }>).find(
     (item) => item.competitor_id === c.id,

@@ -6,8 +6,10 @@
  * Return values are the `data` payloads of the public data API (shared/spec/public-data-api.md), in its
  * snake_case wire shape, ready for the server to wrap in envelope A.
  */
+
+import type { DayRange } from '../../core/days.js';
 import type { TruthAction, TruthEvent, TruthVisibilityRow } from './truth.js';
-import type { Day, DayRange, Intent, ProjectConfig, ProviderInfo, WorldQuery } from './types.js';
+import type { Day, Intent, ProjectConfig, ProviderInfo, WorldQuery } from './types.js';
 
 export interface WorldOptions {
   seed: number;
@@ -87,4 +89,3 @@ export interface World {
   truthEvents(project: ProjectConfig, now: number): TruthEvent[];
 }
 
-export type { DayRange };

@@ -208,8 +208,8 @@ export class Engine {
   /** Day numbers of a query, clamped to today (the day of `now`). */
   days(query: WorldQuery): { from: number; to: number } {
     return {
-      from: dayNumber(query.range.date_from),
-      to: Math.min(dayNumber(query.range.date_to), dayOfInstant(query.now)),
+      from: dayNumber(query.range.from),
+      to: Math.min(dayNumber(query.range.to), dayOfInstant(query.now)),
     };
   }
 

@@ -94,8 +94,7 @@ export function createWorld(options: CreateWorldOptions): World & WorldExtras {
     bootstrap: (brandName, brandUrl, language, location) =>
       bootstrap(options.seed, brandName, brandUrl, language, location),
     demoTeam: (demo) => demoTeam(demo),
-    truthVisibility: (project, range) =>
-      truthVisibility(engine, project, dayNumber(range.date_from), dayNumber(range.date_to)),
+    truthVisibility: (project, range) => truthVisibility(engine, project, dayNumber(range.from), dayNumber(range.to)),
     truthActions: (project, now) => truthActions(engine, project, now),
     truthEvents: (project, now) => truthEvents(project, now),
   };

@@ -7,6 +7,8 @@
  * validated by the contract schemas in src/api/.
  */
 
+import type { DayRange } from '../../core/days.js';
+
 export type PromptType = 'active' | 'suggested' | 'pending' | 'inactive' | 'url_recommended';
 export type Intent = 'informational' | 'commercial' | 'navigational' | 'transactional';
 export type MatchType = 'fuzzy' | 'exact';
@@ -101,13 +103,8 @@ export interface ProjectConfig {
   actions: ActionConfig[];
 }
 
-/** A date range already resolved by the server (explicit dates win over duration_days). Both ends inclusive. */
-export interface DayRange {
-  date_from: Day;
-  date_to: Day;
-}
-
 export interface WorldQuery {
+  /** Resolved by the server (explicit dates win over duration_days); both ends inclusive. */
   range: DayRange;
   /** Provider ids to keep; undefined = all. */
   providers?: string[];

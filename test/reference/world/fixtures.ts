@@ -23,7 +23,7 @@ export function demo(
 }
 
 export function query(dateFrom: string, dateTo: string = TODAY, now = NOW, providers?: string[]): WorldQuery {
-  return { range: { date_from: dateFrom, date_to: dateTo }, now, ...(providers ? { providers } : {}) };
+  return { range: { from: dateFrom, to: dateTo }, now, ...(providers ? { providers } : {}) };
 }
 
 export function dayOf(iso: string): string {

@@ -53,7 +53,7 @@ export function marketInfo(ctx: DayContext, idx: number) {
 }
 
 export function period(query: WorldQuery): string {
-  return `${query.range.date_from} to ${query.range.date_to}`;
+  return `${query.range.from} to ${query.range.to}`;
 }
 
 export function isoDay(day: number): string {

@@ -160,7 +160,7 @@ export function detectCompetitors(engine: Engine, project: ProjectConfig, now: n
   const counts = new Map<string, { name: string; domain: string; count: number }>();
   engine.scan(
     project,
-    { range: { date_from: dayFromNumber(today - DETECTION_DAYS + 1), date_to: dayFromNumber(today) }, now },
+    { range: { from: dayFromNumber(today - DETECTION_DAYS + 1), to: dayFromNumber(today) }, now },
     ({ ctx, facts }) => {
       for (const m of facts.market) {
         const brand = ctx.market[m];

@@ -139,8 +139,8 @@ export function promptSummary(
   const today = dayOfInstant(now);
   const window = (endOffset: number): WorldQuery => ({
     range: {
-      date_from: dayFromNumber(today - endOffset - SUMMARY_DAYS + 1),
-      date_to: dayFromNumber(today - endOffset),
+      from: dayFromNumber(today - endOffset - SUMMARY_DAYS + 1),
+      to: dayFromNumber(today - endOffset),
     },
     now,
   });
