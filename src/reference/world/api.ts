@@ -88,4 +88,3 @@ export interface World {
   /** Configuration changes that change what is measured, dated by the first day they affect. */
   truthEvents(project: ProjectConfig, now: number): TruthEvent[];
 }
-
