@@ -5,7 +5,7 @@
  * takes seconds; everything else is the production path.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dayDiff } from '../core/days.js';
+import { dayDiff, msToDay } from '../core/days.js';
 import { registerSecret } from '../core/errors.js';
 import { writeFileAtomic } from '../export/paths.js';
 import type { SyncConfig } from '../extract/config.js';
@@ -86,7 +86,7 @@ function readAnchor(path: string, world: EmbeddedWorld): WorldAnchor | undefined
  * is moved forward to the night's day, as the real service's days follow each other.
  */
 export async function startEmbedded(world: EmbeddedWorld, dbPath?: string): Promise<EmbeddedServices> {
-  const today = world.today ?? new Date().toISOString().slice(0, 10);
+  const today = world.today ?? msToDay(Date.now());
   const anchor = dbPath ? anchorFor(dbPath, world) : undefined;
   const origin = anchor && anchor.origin <= today ? anchor.origin : today;
   const server = await startReferenceServer({

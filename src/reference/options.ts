@@ -1,5 +1,6 @@
 /** Options of `startReferenceServer` and `vwh serve`, with their defaults. */
 import type { Clock } from '../core/clock.js';
+import { msToDay } from '../core/days.js';
 import type { Day } from './world/types.js';
 
 export interface ReferenceServerOptions {
@@ -54,7 +55,7 @@ export function resolveOptions(options: ReferenceServerOptions, realNow: number)
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     seed: options.seed ?? 42,
-    today: options.today ?? new Date(realNow).toISOString().slice(0, 10),
+    today: options.today ?? msToDay(realNow),
     demo: options.demo ?? false,
     historyDays: options.historyDays ?? 90,
     projects: options.projects ?? 3,

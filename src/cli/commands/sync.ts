@@ -6,6 +6,7 @@
  */
 import { type Command, Option } from 'commander';
 import { DEFAULT_MAX_RETRY_AFTER_MS } from '../../client/api-client.js';
+import { msToDay } from '../../core/days.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
 import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, MemorySize, Share, Uuid, wholeNumber } from '../../core/inputs.js';
 import { createLogger, type LogFormat } from '../../core/log.js';
@@ -226,7 +227,7 @@ export async function runSyncCommand(
     [inConfig('since'), config.since],
   ]);
   const until = resolved(Day, [['--until', flags.until]]);
-  const today = resolved(Day, [['--today', flags.today]], new Date().toISOString().slice(0, 10)) as string;
+  const today = resolved(Day, [['--today', flags.today]], msToDay(Date.now())) as string;
   const jobs: TeamJob[] = config.teams
     ? config.teams.map((t) => ({
         teamId: t.team,
