@@ -25,7 +25,7 @@ const HTML_DAYS = Number(process.env.VWH_BENCH_HTML_DAYS ?? 364);
 async function buildMart(path: string, rows: number): Promise<void> {
   const db = await Database.open(path);
   try {
-    await db.run(`
+    await db.session.run(`
       create schema if not exists marts; create schema if not exists raw;
       create or replace table raw.projects as
         select 'team-bench' as team_id, 'project-' || i as id, 'Project ' || i as name, now() as _extracted_at from range(10) r(i);
@@ -71,7 +71,7 @@ function stepLog(phases: Record<string, number[]>): Writable {
 async function bareCopy(db: string, sql: string): Promise<number> {
   const bare = await Database.open(db, { access_mode: 'READ_ONLY' });
   try {
-    return (await timed(() => bare.run(sql))).ms;
+    return (await timed(() => bare.session.run(sql))).ms;
   } finally {
     bare.close();
   }

@@ -211,7 +211,7 @@ export async function main(): Promise<BenchResult> {
 async function countChats(path: string): Promise<number> {
   const db = await Database.open(path);
   try {
-    return Number(await db.scalar('SELECT count(*) FROM raw.chats'));
+    return Number(await db.session.scalar('SELECT count(*) FROM raw.chats'));
   } finally {
     db.close();
   }

@@ -64,7 +64,7 @@ async function insertDays(db: Database, fromDay: number, days: number): Promise<
 }
 
 async function insertChunk(db: Database, fromDay: number, days: number): Promise<void> {
-  await db.run(`INSERT INTO raw.chats
+  await db.session.run(`INSERT INTO raw.chats
     SELECT d * ${ROWS_PER_DAY} + i AS id,
            CAST(DATE '2025-01-01' + CAST(d AS INTEGER) AS DATE) AS day,
            'p' || (i % 20) AS project_id,
@@ -85,11 +85,11 @@ export async function main(): Promise<BenchResult> {
       writeFileSync(join(modelsDir, path), sql);
     }
     const db = await Database.open(join(dir, 'warehouse.duckdb'));
-    await db.run('CREATE SCHEMA raw');
-    await db.run(`CREATE TABLE raw.chats (id BIGINT, day DATE, project_id VARCHAR, prompt_id VARCHAR, brand VARCHAR,
+    await db.session.run('CREATE SCHEMA raw');
+    await db.session.run(`CREATE TABLE raw.chats (id BIGINT, day DATE, project_id VARCHAR, prompt_id VARCHAR, brand VARCHAR,
       mentioned BOOLEAN, position INTEGER, sentiment DOUBLE)`);
     const seed = await timed(() => insertDays(db, 0, DAYS));
-    const rawRows = Number(await db.scalar('SELECT count(*) FROM raw.chats'));
+    const rawRows = Number(await db.session.scalar('SELECT count(*) FROM raw.chats'));
     const project = await loadProject(modelsDir);
     // The clock sits on the day after the last one, so "yesterday" is the last day of data.
     const clock = new ManualClock(FIRST_DAY + DAYS * 86_400_000 + 3_600_000);

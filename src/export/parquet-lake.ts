@@ -145,7 +145,7 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
 }
 
 async function relationExists(db: Database, schema: string, name: string): Promise<boolean> {
-  const n = await db.scalar<number>(
+  const n = await db.session.scalar<number>(
     'select count(*) from duckdb_tables() where schema_name = $1 and table_name = $2 and database_name = current_database()',
     [schema, name],
   );
@@ -163,7 +163,9 @@ async function planTable(
   key: string,
   prevOf: (scope: string) => ScopeManifest | undefined,
 ): Promise<PlannedTable> {
-  const stats = await db.all<Record<string, string> & { n: number; x: string; s: string }>(partitionStatsSql(layout));
+  const stats = await db.session.all<Record<string, string> & { n: number; x: string; s: string }>(
+    partitionStatsSql(layout),
+  );
   const partitions: PlannedPartition[] = [];
   for (const row of stats) {
     const values = layout.partitionBy.map((name) => checkSegment(String(row[name]), `Partition value of ${name}`));
@@ -206,20 +208,24 @@ async function copyPartitions(
   const keys = layout.partitionBy.map(quoteIdent);
   const options = ['FORMAT parquet', 'COMPRESSION zstd'];
   if (keys.length === 0) {
-    await db.run(`COPY (${layout.sql}) TO ${quoteLiteral(join(dir, 'part-0.parquet'))} (${options.join(', ')})`);
+    await db.session.run(
+      `COPY (${layout.sql}) TO ${quoteLiteral(join(dir, 'part-0.parquet'))} (${options.join(', ')})`,
+    );
     return;
   }
   options.push(`PARTITION_BY (${keys.join(', ')})`, 'OVERWRITE_OR_IGNORE', `FILENAME_PATTERN 'part-{i}'`);
   // DuckDB keeps 100 partition files open by default and, past that, closes and reopens them: with more
   // partitions than that the write took 1.3-1.8x as long (2M rows, 130 partitions; docs/exports.md, benchmarks).
-  await db.run(`SET partitioned_write_max_open_files = ${Math.min(Math.max(100, partitions + 1), MAX_OPEN_FILES)}`);
-  await db.run(`SET partitioned_write_flush_threshold = ${FLUSH_ROWS}`);
+  await db.session.run(
+    `SET partitioned_write_max_open_files = ${Math.min(Math.max(100, partitions + 1), MAX_OPEN_FILES)}`,
+  );
+  await db.session.run(`SET partitioned_write_flush_threshold = ${FLUSH_ROWS}`);
   if (!only) {
-    await db.run(`COPY (${layout.sql}) TO ${quoteLiteral(dir)} (${options.join(', ')})`);
+    await db.session.run(`COPY (${layout.sql}) TO ${quoteLiteral(dir)} (${options.join(', ')})`);
     return;
   }
   const keyExpr = keys.map((k) => `r.${k}`).join(` || '/' || `);
-  await db.run(
+  await db.session.run(
     `COPY (select * from (${layout.sql}) r where ${keyExpr} in (select unnest($1::varchar[])))
        TO ${quoteLiteral(dir)} (${options.join(', ')})`,
     [listValue(only.map((p) => p.values.join('/')))],
@@ -229,14 +235,14 @@ async function copyPartitions(
 async function writerRecords(db: Database, runId: string): Promise<Omit<WriterRecord, 'scope'>> {
   const generatedAt = new Date().toISOString();
   const syncRuns = (await relationExists(db, 'ops', 'sync_runs'))
-    ? await db.all<{ run_id: string; team_id: string; status: string; ended_at: string | null }>(
+    ? await db.session.all<{ run_id: string; team_id: string; status: string; ended_at: string | null }>(
         `select run_id, team_id, status, strftime(ended_at, '%Y-%m-%dT%H:%M:%SZ') as ended_at
            from ops.sync_runs where ended_at is not null
           qualify row_number() over (partition by team_id order by ended_at desc) = 1 order by team_id`,
       )
     : [];
   const build = (await relationExists(db, 'ops', 'model_runs'))
-    ? await db.one<{ run_id: string; finished_at: string }>(
+    ? await db.session.one<{ run_id: string; finished_at: string }>(
         `select run_id, strftime(max(finished_at), '%Y-%m-%dT%H:%M:%SZ') as finished_at
            from ops.model_runs group by run_id order by max(finished_at) desc limit 1`,
       )

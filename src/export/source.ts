@@ -19,7 +19,7 @@ export async function openForExport(path: string): Promise<Database> {
   }
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });
   try {
-    await db.run("SET TimeZone = 'UTC'");
+    await db.session.run("SET TimeZone = 'UTC'");
   } catch (error) {
     db.close();
     throw error;

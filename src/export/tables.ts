@@ -22,7 +22,12 @@ export interface TableSelection {
 
 /** The relations of `schemas`, ordered by schema then name, with their columns in table order. */
 async function relations(db: Database, schemas: string[]): Promise<ExportTable[]> {
-  const rows = await db.all<{ schema_name: string; table_name: string; column_name: string; data_type: string }>(
+  const rows = await db.session.all<{
+    schema_name: string;
+    table_name: string;
+    column_name: string;
+    data_type: string;
+  }>(
     `select schema_name, table_name, column_name, data_type
        from duckdb_columns()
       where database_name = current_database() and schema_name in (select unnest($1::varchar[]))

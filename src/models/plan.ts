@@ -1,7 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { addDays, type DayRange, maxDay, msToDay } from '../core/days.js';
 import type { Database } from '../warehouse/duckdb.js';
-import { Session } from '../warehouse/session.js';
 import { compileModel } from './compile.js';
 import { reachable } from './graph.js';
 import { plannedRanges } from './intervals.js';
@@ -30,7 +29,7 @@ export async function planProject(
   project: Project,
   options: { select?: string[]; exclude?: string[]; start?: string; end?: string; clock: Clock },
 ): Promise<PlanEntry[]> {
-  const exec = Session.of(db.connection);
+  const exec = db.session;
   const states = await readModelStates(exec);
   const selected = selectModels(project, options.select ?? [], options.exclude ?? [], states);
   const end = options.end ?? addDays(msToDay(options.clock.now()), -1);

@@ -39,7 +39,7 @@ export interface RunOptions {
 export async function runProject(db: Database, project: Project, options: RunOptions): Promise<RunResults> {
   const started = options.clock.now();
   const runId = `${new Date(started).toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}`;
-  const main = Session.of(db.connection);
+  const main = db.session;
   await ensureState(main);
   await createMacros(project.macros, (sql) => main.run(sql));
   const states = await readModelStates(main);

@@ -112,12 +112,12 @@ async function runOne(
   const db = await Database.open(':memory:');
   const scratch = mkdtempSync(join(tmpdir(), 'vwh-unit-'));
   try {
-    await createMacros(project.macros, (sql) => db.run(sql));
+    await createMacros(project.macros, (sql) => db.session.run(sql));
     for (const [tableName, input] of Object.entries(spec.inputs)) {
       const { rows: data, columns } = Array.isArray(input) ? { rows: input, columns: {} } : input;
       const ref = parseQualifiedName(tableName);
       const rel = ref.schema ? qualified(ref.schema, ref.name) : quoteIdent(ref.name);
-      if (ref.schema) await db.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(ref.schema)}`);
+      if (ref.schema) await db.session.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(ref.schema)}`);
       await createInput(db, rel, data, columns, scratch);
     }
     const compiled = compileModel(project, model);
@@ -132,7 +132,7 @@ async function runOne(
       : '*';
     let actual: Record<string, unknown>[];
     try {
-      actual = await db.all(`SELECT ${select} FROM (${sql}\n) AS q`);
+      actual = await db.session.all(`SELECT ${select} FROM (${sql}\n) AS q`);
     } catch (error) {
       return { ...base, status: 'error', message: describeError(model.path, error, model.sqlLine, compiled) };
     }
@@ -156,14 +156,14 @@ async function createInput(
       throw new VwhError('USAGE', `input ${rel} has no rows: give its columns ({columns: {name: TYPE}, rows: []})`);
     }
     const defs = Object.entries(columns).map(([c, t]) => `${quoteIdent(c)} ${t}`);
-    await db.run(`CREATE TABLE ${rel} (${defs.join(', ')})`);
+    await db.session.run(`CREATE TABLE ${rel} (${defs.join(', ')})`);
     return;
   }
   const file = join(scratch, `${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(data));
   const casts = Object.entries(columns).map(([c, t]) => `CAST(${quoteIdent(c)} AS ${t}) AS ${quoteIdent(c)}`);
   const replace = casts.length ? ` REPLACE (${casts.join(', ')})` : '';
-  await db.run(`CREATE TABLE ${rel} AS SELECT *${replace} FROM read_json_auto(${quoteLiteral(file)})`);
+  await db.session.run(`CREATE TABLE ${rel} AS SELECT *${replace} FROM read_json_auto(${quoteLiteral(file)})`);
 }
 
 /** Order-insensitive comparison of the expected columns; numbers compare as numbers. Returns a diff or undefined. */

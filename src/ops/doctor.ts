@@ -186,7 +186,7 @@ async function publishedCheck(path: string | undefined): Promise<Check> {
   try {
     const db = await Database.open(path, { access_mode: 'READ_ONLY' });
     try {
-      const last = await db.scalar<string | null>(
+      const last = await db.session.scalar<string | null>(
         "select strftime(max(started_at), '%Y-%m-%dT%H:%M:%SZ') from ops.pipeline_runs where stage = 'run'",
       );
       return {

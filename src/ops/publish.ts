@@ -38,7 +38,7 @@ export async function publishWarehouse(dbPath: string, target: string): Promise<
   if (existsSync(`${dbPath}.wal`)) {
     const db = await Database.open(dbPath);
     try {
-      await db.run('CHECKPOINT');
+      await db.session.run('CHECKPOINT');
     } finally {
       db.close();
     }
@@ -68,7 +68,7 @@ export async function publishWarehouse(dbPath: string, target: string): Promise<
 async function checkCopy(path: string): Promise<number> {
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });
   try {
-    return Number(await db.scalar('select count(*) from duckdb_tables()'));
+    return Number(await db.session.scalar('select count(*) from duckdb_tables()'));
   } finally {
     db.close();
   }

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { VwhError } from '../core/errors.js';
+import { Session } from './session.js';
 
 export const DEFAULT_DB_PATH = 'data/warehouse.duckdb';
 
@@ -24,19 +25,22 @@ export function duckdbOptions(resources: DbResources): Record<string, string> {
   return { memory_limit: resources.memoryLimit, threads: String(resources.threads) };
 }
 
-export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
-export type Row = Record<string, unknown>;
-
 /**
- * One DuckDB database file (or `:memory:`) and one connection to it. The seam everything above `src/warehouse/`
- * uses: `run` for statements, `all` for rows as plain JS values, `transaction` for all-or-nothing work.
+ * One DuckDB database file (or `:memory:`), open: its instance and first connection, and the `Session` that runs
+ * statements on that connection (the one wrapper with run/all/transaction). Opening translates a held file into
+ * DB_LOCKED; the connection keeps DuckDB's settings as opened (a `Warehouse` sets it to UTC).
  */
 export class Database {
+  /** Statements, rows and transactions on `connection`, one caller at a time. */
+  readonly session: Session;
+
   private constructor(
     readonly path: string,
     readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
-  ) {}
+  ) {
+    this.session = Session.of(connection);
+  }
 
   static async open(path: string = DEFAULT_DB_PATH, options: Record<string, string> = {}): Promise<Database> {
     if (path !== ':memory:' && !path.startsWith(':memory:')) mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -55,60 +59,10 @@ export class Database {
     return this.instance.connect();
   }
 
-  async run(sql: string, params?: Params): Promise<void> {
-    await this.connection.run(sql, params);
-  }
-
-  async all<T extends Row = Row>(sql: string, params?: Params): Promise<T[]> {
-    const reader = await this.connection.runAndReadAll(sql, params);
-    return reader.getRowObjectsJS().map(normalizeRow) as T[];
-  }
-
-  async one<T extends Row = Row>(sql: string, params?: Params): Promise<T | undefined> {
-    return (await this.all<T>(sql, params))[0];
-  }
-
-  async scalar<T = unknown>(sql: string, params?: Params): Promise<T> {
-    const row = await this.one(sql, params);
-    return (row ? Object.values(row)[0] : undefined) as T;
-  }
-
-  /** Runs `fn` inside BEGIN/COMMIT on this connection; any throw rolls everything back. */
-  transaction<T>(fn: () => Promise<T>): Promise<T> {
-    return withTransaction(this.connection, fn);
-  }
-
   close(): void {
     this.connection.closeSync();
     this.instance.closeSync();
   }
-}
-
-/** BEGIN … COMMIT around `fn` on `connection`; a throw rolls back and is rethrown. */
-export async function withTransaction<T>(connection: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
-  await connection.run('BEGIN TRANSACTION');
-  try {
-    const result = await fn();
-    await connection.run('COMMIT');
-    return result;
-  } catch (error) {
-    await connection.run('ROLLBACK').catch(() => {});
-    throw error;
-  }
-}
-
-/** BIGINT/HUGEINT come back as bigint; numbers that fit are handed on as numbers, which is what callers expect. */
-export function normalizeRow(row: Record<string, unknown>): Row {
-  for (const [key, value] of Object.entries(row)) {
-    if (
-      typeof value === 'bigint' &&
-      value <= BigInt(Number.MAX_SAFE_INTEGER) &&
-      value >= BigInt(Number.MIN_SAFE_INTEGER)
-    ) {
-      row[key] = Number(value);
-    }
-  }
-  return row;
 }
 
 function translateOpenError(error: unknown, path: string): Error {

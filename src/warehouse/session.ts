@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { VwhError } from '../core/errors.js';
-import { normalizeRow, type Params } from './duckdb.js';
 
+export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 export type SqlParams = DuckDBValue[];
 export type SqlRow = Record<string, unknown>;
 
@@ -20,8 +20,7 @@ export class Session {
 
   /** A session on `connection`, in UTC (timestamps from the API are converted to UTC wall time). */
   static async create(connection: DuckDBConnection): Promise<Session> {
-    await connection.run("SET TimeZone = 'UTC'");
-    return new Session(connection);
+    return Session.of(connection).inUtc();
   }
 
   /** A session on `connection` as it is configured (the models run in the warehouse's own settings). */
@@ -49,6 +48,17 @@ export class Session {
     });
   }
 
+  /** Sets the connection's time zone to UTC (what `create` does); resolves to this session. */
+  async inUtc(): Promise<this> {
+    await this.run("SET TimeZone = 'UTC'");
+    return this;
+  }
+
+  /** The first row (undefined when there is none). */
+  async one<T = SqlRow>(sql: string, params?: Params): Promise<T | undefined> {
+    return (await this.all<T>(sql, params))[0];
+  }
+
   /** The first column of the first row (undefined when there is none). */
   async scalar<T = unknown>(sql: string, params?: Params): Promise<T> {
     const row = (await this.all(sql, params))[0];
@@ -73,6 +83,20 @@ export class Session {
   close(): void {
     this.connection.closeSync();
   }
+}
+
+/** BIGINT/HUGEINT come back as bigint; numbers that fit are handed on as numbers, which is what callers expect. */
+export function normalizeRow(row: Record<string, unknown>): SqlRow {
+  for (const [key, value] of Object.entries(row)) {
+    if (
+      typeof value === 'bigint' &&
+      value <= BigInt(Number.MAX_SAFE_INTEGER) &&
+      value >= BigInt(Number.MIN_SAFE_INTEGER)
+    ) {
+      row[key] = Number(value);
+    }
+  }
+  return row;
 }
 
 function given(params: Params | undefined): Params | undefined {

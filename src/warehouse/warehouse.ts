@@ -33,8 +33,7 @@ export class Warehouse {
   static async open(path: string = DEFAULT_DB_PATH, resources: Partial<DbResources> = {}): Promise<Warehouse> {
     const database = await Database.open(path, duckdbOptions({ ...DEFAULT_RESOURCES, ...resources }));
     const warehouse = new Warehouse(database);
-    const session = await Session.create(database.connection);
-    await migrate(session);
+    await migrate(await database.session.inUtc());
     return warehouse;
   }
 

@@ -72,13 +72,15 @@ async function build(path: string): Promise<RunResults> {
 async function contents(path: string): Promise<Record<string, string>> {
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });
   try {
-    const tables = await db.all<{ name: string }>(
+    const tables = await db.session.all<{ name: string }>(
       "select table_schema || '.' || table_name as name from information_schema.tables " +
         "where table_schema in ('staging', 'intermediate', 'marts', 'snapshots') and table_type = 'BASE TABLE' order by 1",
     );
     const out: Record<string, string> = {};
     for (const { name } of tables) {
-      const rows = await db.all<{ r: string }>(`select cast(to_json(t) as varchar) as r from ${name} as t order by 1`);
+      const rows = await db.session.all<{ r: string }>(
+        `select cast(to_json(t) as varchar) as r from ${name} as t order by 1`,
+      );
       out[name] = rows.map((r) => r.r).join('\n');
     }
     return out;
@@ -102,11 +104,11 @@ beforeAll(async () => {
   copyFileSync(first, second);
   const db = await Database.open(second);
   try {
-    const raw = await db.all<{ name: string }>(
+    const raw = await db.session.all<{ name: string }>(
       "select table_name as name from information_schema.tables where table_schema = 'raw' and table_type = 'BASE TABLE'",
     );
     for (const { name } of raw) {
-      await db.run(
+      await db.session.run(
         `create or replace table raw.${name} as select * from raw.${name} order by hash(to_json(raw.${name})) desc`,
       );
     }

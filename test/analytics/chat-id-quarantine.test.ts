@@ -42,9 +42,9 @@ const prompt = (id: string, projectId: string) =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'vwh-quarantine-'));
   warehouse = await Warehouse.open(join(dir, 'warehouse.duckdb'));
-  await warehouse.database.run(`insert into raw.projects values ${project('p1')}, ${project('p2')}`);
-  await warehouse.database.run(`insert into raw.prompts values ${prompt('q1', 'p1')}, ${prompt('q2', 'p2')}`);
-  await warehouse.database.run(
+  await warehouse.database.session.run(`insert into raw.projects values ${project('p1')}, ${project('p2')}`);
+  await warehouse.database.session.run(`insert into raw.prompts values ${prompt('q1', 'p1')}, ${prompt('q2', 'p2')}`);
+  await warehouse.database.session.run(
     `insert into raw.chats values
      ${chat('k1', 'p1', 'q1', 'an answer to q1', '2026-01-01 07:00:00')},
      ${chat('k1', 'p1', 'q1', 'an answer to q1, re-landed', '2026-01-02 07:00:00')},
@@ -60,7 +60,7 @@ beforeAll(async () => {
     });
   before = await buildAll();
   // The API reuses k1 for an answer of another project's prompt.
-  await warehouse.database.run(
+  await warehouse.database.session.run(
     `insert into raw.chats values ${chat('k1', 'p2', 'q2', 'an answer to q2', '2026-01-01 07:00:00')}`,
   );
   after = await buildAll();
@@ -87,11 +87,11 @@ describe('an answer id landed under two parents', () => {
 
   it('keeps neither version in staging.chats, and the newest of each parent in the quarantine', async () => {
     const db = warehouse.database;
-    expect(await db.all('select chat_id from staging.chats order by chat_id')).toEqual([
+    expect(await db.session.all('select chat_id from staging.chats order by chat_id')).toEqual([
       { chat_id: 'k2' },
       { chat_id: 'k3' },
     ]);
-    const quarantined = await db.all<{ prompt_id: string; full_content: string; parents: bigint | number }>(
+    const quarantined = await db.session.all<{ prompt_id: string; full_content: string; parents: bigint | number }>(
       "select prompt_id, full_content, parents from staging.chats_quarantine where chat_id = 'k1' order by prompt_id",
     );
     expect(quarantined.map((q) => [q.prompt_id, q.full_content, Number(q.parents)])).toEqual([

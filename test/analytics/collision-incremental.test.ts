@@ -47,11 +47,11 @@ async function build(path: string, select?: string[]): Promise<RunResults> {
 async function collide(path: string): Promise<string> {
   const db = await Database.open(path);
   try {
-    const [original] = await db.all<{ id: string; prompt_id: string }>(
+    const [original] = await db.session.all<{ id: string; prompt_id: string }>(
       'select id, prompt_id from raw.chats where chat_date < (select min(chat_date) + 7 from raw.chats) order by id limit 1',
     );
     const { id, prompt_id } = original as { id: string; prompt_id: string };
-    await db.run(
+    await db.session.run(
       `insert into raw.chats by name
        select * replace (
          (select min(prompt_id) from raw.chats where prompt_id <> '${prompt_id}') as prompt_id,
@@ -78,10 +78,10 @@ async function dropModels(path: string): Promise<void> {
   const db = await Database.open(path);
   try {
     for (const schema of ['staging', 'intermediate', 'marts', 'snapshots']) {
-      await db.run(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await db.session.run(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     }
     for (const table of ['model_state', 'model_intervals', 'model_restated', 'model_runs'])
-      await db.run(`DROP TABLE IF EXISTS ops.${table}`);
+      await db.session.run(`DROP TABLE IF EXISTS ops.${table}`);
   } finally {
     db.close();
   }
@@ -91,8 +91,8 @@ async function dropModels(path: string): Promise<void> {
 async function differing(path: string, other: string): Promise<string[]> {
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });
   try {
-    await db.run(`ATTACH '${other}' AS other (READ_ONLY)`);
-    const tables = await db.all<{ relation: string }>(
+    await db.session.run(`ATTACH '${other}' AS other (READ_ONLY)`);
+    const tables = await db.session.all<{ relation: string }>(
       `select schema_name || '.' || table_name as relation from duckdb_tables()
        where database_name = 'other' and schema_name in ('staging', 'intermediate', 'marts') order by 1`,
     );
@@ -100,14 +100,14 @@ async function differing(path: string, other: string): Promise<string[]> {
     const out: string[] = [];
     for (const { relation } of tables) {
       const columns = (
-        await db.all<{ name: string; type: string }>(
+        await db.session.all<{ name: string; type: string }>(
           `select column_name as name, data_type as type from duckdb_columns()
            where database_name = 'other' and schema_name || '.' || table_name = '${relation}' order by column_index`,
         )
       )
         .map((c) => (/^(DOUBLE|FLOAT|REAL)$/.test(c.type) ? `round("${c.name}", 9)` : `"${c.name}"`))
         .join(', ');
-      const n = await db.scalar<bigint>(
+      const n = await db.session.scalar<bigint>(
         `select count(*) from (
            (select ${columns} from ${relation} except all select ${columns} from other.${relation})
            union all
@@ -125,14 +125,14 @@ async function differing(path: string, other: string): Promise<string[]> {
 async function holding(path: string, id: string): Promise<string[]> {
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });
   try {
-    const tables = await db.all<{ relation: string }>(
+    const tables = await db.session.all<{ relation: string }>(
       `select distinct schema_name || '.' || table_name as relation from duckdb_columns()
        where column_name = 'chat_id' and schema_name in ('staging', 'intermediate', 'marts')
          and table_name <> 'chats_quarantine' order by 1`,
     );
     const out: string[] = [];
     for (const { relation } of tables) {
-      const n = await db.scalar<bigint>(`select count(*) from ${relation} where chat_id = '${id}'`);
+      const n = await db.session.scalar<bigint>(`select count(*) from ${relation} where chat_id = '${id}'`);
       if (Number(n) > 0) out.push(relation);
     }
     return out;

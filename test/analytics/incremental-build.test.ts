@@ -53,16 +53,16 @@ beforeAll(async () => {
   copyFileSync(nightlyPath, scratchPath);
   const scratch = await Database.open(scratchPath);
   for (const schema of ['staging', 'intermediate', 'marts', 'snapshots']) {
-    await scratch.run(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await scratch.session.run(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   }
   for (const table of ['model_state', 'model_intervals', 'model_runs']) {
-    await scratch.run(`DROP TABLE IF EXISTS ops.${table}`);
+    await scratch.session.run(`DROP TABLE IF EXISTS ops.${table}`);
   }
   await build(scratch, NEXT_DAY);
   scratch.close();
   nightly = await Database.open(nightlyPath);
   night = await build(nightly, NEXT_DAY);
-  await nightly.run(`ATTACH '${scratchPath}' AS fresh (READ_ONLY)`);
+  await nightly.session.run(`ATTACH '${scratchPath}' AS fresh (READ_ONLY)`);
 }, 600_000);
 
 afterAll(async () => {
@@ -77,14 +77,14 @@ afterAll(async () => {
  */
 async function difference(relation: string): Promise<number> {
   const columns = (
-    await nightly.all<{ name: string; type: string }>(
+    await nightly.session.all<{ name: string; type: string }>(
       `select column_name as name, data_type as type from duckdb_columns()
        where database_name = 'fresh' and schema_name || '.' || table_name = '${relation}' order by column_index`,
     )
   )
     .map((c) => (/^(DOUBLE|FLOAT|REAL)$/.test(c.type) ? `round("${c.name}", 9)` : `"${c.name}"`))
     .join(', ');
-  const n = await nightly.scalar<bigint>(
+  const n = await nightly.session.scalar<bigint>(
     `select count(*) from (
        (select ${columns} from ${relation} except all select ${columns} from fresh.${relation})
        union all
@@ -118,7 +118,7 @@ describe('a nightly incremental build', () => {
   });
 
   it('leaves every table with the rows of a build from scratch', async () => {
-    const tables = await nightly.all<{ relation: string }>(
+    const tables = await nightly.session.all<{ relation: string }>(
       `select schema_name || '.' || table_name as relation from duckdb_tables()
        where database_name = 'fresh' and schema_name in ('staging', 'intermediate', 'marts') order by 1`,
     );

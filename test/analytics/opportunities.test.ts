@@ -83,7 +83,7 @@ async function servedOpportunities(from: string, to: string): Promise<Map<string
   }
 }
 
-const rows = <T extends Record<string, unknown>>(sql: string) => db.all<T>(sql);
+const rows = <T extends Record<string, unknown>>(sql: string) => db.session.all<T>(sql);
 
 describe('building the opportunity marts on a synced world', () => {
   it('builds every model they need, and every audit of them passes (warn audits included)', () => {

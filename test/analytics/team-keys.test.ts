@@ -65,15 +65,15 @@ const notPassing = (r: RunResults) =>
 async function differences(path: string, team: string, alone: string, aloneTeam: string): Promise<string[]> {
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });
   try {
-    await db.run(`ATTACH '${alone}' AS alone (READ_ONLY)`);
-    const relations = await db.all<{ relation: string }>(
+    await db.session.run(`ATTACH '${alone}' AS alone (READ_ONLY)`);
+    const relations = await db.session.all<{ relation: string }>(
       `select distinct schema_name || '.' || table_name as relation from duckdb_columns()
        where database_name = 'alone' and schema_name in ('staging', 'intermediate', 'marts', 'snapshots') order by 1`,
     );
     expect(relations.length).toBeGreaterThan(40);
     const out: string[] = [];
     for (const { relation } of relations) {
-      const columns = await db.all<{ name: string; type: string }>(
+      const columns = await db.session.all<{ name: string; type: string }>(
         `select column_name as name, data_type as type from duckdb_columns()
          where database_name = 'alone' and schema_name || '.' || table_name = '${relation}' order by column_index`,
       );
@@ -83,14 +83,14 @@ async function differences(path: string, team: string, alone: string, aloneTeam:
         .map((c) => (/^(DOUBLE|FLOAT|REAL)$/.test(c.type) ? `round("${c.name}", 9)` : `"${c.name}"`))
         .join(', ');
       if (!hasTeam) {
-        if (Number(await db.scalar<bigint>(`select count(*) from alone.${relation}`)) > 0) {
+        if (Number(await db.session.scalar<bigint>(`select count(*) from alone.${relation}`)) > 0) {
           out.push(`${relation}: rows but no team_id`);
         }
         continue;
       }
       const mine = `select ${kept} from ${relation} where team_id = '${team}'`;
       const theirs = `select ${kept} from alone.${relation} where team_id = '${aloneTeam}'`;
-      const n = await db.scalar<bigint>(
+      const n = await db.session.scalar<bigint>(
         `select count(*) from ((${mine} except all ${theirs}) union all (${theirs} except all ${mine}))`,
       );
       if (Number(n) > 0) out.push(`${relation}: ${n} rows differ`);
@@ -119,7 +119,7 @@ const TEAMLESS_ONCE = [
 async function rowsPerTeam(path: string): Promise<Record<string, number>> {
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });
   try {
-    const counts = await db.all<{ k: string; n: bigint }>(
+    const counts = await db.session.all<{ k: string; n: bigint }>(
       `${TEAMLESS_ONCE.map((m) => `select team_id || ' ' || '${m}' as k, count(*) as n from ${m} group by all`).join(
         ' union all ',
       )} order by 1`,

@@ -70,7 +70,7 @@ function pooled(days: Map<string, TruthDay>, from: string, to: string): number |
 }
 
 async function scoreTrend(world: SyncedWorld, db: Database, seed: number): Promise<void> {
-  const rows = await db.all<TrendRow>(`
+  const rows = await db.session.all<TrendRow>(`
     select project_id, brand_id, provider, cast(date as varchar) as date, 'wow' as metric, wow_delta_pp as delta_pp,
       wow_fdr_significant as discovered, wow_alert as alert
     from marts.brand_visibility_trend where wow_p_value is not null
@@ -122,7 +122,7 @@ async function measure(shape: WorldShape): Promise<void> {
       });
       const failed = build.results.filter((r) => r.status === 'error' || r.status === 'fail');
       expect(failed.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
-      const rows = await db.all<ActionRow>('select * from marts.action_impact');
+      const rows = await db.session.all<ActionRow>('select * from marts.action_impact');
       const truth = await getJson<{ actions: TruthAction[] }>(world, '/_reference/truth/actions');
       await scoreTrend(world, db, shape.seed);
       for (const t of truth.actions) {

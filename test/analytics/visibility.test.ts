@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 async function rows<T extends Record<string, unknown>>(sql: string): Promise<T[]> {
-  return db.all<T>(sql);
+  return db.session.all<T>(sql);
 }
 
 describe('unit tests on hand-made fixtures', () => {
@@ -305,7 +305,7 @@ describe('snapshots across two syncs', () => {
   it("keeps a prompt's old type and an action's old status, dated by sync day and by the API's updated_at", async () => {
     // Deactivate an active prompt and complete an open action on the API, move the world a day on, sync again into
     // a copy of the warehouse and build: the scd2 tables must hold both versions with the right dates.
-    await db.run('CHECKPOINT');
+    await db.session.run('CHECKPOINT');
     const copy = join(world.dir, 'second-day.duckdb');
     copyFileSync(world.dbPath, copy);
     const [prompt] = await rows<{ project_id: string; prompt_id: string }>(
@@ -339,7 +339,7 @@ describe('snapshots across two syncs', () => {
         logger: silentLogger,
       });
       expect(results.results.filter((r) => r.status !== 'success').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
-      const versions = await second.all<{ prompt_type: string; valid_from: string; valid_to: string | null }>(
+      const versions = await second.session.all<{ prompt_type: string; valid_from: string; valid_to: string | null }>(
         `select prompt_type, strftime(valid_from, '%Y-%m-%d') as valid_from, strftime(valid_to, '%Y-%m-%d') as valid_to
          from snapshots.prompts_history where prompt_id = '${prompt.prompt_id}' order by valid_from`,
       );
@@ -347,22 +347,22 @@ describe('snapshots across two syncs', () => {
         { prompt_type: 'active', valid_from: WORLD_TODAY, valid_to: nextDay },
         { prompt_type: 'inactive', valid_from: nextDay, valid_to: null },
       ]);
-      const unchanged = await second.all<{ n: number }>(
+      const unchanged = await second.session.all<{ n: number }>(
         `select count(*) as n from snapshots.prompts_history where prompt_id <> '${prompt.prompt_id}' and valid_to is not null`,
       );
       expect(unchanged[0]?.n).toBe(0);
       // "What was this prompt's type on that day": active on the first sync day, inactive on the second.
-      const asOf = await second.all<{ date: string; prompt_type: string; attributes_source: string }>(
+      const asOf = await second.session.all<{ date: string; prompt_type: string; attributes_source: string }>(
         `select strftime(date, '%Y-%m-%d') as date, prompt_type, attributes_source from marts.prompt_performance_daily
          where prompt_id = '${prompt.prompt_id}' and provider = 'all' and date >= '${WORLD_TODAY}' order by date`,
       );
       expect(asOf[0]).toEqual({ date: WORLD_TODAY, prompt_type: 'active', attributes_source: 'history' });
 
-      const history = await second.all<{ status: string; valid_from: string; valid_to: string | null }>(
+      const history = await second.session.all<{ status: string; valid_from: string; valid_to: string | null }>(
         `select status, strftime(valid_from, '%Y-%m-%d %H:%M') as valid_from, strftime(valid_to, '%Y-%m-%d %H:%M') as valid_to
          from snapshots.actions_history where action_id = '${action.action_id}' order by valid_from`,
       );
-      const [completedAt] = await second.all<{ at: string }>(
+      const [completedAt] = await second.session.all<{ at: string }>(
         `select strftime(updated_at, '%Y-%m-%d %H:%M') as at from staging.actions where action_id = '${action.action_id}'`,
       );
       expect(completedAt?.at.startsWith(WORLD_TODAY)).toBe(true);

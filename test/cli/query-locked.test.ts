@@ -22,8 +22,10 @@ const flags = { db: warehouse, format: 'csv' as const, maxRows: 50 };
 async function fill(path: string, rows: number): Promise<void> {
   const db = await Database.open(path);
   try {
-    await db.run('create schema raw');
-    await db.run(`create table raw.chats as select range as id, 'answer ' || range as text from range(${rows})`);
+    await db.session.run('create schema raw');
+    await db.session.run(
+      `create table raw.chats as select range as id, 'answer ' || range as text from range(${rows})`,
+    );
   } finally {
     db.close();
   }
@@ -34,7 +36,7 @@ const digest = (path: string) => createHash('sha256').update(readFileSync(path))
 async function rows(path: string): Promise<number> {
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });
   try {
-    return Number(await db.scalar('select count(*) from raw.chats'));
+    return Number(await db.session.scalar('select count(*) from raw.chats'));
   } finally {
     db.close();
   }

@@ -19,7 +19,7 @@ const ROWS = 2 * BATCH_ROWS + 123;
 beforeAll(async () => {
   const w = await Database.open(db);
   try {
-    await w.run(`
+    await w.session.run(`
       create schema marts;
       create table marts.facts as
         select 'team-a' as team_id, i as n, (i % 7)::integer as small, i / 4 as ratio,

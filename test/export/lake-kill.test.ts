@@ -35,7 +35,7 @@ const next = join(dir, 'lake-next');
 beforeAll(async () => {
   const w = await Database.open(before);
   try {
-    await w.run(`
+    await w.session.run(`
       create schema raw; create schema marts;
       create table raw.projects as
         select (case when i < 2 then 'team-a' else 'team-b' end) as team_id, 'p' || i as id from range(3) r(i);
@@ -54,7 +54,7 @@ beforeAll(async () => {
   cpSync(before, after);
   const a = await Database.open(after);
   try {
-    await a.run(`
+    await a.session.run(`
       update marts.facts set mentions = mentions + 1 where team_id = 'team-a';
       insert into marts.facts select * replace (date + 60 as date) from marts.facts where date = date '2026-03-30';
       delete from marts.opportunities where project_id = 'p2';`);

@@ -48,7 +48,9 @@ async function marts(db: string): Promise<string[]> {
   const w = await Database.open(db, { access_mode: 'READ_ONLY' });
   try {
     return (
-      await w.all<{ t: string }>("select table_name as t from duckdb_tables() where schema_name = 'marts' order by 1")
+      await w.session.all<{ t: string }>(
+        "select table_name as t from duckdb_tables() where schema_name = 'marts' order by 1",
+      )
     ).map((r) => r.t);
   } finally {
     w.close();
@@ -59,7 +61,7 @@ async function martsWithTeam(db: string): Promise<string[]> {
   const w = await Database.open(db, { access_mode: 'READ_ONLY' });
   try {
     return (
-      await w.all<{ t: string }>(
+      await w.session.all<{ t: string }>(
         "select table_name as t from duckdb_columns() where schema_name = 'marts' and column_name = 'team_id' order by 1",
       )
     ).map((r) => r.t);
@@ -72,9 +74,9 @@ async function martsWithTeam(db: string): Promise<string[]> {
 async function difference(db: string, lake: string, table: string): Promise<{ extra: number; missing: number }> {
   const w = await Database.open(db, { access_mode: 'READ_ONLY' });
   try {
-    await w.run("SET TimeZone = 'UTC'");
+    await w.session.run("SET TimeZone = 'UTC'");
     const cols = (
-      await w.all<{ c: string; t: string }>(
+      await w.session.all<{ c: string; t: string }>(
         `select column_name as c, data_type as t from duckdb_columns() where schema_name = 'marts' and table_name = $1 order by column_index`,
         [table],
       )
@@ -82,8 +84,8 @@ async function difference(db: string, lake: string, table: string): Promise<{ ex
     const names = cols.map((c) => c.replace(/.* as /, ''));
     const lakeRows = `select ${names.join(', ')} from read_parquet('${lake}/marts/${table}/**/*.parquet', hive_partitioning = true, hive_types_autocast = false)`;
     const martRows = `select ${cols.join(', ')} from marts.${table}`;
-    const extra = await w.scalar<number>(`select count(*) from (${lakeRows} except all ${martRows})`);
-    const missing = await w.scalar<number>(`select count(*) from (${martRows} except all ${lakeRows})`);
+    const extra = await w.session.scalar<number>(`select count(*) from (${lakeRows} except all ${martRows})`);
+    const missing = await w.session.scalar<number>(`select count(*) from (${martRows} except all ${lakeRows})`);
     return { extra: Number(extra), missing: Number(missing) };
   } finally {
     w.close();
@@ -211,7 +213,7 @@ describe('parquet lake', () => {
              from read_parquet('${lake}/marts/${table}/**/*.parquet', hive_partitioning = true)`,
         );
         const w = await Database.open(world.db, { access_mode: 'READ_ONLY' });
-        const rows = Number(await w.scalar(`select count(*) from marts.${table}`));
+        const rows = Number(await w.session.scalar(`select count(*) from marts.${table}`));
         w.close();
         expect(union, table).toEqual({ a: rows, b: rows, n: 2 * rows });
       }

@@ -18,7 +18,7 @@ const db = join(dir, 'w.duckdb');
 beforeAll(async () => {
   const w = await Database.open(db);
   try {
-    await w.run(`
+    await w.session.run(`
       create schema marts; create schema raw;
       create table raw.projects (team_id varchar, id varchar);
       insert into raw.projects values ('team-a', 'p1'), ('team-a', 'p2'), ('team-a', 'p1'), ('team-z', 'p9');
@@ -165,7 +165,9 @@ describe('parquet types every reader understands', () => {
     const evil = join(dir, 'evil.duckdb');
     const w = await Database.open(evil);
     try {
-      await w.run(`create schema marts; create table marts.f as select '../../etc' as team_id, 'p' as project_id`);
+      await w.session.run(
+        `create schema marts; create table marts.f as select '../../etc' as team_id, 'p' as project_id`,
+      );
     } finally {
       w.close();
     }

@@ -56,7 +56,7 @@ function parseCsv(text: string): string[][] {
 async function query<T extends Record<string, unknown>>(sql: string): Promise<T[]> {
   const db = await Database.open(world.db, { access_mode: 'READ_ONLY' });
   try {
-    return await db.all<T>(sql);
+    return await db.session.all<T>(sql);
   } finally {
     db.close();
   }

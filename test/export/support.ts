@@ -43,7 +43,7 @@ export async function buildExportWorld(): Promise<ExportWorld> {
       if (sql) {
         const copy = await Database.open(path);
         try {
-          await copy.run(sql);
+          await copy.session.run(sql);
         } finally {
           copy.close();
         }
@@ -58,8 +58,8 @@ export async function buildExportWorld(): Promise<ExportWorld> {
 export async function readWithDuckDB<T extends Record<string, unknown>>(sql: string): Promise<T[]> {
   const db = await Database.open(':memory:');
   try {
-    await db.run("SET TimeZone = 'UTC'");
-    return await db.all<T>(sql);
+    await db.session.run("SET TimeZone = 'UTC'");
+    return await db.session.all<T>(sql);
   } finally {
     db.close();
   }

@@ -39,20 +39,22 @@ describe('audits', () => {
       ),
     });
     expect((await build(s)).byId('marts.brands').status).toBe('success');
-    await s.db.run("UPDATE raw.chats SET brand = 'initech' WHERE id = 1");
+    await s.db.session.run("UPDATE raw.chats SET brand = 'initech' WHERE id = 1");
     const r = await build(s);
     expect(r.byId('marts.brands')).toMatchObject({
       status: 'fail',
       message: expect.stringMatching(/previous one is kept/),
     });
-    expect(await s.db.all('SELECT brand FROM marts.brands ORDER BY brand')).toEqual([
+    expect(await s.db.session.all('SELECT brand FROM marts.brands ORDER BY brand')).toEqual([
       { brand: 'acme' },
       { brand: 'globex' },
     ]);
-    expect(await s.db.all('SELECT brand FROM audit_failures.marts_brands__accepted_values__brand')).toEqual([
+    expect(await s.db.session.all('SELECT brand FROM audit_failures.marts_brands__accepted_values__brand')).toEqual([
       { brand: 'initech' },
     ]);
-    expect(await s.db.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '%__vwh_new'")).toBe(0);
+    expect(await s.db.session.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '%__vwh_new'")).toBe(
+      0,
+    );
   });
 
   it('a warn audit reports and lets downstream models run; the run is not partial', async () => {
@@ -89,7 +91,7 @@ describe('audits', () => {
       ['top_two', 'pass', 5],
       ['top_one', 'fail', 10],
     ]);
-    expect(await s.db.scalar('SELECT count(*) FROM audit_failures.staging_chats__top_two')).toBe(5);
+    expect(await s.db.session.scalar('SELECT count(*) FROM audit_failures.staging_chats__top_two')).toBe(5);
   });
 
   it('covers not_null, unique over a column set, relationships and number_of_rows', async () => {
@@ -121,7 +123,7 @@ describe('audits', () => {
   it('on an incremental model, audits check only the interval just processed', async () => {
     s = await sandbox();
     await seedRaw(s.db, 5);
-    await s.db.run("UPDATE raw.chats SET brand = NULL WHERE day = DATE '2026-01-01' AND id % 4 = 0");
+    await s.db.session.run("UPDATE raw.chats SET brand = NULL WHERE day = DATE '2026-01-01' AND id % 4 = 0");
     writeModels(s.modelsDir, {
       'marts/daily.sql': `/* @model
 kind: incremental_by_time_range

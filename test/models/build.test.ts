@@ -16,8 +16,8 @@ describe('build of the fixture project', () => {
     for (const result of r.results) expect([result.id, result.status]).toEqual([result.id, 'success']);
     expect(r.byId('intermediate.int_mentions').message).toBe('inlined');
     // 5 days x 2 brands
-    expect(await s.db.scalar('SELECT count(*) FROM marts.daily_visibility')).toBe(10);
-    const kinds = await s.db.all(
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.daily_visibility')).toBe(10);
+    const kinds = await s.db.session.all(
       "SELECT table_name, table_type FROM information_schema.tables WHERE table_schema IN ('staging','intermediate','marts','snapshots') ORDER BY 1",
     );
     expect(kinds).toEqual([
@@ -31,11 +31,11 @@ describe('build of the fixture project', () => {
     // the export kind wrote zstd Parquet next to the warehouse and a view reads it
     const file = join(s.dir, 'exports', 'visibility.parquet');
     expect(existsSync(file)).toBe(true);
-    expect(await s.db.scalar('SELECT count(*) FROM marts.visibility_export')).toBe(10);
-    const codec = await s.db.scalar(`SELECT DISTINCT compression FROM parquet_metadata('${file}')`);
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.visibility_export')).toBe(10);
+    const codec = await s.db.session.scalar(`SELECT DISTINCT compression FROM parquet_metadata('${file}')`);
     expect(codec).toBe('ZSTD');
     expect(r.byId('test.no_future_days').status).toBe('success');
-    const runs = await s.db.scalar('SELECT count(*) FROM ops.model_runs WHERE run_id = $1', [r.runId]);
+    const runs = await s.db.session.scalar('SELECT count(*) FROM ops.model_runs WHERE run_id = $1', [r.runId]);
     expect(runs).toBe(r.results.length);
   });
 
@@ -61,7 +61,7 @@ describe('build of the fixture project', () => {
     await seedRaw(s.db);
     const r = await build(s, { threads: 4 });
     expect(r.results.filter((x) => x.status !== 'success')).toEqual([]);
-    expect(await s.db.scalar('SELECT sum(mentions) FROM marts.brand_totals')).toBe(15);
+    expect(await s.db.session.scalar('SELECT sum(mentions) FROM marts.brand_totals')).toBe(15);
   });
 });
 
@@ -82,11 +82,13 @@ describe('swap on failure', () => {
     expect(r.byId('marts.totals').status).toBe('error');
     expect(r.byId('marts.totals').message).toMatch(/^marts\/totals\.sql: Conversion Error/);
     expect(r.byId('marts.after').status).toBe('skipped');
-    expect(await s.db.all('SELECT brand, n FROM marts.totals ORDER BY brand')).toEqual([
+    expect(await s.db.session.all('SELECT brand, n FROM marts.totals ORDER BY brand')).toEqual([
       { brand: 'acme', n: 10 },
       { brand: 'globex', n: 10 },
     ]);
-    expect(await s.db.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '%__vwh_new'")).toBe(0);
+    expect(await s.db.session.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '%__vwh_new'")).toBe(
+      0,
+    );
   });
 
   it('a binder error gives the line in the file', async () => {
@@ -127,7 +129,7 @@ describe('swap on failure', () => {
     await build(s);
     writeModels(s.modelsDir, { 'staging/v.sql': 'select nosuch from raw.chats' });
     expect((await build(s)).byId('staging.v').status).toBe('error');
-    expect(await s.db.scalar('SELECT count(*) FROM staging.v')).toBe(20);
+    expect(await s.db.session.scalar('SELECT count(*) FROM staging.v')).toBe(20);
   });
 
   it('a model can change kind (view to table and back)', async () => {
@@ -137,9 +139,9 @@ describe('swap on failure', () => {
     await build(s);
     writeModels(s.modelsDir, { 'staging/v.sql': '/* @model\nkind: table\n*/\nselect id from raw.chats' });
     await build(s);
-    expect(await s.db.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'v'")).toBe(1);
+    expect(await s.db.session.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'v'")).toBe(1);
     writeModels(s.modelsDir, { 'staging/v.sql': 'select id from raw.chats' });
     await build(s);
-    expect(await s.db.scalar("SELECT count(*) FROM duckdb_views() WHERE view_name = 'v'")).toBe(1);
+    expect(await s.db.session.scalar("SELECT count(*) FROM duckdb_views() WHERE view_name = 'v'")).toBe(1);
   });
 });

@@ -125,9 +125,9 @@ describe('vwh models', () => {
     // the run results landed in the warehouse too
     const db = await Database.open(s.dbPath);
     try {
-      expect(Number(await db.scalar("SELECT count(*) FROM ops.model_runs WHERE status = 'success'"))).toBeGreaterThan(
-        0,
-      );
+      expect(
+        Number(await db.session.scalar("SELECT count(*) FROM ops.model_runs WHERE status = 'success'")),
+      ).toBeGreaterThan(0);
     } finally {
       db.close();
     }
@@ -159,7 +159,7 @@ describe('vwh models', () => {
     expect((await vwh('plan', '--db', s.dbPath, '--models-dir', s.modelsDir)).code).toBe(0);
     const db = await Database.open(s.dbPath);
     try {
-      expect(await db.scalar("SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops'")).toBe(0);
+      expect(await db.session.scalar("SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops'")).toBe(0);
     } finally {
       db.close();
     }

@@ -118,6 +118,6 @@ describe('dependencies from the SQL', () => {
     const compiled = compileModel(project, model as NonNullable<typeof model>);
     expect(compiled.sql).toContain('__eph_staging__e1 AS');
     expect(compiled.sql).toContain('from __eph_intermediate__e2');
-    expect(await s.db.all(compiled.sql)).toEqual([{ id: 2 }]);
+    expect(await s.db.session.all(compiled.sql)).toEqual([{ id: 2 }]);
   });
 });

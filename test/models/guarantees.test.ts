@@ -18,9 +18,9 @@ from raw.chats
 where day between @start_date and @end_date
 group by all`;
 const intervals = async (model = 'marts.daily') =>
-  Number(await s.db.scalar('SELECT count(*) FROM ops.model_intervals WHERE model = $1', [model]));
+  Number(await s.db.session.scalar('SELECT count(*) FROM ops.model_intervals WHERE model = $1', [model]));
 const noTemp = async () =>
-  Number(await s.db.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '%__vwh_new'"));
+  Number(await s.db.session.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '%__vwh_new'"));
 
 describe('incremental_by_time_range: what survives a failure', () => {
   it('a failing --full-refresh keeps the previous table and its intervals', async () => {
@@ -38,7 +38,7 @@ describe('incremental_by_time_range: what survives a failure', () => {
       status: 'error',
       message: expect.stringMatching(/^marts\/daily\.sql: Conversion Error/),
     });
-    expect(await s.db.scalar('SELECT count(*) FROM marts.daily')).toBe(6);
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.daily')).toBe(6);
     expect(await intervals()).toBe(5);
     expect(await noTemp()).toBe(0);
   });
@@ -50,13 +50,13 @@ describe('incremental_by_time_range: what survives a failure', () => {
       'marts/daily.sql': daily('audits:\n  - accepted_values: {column: brand, values: [acme, globex]}'),
     });
     expect((await build(s)).byId('marts.daily').status).toBe('success');
-    await s.db.run("UPDATE raw.chats SET brand = 'initech' WHERE day = DATE '2026-01-01'");
+    await s.db.session.run("UPDATE raw.chats SET brand = 'initech' WHERE day = DATE '2026-01-01'");
     const r = await build(s, { fullRefresh: true });
     expect(r.byId('marts.daily')).toMatchObject({
       status: 'fail',
       message: expect.stringMatching(/previous one is kept/),
     });
-    expect(await s.db.scalar("SELECT count(*) FROM marts.daily WHERE brand = 'initech'")).toBe(0);
+    expect(await s.db.session.scalar("SELECT count(*) FROM marts.daily WHERE brand = 'initech'")).toBe(0);
     expect(await noTemp()).toBe(0);
   });
 
@@ -65,14 +65,14 @@ describe('incremental_by_time_range: what survives a failure', () => {
     await seedRaw(s.db, 3);
     writeModels(s.modelsDir, { 'marts/daily.sql': daily('batch_days: 2') });
     await build(s);
-    await s.db.run("DELETE FROM raw.chats WHERE brand = 'globex'");
+    await s.db.session.run("DELETE FROM raw.chats WHERE brand = 'globex'");
     const r = await build(s, { fullRefresh: true });
     expect(r.byId('marts.daily')).toMatchObject({ status: 'success', rowsAffected: 3 });
-    expect(await s.db.scalar('SELECT count(*) FROM marts.daily')).toBe(3);
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.daily')).toBe(3);
     // start remembered from the first build: 2026-01-01; end yesterday: 2026-01-05
     expect(await intervals()).toBe(5);
     // late data before the remembered first day: a normal build does not look there, a full refresh starts over
-    await s.db.run("INSERT INTO raw.chats VALUES (100, DATE '2025-12-30', 'p1', 'acme', true, 1)");
+    await s.db.session.run("INSERT INTO raw.chats VALUES (100, DATE '2025-12-30', 'p1', 'acme', true, 1)");
     expect((await build(s)).byId('marts.daily').intervals).toBe('');
     expect((await build(s, { fullRefresh: true })).byId('marts.daily').intervals).toBe(
       '2025-12-30..2025-12-31, 2026-01-01..2026-01-02, 2026-01-03..2026-01-04, 2026-01-05',
@@ -86,10 +86,10 @@ describe('incremental_by_time_range: what survives a failure', () => {
     await seedRaw(s.db, 3);
     writeModels(s.modelsDir, { 'marts/daily.sql': daily() });
     await build(s);
-    await s.db.run('DROP TABLE marts.daily');
+    await s.db.session.run('DROP TABLE marts.daily');
     const r = await build(s);
     expect(r.byId('marts.daily').intervals).toBe('2026-01-01..2026-01-05');
-    expect(await s.db.scalar('SELECT count(*) FROM marts.daily')).toBe(6);
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.daily')).toBe(6);
   });
 
   it('with nothing to process yet the table still exists, so models downstream bind', async () => {
@@ -102,7 +102,7 @@ describe('incremental_by_time_range: what survives a failure', () => {
     const r = await build(s);
     expect(r.byId('marts.daily')).toMatchObject({ status: 'success', intervals: '' });
     expect(r.byId('marts.after').status).toBe('success');
-    expect(await s.db.scalar('SELECT n FROM marts.after')).toBe(0);
+    expect(await s.db.session.scalar('SELECT n FROM marts.after')).toBe(0);
   });
 
   it('cuts days on a TIMESTAMP time column', async () => {
@@ -123,7 +123,7 @@ where day between @start_date and @end_date`,
     await addDay(s.db, '2026-01-06');
     await s.clock.advance(DAY);
     expect((await build(s)).byId('marts.events')).toMatchObject({ intervals: '2026-01-06', rowsAffected: 4 });
-    expect(await s.db.scalar('SELECT count(*) FROM marts.events')).toBe(16);
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.events')).toBe(16);
   });
 
   it('a column added to the SQL is added to the table (forward-only); old days keep NULL', async () => {
@@ -140,7 +140,7 @@ where day between @start_date and @end_date`,
     expect(r.byId('marts.daily')).toMatchObject({ status: 'success', intervals: '2026-01-06' });
     expect(r.byId('marts.daily').message).toContain('new column(s) mentions added');
     expect(
-      await s.db.all(
+      await s.db.session.all(
         'SELECT day::VARCHAR AS day, count(mentions) AS filled FROM marts.daily GROUP BY day ORDER BY day',
       ),
     ).toEqual([
@@ -163,16 +163,16 @@ describe('incremental_by_unique_key: failures and new columns', () => {
       await build(s);
       writeModels(s.modelsDir, { 'marts/projects.sql': model("id, cast(name || 'x' as integer) as name") });
       expect((await build(s)).byId('marts.projects').status).toBe('error');
-      expect(await s.db.all('SELECT id, name FROM marts.projects ORDER BY id')).toEqual([
+      expect(await s.db.session.all('SELECT id, name FROM marts.projects ORDER BY id')).toEqual([
         { id: 1, name: 'Alpha' },
         { id: 2, name: 'Beta' },
       ]);
       writeModels(s.modelsDir, { 'marts/projects.sql': model('id, status') });
-      await s.db.run("UPDATE raw.projects SET status = 'paused' WHERE id = 2");
+      await s.db.session.run("UPDATE raw.projects SET status = 'paused' WHERE id = 2");
       const r = await build(s);
       expect([strategy, r.byId('marts.projects').status]).toEqual([strategy, 'success']);
       // status is a new column; name, no longer returned, stays in the table
-      expect(await s.db.all('SELECT id, status FROM marts.projects ORDER BY id')).toEqual([
+      expect(await s.db.session.all('SELECT id, status FROM marts.projects ORDER BY id')).toEqual([
         { id: 1, status: 'active' },
         { id: 2, status: 'paused' },
       ]);
@@ -190,13 +190,13 @@ describe('incremental_by_unique_key: --full-refresh', () => {
         '/* @model\nkind: incremental_by_unique_key\nunique_key: id\naudits:\n  - accepted_values: {column: status, values: [active]}\n*/\nselect id, status from raw.projects',
     });
     expect((await build(s)).byId('marts.projects').status).toBe('success');
-    await s.db.run("UPDATE raw.projects SET status = 'gone' WHERE id = 2");
+    await s.db.session.run("UPDATE raw.projects SET status = 'gone' WHERE id = 2");
     const r = await build(s, { fullRefresh: true });
     expect(r.byId('marts.projects')).toMatchObject({
       status: 'fail',
       message: expect.stringMatching(/previous one is kept/),
     });
-    expect(await s.db.scalar("SELECT count(*) FROM marts.projects WHERE status = 'active'")).toBe(2);
+    expect(await s.db.session.scalar("SELECT count(*) FROM marts.projects WHERE status = 'active'")).toBe(2);
     expect(await noTemp()).toBe(0);
   });
 });
@@ -212,16 +212,18 @@ describe('scd2: history is never lost by accident', () => {
     writeModels(s.modelsDir, {
       'snapshots/projects.sql': snapshot.replace('name,', "cast(name || 'x' as integer) as name,"),
     });
-    await s.db.run("UPDATE raw.projects SET status = 'paused'");
+    await s.db.session.run("UPDATE raw.projects SET status = 'paused'");
     expect((await build(s)).byId('snapshots.projects').status).toBe('error');
-    expect(await s.db.scalar('SELECT count(*) FROM snapshots.projects WHERE valid_to IS NULL')).toBe(2);
-    expect(await s.db.scalar("SELECT count(*) FROM snapshots.projects WHERE status = 'active'")).toBe(2);
+    expect(await s.db.session.scalar('SELECT count(*) FROM snapshots.projects WHERE valid_to IS NULL')).toBe(2);
+    expect(await s.db.session.scalar("SELECT count(*) FROM snapshots.projects WHERE status = 'active'")).toBe(2);
   });
 
   it('refuses a query with two rows for one key, naming the key', async () => {
     s = await sandbox();
     await seedRaw(s.db);
-    await s.db.run("INSERT INTO raw.projects VALUES (1, 'Alpha again', 'active', TIMESTAMP '2026-01-02 00:00:00')");
+    await s.db.session.run(
+      "INSERT INTO raw.projects VALUES (1, 'Alpha again', 'active', TIMESTAMP '2026-01-02 00:00:00')",
+    );
     writeModels(s.modelsDir, { 'snapshots/projects.sql': snapshot });
     const r = await build(s);
     expect(r.byId('snapshots.projects')).toMatchObject({
@@ -243,10 +245,10 @@ describe('scd2: history is never lost by accident', () => {
     expect(r.byId('snapshots.projects')).toMatchObject({ status: 'success' });
     expect(r.byId('snapshots.projects').message).toContain('new column(s) region added');
     // the new column differs from the NULL the old versions hold: each key gets a new version
-    expect(await s.db.scalar('SELECT count(*) FROM snapshots.projects')).toBe(4);
-    expect(await s.db.scalar("SELECT count(*) FROM snapshots.projects WHERE valid_to IS NULL AND region = 'eu'")).toBe(
-      2,
-    );
+    expect(await s.db.session.scalar('SELECT count(*) FROM snapshots.projects')).toBe(4);
+    expect(
+      await s.db.session.scalar("SELECT count(*) FROM snapshots.projects WHERE valid_to IS NULL AND region = 'eu'"),
+    ).toBe(2);
   });
 
   it('a kind changed away from scd2 is refused and the history kept; a plain table in the way is not taken over', async () => {
@@ -263,18 +265,18 @@ describe('scd2: history is never lost by accident', () => {
       message: expect.stringMatching(/holds scd2 history.*DROP TABLE snapshots\.projects/),
     });
     expect(
-      await s.db.scalar(
+      await s.db.session.scalar(
         "SELECT count(*) FROM duckdb_columns() WHERE table_name = 'projects' AND column_name = 'valid_to'",
       ),
     ).toBe(1);
 
     writeModels(s.modelsDir, { 'snapshots/other.sql': snapshot, 'snapshots/projects.sql': snapshot });
-    await s.db.run('CREATE TABLE snapshots.other AS SELECT 1 AS id');
+    await s.db.session.run('CREATE TABLE snapshots.other AS SELECT 1 AS id');
     expect((await build(s)).byId('snapshots.other')).toMatchObject({
       status: 'error',
       message: expect.stringMatching(/not an scd2 history/),
     });
-    expect(await s.db.all('SELECT * FROM snapshots.other')).toEqual([{ id: 1 }]);
+    expect(await s.db.session.all('SELECT * FROM snapshots.other')).toEqual([{ id: 1 }]);
   });
 });
 
@@ -292,7 +294,7 @@ describe('export: a failing export keeps the previous file', () => {
     });
     expect((await build(s)).byId('marts.chats_file').status).toBe('error');
     expect(readFileSync(file).equals(before)).toBe(true);
-    expect(await s.db.scalar('SELECT count(*) FROM marts.chats_file')).toBe(8);
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.chats_file')).toBe(8);
     expect(existsSync(join(s.dir, 'out'))).toBe(true);
   });
 });

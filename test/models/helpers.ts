@@ -54,19 +54,19 @@ export function writeModels(modelsDir: string, files: Record<string, string>): v
 
 /** raw.chats: `perDay` chats a day for project p1 from 2026-01-01 for `days` days; raw.projects: two projects. */
 export async function seedRaw(db: Database, days = 5, perDay = 4): Promise<void> {
-  await db.run('CREATE SCHEMA IF NOT EXISTS raw');
-  await db.run(`CREATE OR REPLACE TABLE raw.chats AS
+  await db.session.run('CREATE SCHEMA IF NOT EXISTS raw');
+  await db.session.run(`CREATE OR REPLACE TABLE raw.chats AS
     SELECT row_number() OVER () AS id, CAST(DATE '2026-01-01' + CAST(d AS INTEGER) AS DATE) AS day, 'p1' AS project_id,
            ['acme', 'globex'][1 + (i % 2)] AS brand, i % 4 <> 3 AS mentioned, 1 + i % 3 AS position
     FROM range(${days}) AS t(d), range(${perDay}) AS u(i)`);
-  await db.run(`CREATE OR REPLACE TABLE raw.projects AS
+  await db.session.run(`CREATE OR REPLACE TABLE raw.projects AS
     SELECT * FROM (VALUES (1, 'Alpha', 'active', TIMESTAMP '2026-01-01 00:00:00'),
                           (2, 'Beta', 'active', TIMESTAMP '2026-01-01 00:00:00')) AS t(id, name, status, updated_at)`);
 }
 
 /** Adds one day of chats (the day after the last one). */
 export async function addDay(db: Database, day: string, perDay = 4): Promise<void> {
-  await db.run(`INSERT INTO raw.chats
+  await db.session.run(`INSERT INTO raw.chats
     SELECT (SELECT max(id) FROM raw.chats) + i + 1, DATE '${day}', 'p1', ['acme', 'globex'][1 + (i % 2)], i % 4 <> 3, 1 + i % 3
     FROM range(${perDay}) AS u(i)`);
 }

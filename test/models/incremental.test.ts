@@ -18,7 +18,7 @@ where day between @start_date and @end_date
 group by all`;
 
 async function intervals(): Promise<number> {
-  return Number(await s.db.scalar("SELECT count(*) FROM ops.model_intervals WHERE model = 'marts.daily'"));
+  return Number(await s.db.session.scalar("SELECT count(*) FROM ops.model_intervals WHERE model = 'marts.daily'"));
 }
 
 describe('incremental_by_time_range', () => {
@@ -42,7 +42,7 @@ describe('incremental_by_time_range', () => {
     const third = await build(s);
     expect(third.byId('marts.daily')).toMatchObject({ intervals: '2026-01-06', rowsAffected: 2 });
     expect(await intervals()).toBe(6);
-    expect(await s.db.scalar('SELECT count(*) FROM marts.daily')).toBe(12);
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.daily')).toBe(12);
   });
 
   it('starts at the header start and reprocesses lookback days before a missing one', async () => {
@@ -54,7 +54,7 @@ describe('incremental_by_time_range', () => {
     await s.clock.advance(DAY);
     expect((await build(s)).byId('marts.daily').intervals).toBe('2026-01-04..2026-01-06');
     // re-processing replaced the days rather than doubling them
-    expect(await s.db.scalar('SELECT count(*) FROM marts.daily')).toBe(8);
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.daily')).toBe(8);
   });
 
   it('--start/--end reprocess a range that is already done, and batch_days splits transactions', async () => {
@@ -64,13 +64,13 @@ describe('incremental_by_time_range', () => {
     expect((await build(s)).byId('marts.daily').intervals).toBe(
       '2026-01-01..2026-01-02, 2026-01-03..2026-01-04, 2026-01-05',
     );
-    await s.db.run("UPDATE raw.chats SET brand = 'initech' WHERE day = DATE '2026-01-02'");
+    await s.db.session.run("UPDATE raw.chats SET brand = 'initech' WHERE day = DATE '2026-01-02'");
     const r = await build(s, { start: '2026-01-02', end: '2026-01-02' });
     expect(r.byId('marts.daily').intervals).toBe('2026-01-02');
-    expect(await s.db.all("SELECT brand, chats FROM marts.daily WHERE day = DATE '2026-01-02'")).toEqual([
+    expect(await s.db.session.all("SELECT brand, chats FROM marts.daily WHERE day = DATE '2026-01-02'")).toEqual([
       { brand: 'initech', chats: 4 },
     ]);
-    expect(await s.db.scalar('SELECT count(*) FROM marts.daily')).toBe(9);
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.daily')).toBe(9);
   });
 
   it('a failing interval leaves no rows and no bookkeeping for it', async () => {
@@ -88,7 +88,7 @@ describe('incremental_by_time_range', () => {
     const r = await build(s);
     expect(r.byId('marts.daily').status).toBe('error');
     expect(await intervals()).toBe(0);
-    expect(await s.db.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'daily'")).toBe(0);
+    expect(await s.db.session.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'daily'")).toBe(0);
   });
 
   it('days an upstream time-range model re-processes (its lookback) are re-processed downstream too', async () => {
@@ -106,7 +106,7 @@ select day, sum(chats) as chats from intermediate.daily where day between @start
     await build(s);
     // a late chat for the 4th arrives with the 6th
     await addDay(s.db, '2026-01-06');
-    await s.db.run("INSERT INTO raw.chats VALUES (1000, DATE '2026-01-04', 'p1', 'acme', true, 1)");
+    await s.db.session.run("INSERT INTO raw.chats VALUES (1000, DATE '2026-01-04', 'p1', 'acme', true, 1)");
     await s.clock.advance(DAY);
     const project = await loadProject(s.modelsDir);
     const plan = await planProject(s.db, project, { clock: s.clock });
@@ -119,7 +119,7 @@ select day, sum(chats) as chats from intermediate.daily where day between @start
     const r = await build(s);
     expect(r.byId('intermediate.daily').intervals).toBe('2026-01-04..2026-01-06');
     expect(r.byId('marts.weekly').intervals).toBe('2026-01-04..2026-01-06');
-    expect(await s.db.scalar("SELECT chats FROM marts.weekly WHERE day = DATE '2026-01-04'")).toBe(5);
+    expect(await s.db.session.scalar("SELECT chats FROM marts.weekly WHERE day = DATE '2026-01-04'")).toBe(5);
     // nothing upstream: nothing downstream
     expect((await build(s)).byId('marts.weekly').intervals).toBe('');
   });
@@ -131,7 +131,7 @@ select day, sum(chats) as chats from intermediate.daily where day between @start
     await build(s);
     const r = await build(s, { fullRefresh: true });
     expect(r.byId('marts.daily')).toMatchObject({ intervals: '2026-01-01..2026-01-05', rowsAffected: 6 });
-    expect(await s.db.scalar('SELECT count(*) FROM marts.daily')).toBe(6);
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.daily')).toBe(6);
   });
 });
 
@@ -145,13 +145,13 @@ describe('incremental_by_unique_key', () => {
 select id, name, status from raw.projects where status <> 'gone'`,
       });
       await build(s);
-      await s.db.run("UPDATE raw.projects SET name = 'Alpha 2' WHERE id = 1");
-      await s.db.run("UPDATE raw.projects SET status = 'gone' WHERE id = 2");
-      await s.db.run("INSERT INTO raw.projects VALUES (3, 'Gamma', 'active', TIMESTAMP '2026-01-02 00:00:00')");
+      await s.db.session.run("UPDATE raw.projects SET name = 'Alpha 2' WHERE id = 1");
+      await s.db.session.run("UPDATE raw.projects SET status = 'gone' WHERE id = 2");
+      await s.db.session.run("INSERT INTO raw.projects VALUES (3, 'Gamma', 'active', TIMESTAMP '2026-01-02 00:00:00')");
       const r = await build(s);
       expect(r.byId('marts.projects').status).toBe('success');
       // id 2 is no longer returned, so it keeps its last version (upsert, not a rebuild)
-      expect(await s.db.all('SELECT id, name, status FROM marts.projects ORDER BY id')).toEqual([
+      expect(await s.db.session.all('SELECT id, name, status FROM marts.projects ORDER BY id')).toEqual([
         { id: 1, name: 'Alpha 2', status: 'active' },
         { id: 2, name: 'Beta', status: 'active' },
         { id: 3, name: 'Gamma', status: 'active' },
@@ -170,12 +170,12 @@ select id, name, updated_at from raw.projects where updated_at >= @start_date`,
     });
     expect((await build(s)).byId('marts.projects')).toMatchObject({ rowsAffected: 2, message: 'built in full' });
     await s.clock.advance(DAY); // 2026-01-07
-    await s.db.run(
+    await s.db.session.run(
       "UPDATE raw.projects SET name = 'Alpha 2', updated_at = TIMESTAMP '2026-01-06 12:00:00' WHERE id = 1",
     );
     const r = await build(s);
     expect(r.byId('marts.projects')).toMatchObject({ rowsAffected: 1, message: 'delete+insert from 2026-01-06' });
-    expect(await s.db.all('SELECT id, name FROM marts.projects ORDER BY id')).toEqual([
+    expect(await s.db.session.all('SELECT id, name FROM marts.projects ORDER BY id')).toEqual([
       { id: 1, name: 'Alpha 2' },
       { id: 2, name: 'Beta' },
     ]);
@@ -186,7 +186,7 @@ select id, name, updated_at from raw.projects where updated_at >= @start_date`,
 
 describe('scd2', () => {
   const history = async () =>
-    s.db.all(
+    s.db.session.all(
       "SELECT id, name, strftime(valid_from, '%Y-%m-%d') AS valid_from, strftime(valid_to, '%Y-%m-%d') AS valid_to FROM snapshots.projects ORDER BY id, valid_from",
     );
 
@@ -199,9 +199,9 @@ describe('scd2', () => {
     });
     await build(s);
     await s.clock.advance(DAY); // 2026-01-07
-    await s.db.run("UPDATE raw.projects SET name = 'Alpha 2' WHERE id = 1");
-    await s.db.run('DELETE FROM raw.projects WHERE id = 2');
-    await s.db.run("INSERT INTO raw.projects VALUES (3, 'Gamma', 'active', TIMESTAMP '2026-01-02 00:00:00')");
+    await s.db.session.run("UPDATE raw.projects SET name = 'Alpha 2' WHERE id = 1");
+    await s.db.session.run('DELETE FROM raw.projects WHERE id = 2');
+    await s.db.session.run("INSERT INTO raw.projects VALUES (3, 'Gamma', 'active', TIMESTAMP '2026-01-02 00:00:00')");
     await build(s);
     const expected = [
       { id: 1, name: 'Alpha', valid_from: '2026-01-06', valid_to: '2026-01-07' },
@@ -212,14 +212,14 @@ describe('scd2', () => {
     expect(await history()).toEqual(expected);
     // nothing changed: nothing written; a status change is not a tracked column
     await s.clock.advance(DAY);
-    await s.db.run("UPDATE raw.projects SET status = 'paused' WHERE id = 3");
+    await s.db.session.run("UPDATE raw.projects SET status = 'paused' WHERE id = 3");
     expect((await build(s)).byId('snapshots.projects').rowsAffected).toBe(0);
     // --full-refresh and a changed SQL keep the history
     writeModels(s.modelsDir, {
       'snapshots/projects.sql':
         '/* @model\nkind: scd2\nunique_key: id\ncheck_columns: [name]\n*/\nselect id, name, status, 1 as v from raw.projects',
     });
-    await s.db.run('ALTER TABLE snapshots.projects ADD COLUMN v INTEGER');
+    await s.db.session.run('ALTER TABLE snapshots.projects ADD COLUMN v INTEGER');
     await build(s, { fullRefresh: true });
     expect((await history()).slice(0, 3)).toEqual(expected.slice(0, 3));
   });
@@ -232,11 +232,11 @@ describe('scd2', () => {
         '/* @model\nkind: scd2\nunique_key: id\nupdated_at: updated_at\n*/\nselect * from raw.projects',
     });
     await build(s);
-    await s.db.run(
+    await s.db.session.run(
       "UPDATE raw.projects SET name = 'Alpha 2', updated_at = TIMESTAMP '2026-01-03 12:00:00' WHERE id = 1",
     );
     // a changed column without a newer updated_at is not a new version under this strategy
-    await s.db.run("UPDATE raw.projects SET name = 'Beta 2' WHERE id = 2");
+    await s.db.session.run("UPDATE raw.projects SET name = 'Beta 2' WHERE id = 2");
     await build(s);
     expect(await history()).toEqual([
       { id: 1, name: 'Alpha', valid_from: '2026-01-01', valid_to: '2026-01-03' },

@@ -15,8 +15,8 @@ create or replace macro share(x, n) as case when n > 0 then x / n end;`;
 describe('macros/', () => {
   it('creates the macros before the build and in unit tests; models call them like functions', async () => {
     s = await sandbox();
-    await s.db.run('create schema if not exists raw');
-    await s.db.run('create table raw.counts as select * from (values (4, 10), (0, 0)) t(x, n)');
+    await s.db.session.run('create schema if not exists raw');
+    await s.db.session.run('create table raw.counts as select * from (values (4, 10), (0, 0)) t(x, n)');
     writeModels(s.modelsDir, {
       'macros/stats.sql': WILSON,
       'marts/rates.sql':
@@ -30,14 +30,14 @@ expected: [{x: 4, n: 10, p: 0.4, lo: 0.168177581}]`,
     });
     const r = await build(s);
     expect(r.byId('marts.rates').status).toBe('success');
-    const rows = await s.db.all<{ n: number; p: number | null; lo: number | null }>(
+    const rows = await s.db.session.all<{ n: number; p: number | null; lo: number | null }>(
       'select n, p, lo from marts.rates order by n',
     );
     expect(rows[0]).toEqual({ n: 0, p: null, lo: null });
     expect(rows[1]?.p).toBe(0.4);
     expect(rows[1]?.lo).toBeCloseTo(0.168178, 5);
     // persisted in the warehouse, so a BI tool can call them too
-    expect(Number(await s.db.scalar('select wilson_low(4, 10) > 0.16'))).toBe(1);
+    expect(Number(await s.db.session.scalar('select wilson_low(4, 10) > 0.16'))).toBe(1);
     const unit = await runUnitTests(await loadProject(s.modelsDir));
     expect(unit).toMatchObject([{ name: 'rates', status: 'pass' }]);
   });

@@ -33,14 +33,14 @@ describe('parallel builds', () => {
     for (const id of ['marts.a', 'marts.b', 'marts.c', 'intermediate.d'])
       expect(second.byId(id).intervals).toBe('2026-01-06');
     expect(
-      await s.db.all('SELECT model, count(*) AS days FROM ops.model_intervals GROUP BY model ORDER BY model'),
+      await s.db.session.all('SELECT model, count(*) AS days FROM ops.model_intervals GROUP BY model ORDER BY model'),
     ).toEqual([
       { model: 'intermediate.d', days: 6 },
       { model: 'marts.a', days: 6 },
       { model: 'marts.b', days: 6 },
       { model: 'marts.c', days: 6 },
     ]);
-    expect(await s.db.scalar('SELECT n FROM marts.total')).toBe(24);
+    expect(await s.db.session.scalar('SELECT n FROM marts.total')).toBe(24);
   });
 });
 
@@ -57,7 +57,7 @@ describe('export', () => {
     expect(readFileSync(file, 'utf8').split('\n')[0]).toBe('id,brand');
     await addDay(s.db, '2026-01-03');
     await build(s);
-    expect(await s.db.scalar('SELECT count(*) FROM marts.chats_csv')).toBe(12);
+    expect(await s.db.session.scalar('SELECT count(*) FROM marts.chats_csv')).toBe(12);
     expect(existsSync(`${file}.partial`)).toBe(false);
   });
 });

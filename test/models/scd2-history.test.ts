@@ -18,19 +18,19 @@ const model = (extra: string, select = 'select id, day, name, status from raw.da
 const checked = model('snapshot_time_column: day\ncheck_columns: [name]');
 
 async function seed(sb: Sandbox, rows: Array<[number, string, string, string]>): Promise<void> {
-  await sb.db.run('CREATE SCHEMA IF NOT EXISTS raw');
-  await sb.db.run('CREATE OR REPLACE TABLE raw.daily (id INTEGER, day DATE, name VARCHAR, status VARCHAR)');
+  await sb.db.session.run('CREATE SCHEMA IF NOT EXISTS raw');
+  await sb.db.session.run('CREATE OR REPLACE TABLE raw.daily (id INTEGER, day DATE, name VARCHAR, status VARCHAR)');
   await addRows(sb, rows);
 }
 
 async function addRows(sb: Sandbox, rows: Array<[number, string, string, string]>): Promise<void> {
   for (const [id, day, name, status] of rows) {
-    await sb.db.run('INSERT INTO raw.daily VALUES ($1, CAST($2 AS DATE), $3, $4)', [id, day, name, status]);
+    await sb.db.session.run('INSERT INTO raw.daily VALUES ($1, CAST($2 AS DATE), $3, $4)', [id, day, name, status]);
   }
 }
 
 const history = async (sb: Sandbox, table = 'snapshots.h') =>
-  sb.db.all(
+  sb.db.session.all(
     `SELECT id, name, strftime(valid_from, '%Y-%m-%d') AS valid_from, strftime(valid_to, '%Y-%m-%d') AS valid_to
      FROM ${table} ORDER BY id, valid_from`,
   );
@@ -70,7 +70,7 @@ describe('scd2 check strategy with snapshot_time_column', () => {
     // a version keeps the values of its first row (id 1's first version is dated 01-01 with status on)
     // and last_seen is the newest day folded into it
     expect(
-      await s.db.all(
+      await s.db.session.all(
         `SELECT strftime(day, '%m-%d') AS day, status, strftime(last_seen, '%m-%d') AS last_seen
          FROM snapshots.h WHERE id = 1 ORDER BY valid_from`,
       ),
@@ -86,10 +86,10 @@ describe('scd2 check strategy with snapshot_time_column', () => {
     await seed(s, fiveDays);
     writeModels(s.modelsDir, { 'snapshots/h.sql': checked });
     await build(s);
-    const snapshot = await s.db.all('SELECT * FROM snapshots.h ORDER BY id, valid_from');
+    const snapshot = await s.db.session.all('SELECT * FROM snapshots.h ORDER BY id, valid_from');
     await s.clock.advance(DAY);
     expect((await build(s)).byId('snapshots.h')).toMatchObject({ status: 'success', rowsAffected: 0 });
-    expect(await s.db.all('SELECT * FROM snapshots.h ORDER BY id, valid_from')).toEqual(snapshot);
+    expect(await s.db.session.all('SELECT * FROM snapshots.h ORDER BY id, valid_from')).toEqual(snapshot);
 
     // day 6: id 1 unchanged (collapses into its current version), id 2 renamed, id 3 unchanged
     await addRows(s, [
@@ -99,7 +99,7 @@ describe('scd2 check strategy with snapshot_time_column', () => {
     ]);
     // id 2: one close and one insert; ids 1 and 3: their current version's last_seen moves to 01-06
     expect((await build(s)).byId('snapshots.h').rowsAffected).toBe(4);
-    expect(await s.db.scalar("SELECT count(*) FROM snapshots.h WHERE last_seen = DATE '2026-01-06'")).toBe(3);
+    expect(await s.db.session.scalar("SELECT count(*) FROM snapshots.h WHERE last_seen = DATE '2026-01-06'")).toBe(3);
     expect(await history(s)).toEqual([
       ...fiveDayHistory.slice(0, 3),
       { id: 2, name: 'X', valid_from: '2026-01-01', valid_to: '2026-01-06' },
@@ -132,7 +132,7 @@ describe('scd2 check strategy with snapshot_time_column', () => {
     await seed(s, fiveDays);
     writeModels(s.modelsDir, { 'snapshots/h.sql': checked });
     await build(s);
-    await s.db.run("UPDATE raw.daily SET name = 'changed' WHERE day < DATE '2026-01-05'");
+    await s.db.session.run("UPDATE raw.daily SET name = 'changed' WHERE day < DATE '2026-01-05'");
     expect((await build(s)).byId('snapshots.h').rowsAffected).toBe(0);
     expect(await history(s)).toEqual(fiveDayHistory);
   });
@@ -167,14 +167,16 @@ describe('scd2 check strategy with snapshot_time_column', () => {
     writeModels(s.modelsDir, { 'snapshots/h.sql': checked });
     expect((await build(s)).byId('snapshots.h').status).toBe('error');
     expect(
-      await s.db.scalar("SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'snapshots' AND table_name = 'h'"),
+      await s.db.session.scalar(
+        "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'snapshots' AND table_name = 'h'",
+      ),
     ).toBe(0);
   });
 
   it('refuses a NULL date', async () => {
     s = await sandbox();
     await seed(s, [[1, '2026-01-01', 'A', 'on']]);
-    await s.db.run("INSERT INTO raw.daily VALUES (2, NULL, 'B', 'on')");
+    await s.db.session.run("INSERT INTO raw.daily VALUES (2, NULL, 'B', 'on')");
     writeModels(s.modelsDir, { 'snapshots/h.sql': checked });
     expect((await build(s)).byId('snapshots.h')).toMatchObject({
       status: 'error',
@@ -187,7 +189,7 @@ describe('scd2 check strategy with snapshot_time_column', () => {
     await seed(s, fiveDays);
     writeModels(s.modelsDir, { 'snapshots/h.sql': checked });
     await build(s); // 2026-01-06 03:00
-    await s.db.run('DELETE FROM raw.daily WHERE id = 3');
+    await s.db.session.run('DELETE FROM raw.daily WHERE id = 3');
     await s.clock.advance(DAY); // 2026-01-07
     expect((await build(s)).byId('snapshots.h').rowsAffected).toBe(1);
     expect((await history(s)).filter((r) => r.id === 3)).toEqual([
@@ -233,7 +235,7 @@ describe('scd2 check strategy with snapshot_time_column', () => {
     await addRows(s, [[2, '2026-01-06', 'Y', 'on']]);
     const r2 = await build(s, { select: ['snapshots.h'] });
     expect(r2.byId('snapshots.h').message).toContain('new column(s) region added');
-    expect(await s.db.all('SELECT id, region FROM snapshots.h WHERE valid_to IS NULL ORDER BY id')).toEqual([
+    expect(await s.db.session.all('SELECT id, region FROM snapshots.h WHERE valid_to IS NULL ORDER BY id')).toEqual([
       { id: 1, region: null },
       { id: 2, region: 'eu' },
       { id: 3, region: null },
@@ -288,7 +290,7 @@ describe('scd2 timestamp strategy with several rows per key', () => {
     writeModels(s.modelsDir, { 'snapshots/h.sql': stamped });
     expect((await build(s)).byId('snapshots.h').rowsAffected).toBe(4);
     const rows = async () =>
-      s?.db.all(
+      s?.db.session.all(
         `SELECT id, name, strftime(valid_from, '%m-%d %H') AS f, strftime(valid_to, '%m-%d %H') AS t
          FROM snapshots.h ORDER BY id, valid_from`,
       );

@@ -43,7 +43,7 @@ describe('schedule', () => {
       'marts/c.sql': 'select * from staging.a union all select * from staging.b',
     });
     const project = await loadProject(s.modelsDir);
-    const executors = [Session.of(s.db.connection), Session.of(await s.db.connect())];
+    const executors = [s.db.session, Session.of(await s.db.connect())];
     const results = new Map<string, NodeResult>();
     const g = gate();
     const done = schedule(project.graph.order, project, executors, results, g.runNode, silentLogger);
@@ -71,14 +71,7 @@ describe('schedule', () => {
     const project = await loadProject(s.modelsDir);
     const results = new Map<string, NodeResult>();
     const g = gate();
-    const done = schedule(
-      project.graph.order,
-      project,
-      [Session.of(s.db.connection)],
-      results,
-      g.runNode,
-      silentLogger,
-    );
+    const done = schedule(project.graph.order, project, [s.db.session], results, g.runNode, silentLogger);
     await tick();
     expect(g.started).toEqual(['staging.a']);
     g.finish.get('staging.a')?.('error');

@@ -74,7 +74,7 @@ describe('plan', () => {
     const before = await planProject(s.db, project, { clock: s.clock });
     // its first day comes from its upstream view, which does not exist before the first build
     expect(before.find((e) => e.id === 'marts.daily_visibility')).toMatchObject({ change: 'new', note: /first day/ });
-    expect(await s.db.scalar("SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'marts'")).toBe(0);
+    expect(await s.db.session.scalar("SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'marts'")).toBe(0);
     await build(s);
     await addDay(s.db, '2026-01-06');
     await s.clock.advance(86_400_000);

@@ -16,7 +16,7 @@ const ANSWERS = `select id, prompt_id, platform, chat_date::varchar as day, ment
 async function answersUpTo(db: string, day: string): Promise<Record<string, unknown>[]> {
   const d = await Database.open(db, { access_mode: 'READ_ONLY' });
   try {
-    return await d.all(ANSWERS, [day]);
+    return await d.session.all(ANSWERS, [day]);
   } finally {
     d.close();
   }

@@ -85,7 +85,7 @@ describe('vwh run on the embedded default, then vwh query', () => {
     ]);
     const db = await Database.open(t.db, { access_mode: 'READ_ONLY' });
     try {
-      const rows = await db.all<{ stage: string; status: string; counts: string }>(
+      const rows = await db.session.all<{ stage: string; status: string; counts: string }>(
         'select stage, status, counts::varchar as counts from ops.pipeline_runs where run_id = ? order by started_at, stage',
         [first.runId],
       );
@@ -100,7 +100,7 @@ describe('vwh run on the embedded default, then vwh query', () => {
       ]);
       const sync = JSON.parse(rows.find((r) => r.stage === 'sync')?.counts ?? '{}');
       expect(sync.requests).toBeGreaterThan(0);
-      expect(Number(await db.scalar('select count(*) from marts.brand_visibility_daily'))).toBeGreaterThan(0);
+      expect(Number(await db.session.scalar('select count(*) from marts.brand_visibility_daily'))).toBeGreaterThan(0);
     } finally {
       db.close();
     }

@@ -31,7 +31,7 @@ export const OPS_STATE: Record<string, string[]> = {
 export async function warehouseContent(path: string): Promise<Record<string, string[]>> {
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });
   try {
-    const tables = await db.all<{ s: string; t: string }>(
+    const tables = await db.session.all<{ s: string; t: string }>(
       `select table_schema as s, table_name as t from information_schema.tables
        where table_type = 'BASE TABLE' and table_schema in (${DATA_SCHEMAS.map((s) => `'${s}'`).join(', ')})
        order by 1, 2`,
@@ -51,7 +51,9 @@ export async function warehouseContent(path: string): Promise<Record<string, str
 }
 
 async function rowsOf(db: Database, select: string): Promise<string[]> {
-  const rows = await db.all<{ r: string }>(`select cast(to_json(t) as varchar) as r from (${select}) t order by 1`);
+  const rows = await db.session.all<{ r: string }>(
+    `select cast(to_json(t) as varchar) as r from (${select}) t order by 1`,
+  );
   return rows.map((x) => x.r);
 }
 

@@ -21,7 +21,6 @@ import type { Project } from '../../models/types.js';
 import { runUnitTests } from '../../models/unit-tests.js';
 import { Database, DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
 import { DEFAULT_MEMORY_LIMIT, defaultThreads, duckdbOptions } from '../../warehouse/resources.js';
-import { Session } from '../../warehouse/session.js';
 import { existingWarehouse, numberFlag, textFlag } from '../validate.js';
 
 interface CommonOptions {
@@ -278,7 +277,7 @@ async function statesIfAny(o: CommonOptions, _project: Project) {
   if (!wantsState) return new Map();
   const db = await openForReading(o.db);
   try {
-    return await readModelStates(Session.of(db.connection));
+    return await readModelStates(db.session);
   } finally {
     db.close();
   }
@@ -290,7 +289,7 @@ async function docs(o: CommonOptions): Promise<void> {
   const target = targetOf(o);
   try {
     const manifest = buildManifest(project, new Date());
-    const catalog = await buildCatalog(Session.of(db.connection), project);
+    const catalog = await buildCatalog(db.session, project);
     const files = [
       writeArtifact(target, 'manifest.json', manifest),
       writeArtifact(target, 'catalog.json', catalog),

@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { VwhError } from '../../core/errors.js';
 import { wholeNumber } from '../../core/inputs.js';
-import { Database, DEFAULT_DB_PATH, normalizeRow, type Row } from '../../warehouse/duckdb.js';
+import { Database, DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
+import { normalizeRow, type SqlRow as Row } from '../../warehouse/session.js';
 import { existingWarehouse, numberFlag } from '../validate.js';
 
 export type QueryFormat = 'table' | 'csv' | 'json';

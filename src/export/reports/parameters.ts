@@ -56,7 +56,9 @@ export async function bindParameters(db: Database, report: Report, given: Report
 }
 
 async function checkProject(db: Database, projectId: string): Promise<void> {
-  const known = await db.all<{ project_id: string }>(`select distinct id as project_id from raw.projects order by id`);
+  const known = await db.session.all<{ project_id: string }>(
+    `select distinct id as project_id from raw.projects order by id`,
+  );
   if (!known.some((p) => p.project_id === projectId)) {
     throw new VwhError(
       'USAGE',

@@ -14,7 +14,6 @@ import { loadProject } from '../../models/project.js';
 import { runProject } from '../../models/runner.js';
 import { Database } from '../../warehouse/duckdb.js';
 import { DEFAULT_MEMORY_LIMIT, defaultThreads, duckdbOptions } from '../../warehouse/resources.js';
-import { Session } from '../../warehouse/session.js';
 import { STAGE_EXIT, type Stage, type StageOutcome } from '../stage.js';
 
 export const modelsStage: Stage = {
@@ -43,7 +42,7 @@ export const modelsStage: Stage = {
       const manifest = buildManifest(project, new Date(ctx.clock.now()));
       writeArtifact(target, 'manifest.json', manifest);
       writeArtifact(target, 'run_results.json', runResultsJson(results));
-      const catalog = await buildCatalog(Session.of(db.connection), project);
+      const catalog = await buildCatalog(db.session, project);
       writeArtifact(target, 'catalog.json', catalog);
       writeArtifact(target, 'data_dictionary.md', dataDictionary(manifest, catalog));
       const byStatus: Record<string, number> = {};
