@@ -12,7 +12,7 @@ import { compileModel } from './compile.js';
 import type { DimensionKeys } from './freshness.js';
 import { reachable } from './graph.js';
 import { guardHistory } from './guard.js';
-import { formatRanges, sqlTimestamp } from './intervals.js';
+import { formatRanges } from './intervals.js';
 import { materializers } from './materialize/index.js';
 import { relationKind } from './relations.js';
 import { auditStatus, describeError, type NodeResult } from './results.js';
@@ -150,7 +150,7 @@ async function buildModel(
       },
       run.runId,
       // When this model's build started: incremental_by_unique_key's next window starts on this day.
-      sqlTimestamp(t0),
+      new Date(t0),
     );
     return out.auditScope;
   } catch (error) {

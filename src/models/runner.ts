@@ -7,7 +7,6 @@ import { Session } from '../warehouse/session.js';
 import { FAILURES_SCHEMA } from './audits/run.js';
 import { runSingularTest } from './audits/singular.js';
 import { DimensionKeys, inputKeys, sourcesOf, sourceVersions } from './freshness.js';
-import { sqlTimestamp } from './intervals.js';
 import { createMacros } from './macros.js';
 import { relationKind } from './relations.js';
 import { type NodeResult, type RunResults, report } from './results.js';
@@ -104,8 +103,8 @@ export async function runProject(db: Database, project: Project, options: RunOpt
       node: result.id,
       node_type: result.type,
       status: result.status,
-      started_at: sqlTimestamp(Date.parse(result.startedAt)),
-      finished_at: sqlTimestamp(Date.parse(result.startedAt) + result.durationMs),
+      started_at: new Date(result.startedAt),
+      finished_at: new Date(Date.parse(result.startedAt) + result.durationMs),
       duration_ms: result.durationMs,
       rows_affected: result.rowsAffected,
       intervals: result.intervals ?? null,

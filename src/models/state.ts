@@ -1,6 +1,9 @@
-import type { DayRange } from '../core/days.js';
+import { sql } from 'kysely';
+import { type DayRange, eachDay } from '../core/days.js';
+import { opsDb } from '../warehouse/kysely/index.js';
 import { readMigrations } from '../warehouse/migrate.js';
 import type { Session } from '../warehouse/session.js';
+import { toDay } from '../warehouse/state-store.js';
 import { splitStatements } from './sql-text.js';
 
 /**
@@ -38,68 +41,100 @@ export async function ensureState(exec: Session): Promise<void> {
 }
 
 export async function readModelStates(exec: Session): Promise<Map<string, ModelStateRow>> {
-  const exists = await exec.scalar<number>(
-    "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name = 'model_state'",
+  if (!(await opsTableExists(exec, 'model_state'))) return new Map();
+  const rows = await opsDb(exec)
+    .selectFrom('ops.model_state')
+    .select(['model', 'kind', 'fingerprint', 'start_date', 'built_at', 'input_key', 'dims_key'])
+    .execute();
+  return new Map(
+    rows.map(({ start_date, built_at, ...row }) => [
+      row.model,
+      { ...row, start_date: start_date === null ? null : toDay(start_date), built_on: toDay(built_at) },
+    ]),
   );
-  if (!exists) return new Map();
-  const rows = await exec.all<ModelStateRow>(
-    `SELECT model, kind, fingerprint, strftime(start_date, '%Y-%m-%d') AS start_date,
-            strftime(built_at, '%Y-%m-%d') AS built_on, input_key, dims_key
-     FROM ops.model_state`,
-  );
-  return new Map(rows.map((r) => [r.model, r]));
 }
 
-export async function writeModelState(exec: Session, row: ModelStateRow, runId: string, now: string): Promise<void> {
+export async function writeModelState(exec: Session, row: ModelStateRow, runId: string, builtAt: Date): Promise<void> {
+  const db = opsDb(exec);
   await exec.transaction(async () => {
-    await exec.run('DELETE FROM ops.model_state WHERE model = $1', [row.model]);
-    await exec.run(
-      `INSERT INTO ops.model_state (model, kind, fingerprint, start_date, built_at, run_id, dims_key)
-       VALUES ($1, $2, $3, CAST($4 AS DATE), CAST($5 AS TIMESTAMP), $6, $7)`,
-      [row.model, row.kind, row.fingerprint, row.start_date, now, runId, row.dims_key ?? null],
-    );
+    await db.deleteFrom('ops.model_state').where('model', '=', row.model).execute();
+    await db
+      .insertInto('ops.model_state')
+      .values({
+        model: row.model,
+        kind: row.kind,
+        fingerprint: row.fingerprint,
+        start_date: row.start_date,
+        built_at: builtAt,
+        run_id: runId,
+        input_key: null,
+        dims_key: row.dims_key ?? null,
+      })
+      .execute();
   });
 }
 
 /** Records what a model was built from, once its build and audits succeeded. */
 export async function writeInputKey(exec: Session, model: string, inputKey: string): Promise<void> {
-  await exec.run('UPDATE ops.model_state SET input_key = $2 WHERE model = $1', [model, inputKey]);
+  await opsDb(exec).updateTable('ops.model_state').set({ input_key: inputKey }).where('model', '=', model).execute();
 }
 
-export function processedDays(exec: Session, model: string): Promise<Set<string>> {
-  return daysOf(exec, 'model_intervals', model);
+export async function processedDays(exec: Session, model: string): Promise<Set<string>> {
+  if (!(await opsTableExists(exec, 'model_intervals'))) return new Set();
+  const rows = await opsDb(exec)
+    .selectFrom('ops.model_intervals')
+    .select('day')
+    .distinct()
+    .where('model', '=', model)
+    .execute();
+  return new Set(rows.map((r) => toDay(r.day)));
 }
 
-/** The days of `model` in the ops table `table` (none when a read-only warehouse has no such table yet). */
-async function daysOf(exec: Session, table: string, model: string): Promise<Set<string>> {
-  const exists = await exec.scalar<number>(
+/** The days an upstream model rewrote since this model last processed them. */
+export async function restatedDays(exec: Session, model: string): Promise<Set<string>> {
+  if (!(await opsTableExists(exec, 'model_restated'))) return new Set();
+  const rows = await opsDb(exec)
+    .selectFrom('ops.model_restated')
+    .select('day')
+    .distinct()
+    .where('model', '=', model)
+    .execute();
+  return new Set(rows.map((r) => toDay(r.day)));
+}
+
+/** A day compared with a DATE column as a DATE (kysely reads DATE columns as Dates). */
+function asDate(day: string) {
+  return sql<Date>`CAST(${day} AS DATE)`;
+}
+
+/** Whether `ops.<table>` exists (a read-only warehouse the runner never built in has none of its tables). */
+async function opsTableExists(exec: Session, table: string): Promise<boolean> {
+  const count = await exec.scalar<number>(
     "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ops' AND table_name = $1",
     [table],
   );
-  if (!exists) return new Set();
-  const rows = await exec.all<{ day: string }>(
-    `SELECT DISTINCT strftime(day, '%Y-%m-%d') AS day FROM ops.${table} WHERE model = $1`,
-    [model],
-  );
-  return new Set(rows.map((r) => r.day));
+  return count > 0;
 }
 
 /** Marks the days of `range` processed (call inside the transaction that wrote them). */
-export async function markProcessed(exec: Session, model: string, range: DayRange, runId: string, now: string) {
-  await exec.run(
-    'DELETE FROM ops.model_intervals WHERE model = $1 AND day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE)',
-    [model, range.from, range.to],
-  );
-  await exec.run(
-    `INSERT INTO ops.model_intervals
-     SELECT $1, CAST(g AS DATE), CAST($4 AS TIMESTAMP), $5
-     FROM generate_series(CAST($2 AS DATE), CAST($3 AS DATE), INTERVAL 1 DAY) AS t(g)`,
-    [model, range.from, range.to, now, runId],
-  );
+export async function markProcessed(exec: Session, model: string, range: DayRange, runId: string, now: Date) {
+  const db = opsDb(exec);
+  await db
+    .deleteFrom('ops.model_intervals')
+    .where('model', '=', model)
+    .where('day', '>=', asDate(range.from))
+    .where('day', '<=', asDate(range.to))
+    .execute();
+  const days = eachDay(range.from, range.to);
+  if (days.length === 0) return;
+  await db
+    .insertInto('ops.model_intervals')
+    .values(days.map((day) => ({ model, day, processed_at: now, run_id: runId })))
+    .execute();
 }
 
 export async function clearIntervals(exec: Session, model: string): Promise<void> {
-  await exec.run('DELETE FROM ops.model_intervals WHERE model = $1', [model]);
+  await opsDb(exec).deleteFrom('ops.model_intervals').where('model', '=', model).execute();
 }
 
 /**
@@ -114,29 +149,19 @@ export async function restate(
   by: string,
   runId: string,
 ): Promise<void> {
-  for (const model of models) {
-    await exec.run(
-      `INSERT INTO ops.model_restated
-       SELECT $1, CAST(g AS DATE), $4, $5
-       FROM generate_series(CAST($2 AS DATE), CAST($3 AS DATE), INTERVAL 1 DAY) AS t(g)`,
-      [model, range.from, range.to, by, runId],
-    );
-  }
-}
-
-/** The days an upstream model rewrote since this model last processed them. */
-export function restatedDays(exec: Session, model: string): Promise<Set<string>> {
-  return daysOf(exec, 'model_restated', model);
+  const days = eachDay(range.from, range.to);
+  if (models.length === 0 || days.length === 0) return;
+  await opsDb(exec)
+    .insertInto('ops.model_restated')
+    .values(models.flatMap((model) => days.map((day) => ({ model, day, restated_by: by, run_id: runId }))))
+    .execute();
 }
 
 /** The model processed the days of `range` again (every day when no range): they are no longer restated. */
 export async function clearRestated(exec: Session, model: string, range?: DayRange): Promise<void> {
-  if (!range) await exec.run('DELETE FROM ops.model_restated WHERE model = $1', [model]);
-  else
-    await exec.run(
-      'DELETE FROM ops.model_restated WHERE model = $1 AND day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE)',
-      [model, range.from, range.to],
-    );
+  let query = opsDb(exec).deleteFrom('ops.model_restated').where('model', '=', model);
+  if (range) query = query.where('day', '>=', asDate(range.from)).where('day', '<=', asDate(range.to));
+  await query.execute();
 }
 
 export interface RunRow {
@@ -144,8 +169,8 @@ export interface RunRow {
   node: string;
   node_type: string;
   status: string;
-  started_at: string;
-  finished_at: string;
+  started_at: Date;
+  finished_at: Date;
   duration_ms: number;
   rows_affected: number | null;
   intervals: string | null;
@@ -154,23 +179,9 @@ export interface RunRow {
 
 /** Appends one row per node of a run, in one transaction. */
 export async function recordRuns(exec: Session, rows: RunRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const db = opsDb(exec);
   await exec.transaction(async () => {
-    for (const row of rows) {
-      await exec.run(
-        'INSERT INTO ops.model_runs VALUES ($1, $2, $3, $4, CAST($5 AS TIMESTAMP), CAST($6 AS TIMESTAMP), $7, $8, $9, $10)',
-        [
-          row.run_id,
-          row.node,
-          row.node_type,
-          row.status,
-          row.started_at,
-          row.finished_at,
-          row.duration_ms,
-          row.rows_affected,
-          row.intervals,
-          row.message,
-        ],
-      );
-    }
+    await db.insertInto('ops.model_runs').values(rows).execute();
   });
 }

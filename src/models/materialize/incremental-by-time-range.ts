@@ -3,7 +3,7 @@ import { quoteIdent } from '../../core/sql.js';
 import type { Session } from '../../warehouse/session.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import { type AuditOutcome, NOTHING } from '../audits/run.js';
-import { plannedRanges, sqlTimestamp } from '../intervals.js';
+import { plannedRanges } from '../intervals.js';
 import { relationKind } from '../relations.js';
 import { qualified, substituteMacros } from '../sql-text.js';
 import {
@@ -59,7 +59,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
   let added: string[] = [];
   let rows = 0;
   for (const [i, range] of ranges.entries()) {
-    const now = sqlTimestamp(clock.now());
+    const now = new Date(clock.now());
     await exec.transaction(async () => {
       if (i === 0) {
         await ensureTable(ctx, range);
@@ -108,7 +108,7 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
       audits = await ctx.auditNew(tempRel);
       if (isBlocking(audits)) throw new AuditBlocked(audits);
     }
-    const now = sqlTimestamp(clock.now());
+    const now = new Date(clock.now());
     await exec.transaction(async () => {
       await dropRelation(exec, model.schema, model.name);
       await exec.run(`ALTER TABLE ${tempRel} RENAME TO ${quoteIdent(model.name)}`);

@@ -6,7 +6,17 @@ import type { OpsDatabase } from './ops-database.js';
 export { DuckDBDialect } from './duckdb-dialect.js';
 export type { OpsDatabase } from './ops-database.js';
 
-/** A typed kysely instance for the ops tables, running on `session` (and inside its transactions). */
+const bySession = new WeakMap<Session, Kysely<OpsDatabase>>();
+
+/**
+ * The typed kysely instance for the ops tables on `session` (and inside its transactions): one per session, so its
+ * driver's mutex is the session's one.
+ */
 export function opsDb(session: Session): Kysely<OpsDatabase> {
-  return new Kysely<OpsDatabase>({ dialect: new DuckDBDialect(session) });
+  let db = bySession.get(session);
+  if (!db) {
+    db = new Kysely<OpsDatabase>({ dialect: new DuckDBDialect(session) });
+    bySession.set(session, db);
+  }
+  return db;
 }
