@@ -9,10 +9,11 @@ import { request } from 'undici';
 import { endpoint } from '../api/catalogue.js';
 import { msToDay } from '../core/days.js';
 import { isVwhError, maskKey, registerSecret } from '../core/errors.js';
+import { readHolder, staleReason } from '../core/lock-file.js';
 import { loadConfig, readKey, type SyncConfig } from '../extract/config.js';
 import { Database } from '../warehouse/duckdb.js';
 import { wantsEmbedded } from './embedded.js';
-import { lockPathFor, readHolder, staleReason } from './lock.js';
+import { lockPathFor } from './lock.js';
 import { dbPathOf, publishPathOf } from './nightly.js';
 
 export interface Check {
@@ -130,7 +131,7 @@ async function warehouseCheck(db: string, now: number): Promise<Check> {
   const lock = lockPathFor(db);
   const holder = existsSync(lock) ? readHolder(lock) : undefined;
   const lockNote = holder
-    ? ` Run lock: ${holder.command}, PID ${holder.pid} on ${holder.host} since ${holder.startedAt}${staleReason(holder, now, 12 * 3_600_000) ? ' (stale: the next run takes it over)' : ''}.`
+    ? ` Run lock: ${holder.command}, PID ${holder.pid} on ${holder.host} since ${holder.startedAt}${staleReason(holder, statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? now, now) ? ' (stale: the next run takes it over)' : ''}.`
     : '';
   if (!existsSync(db)) {
     try {

@@ -4,8 +4,9 @@
  * its unit and marks the rest interrupted. Every stage's outcome, timing and counts go to ops.pipeline_runs.
  */
 import { ExitCode } from '../core/errors.js';
+import { tryLock } from '../core/lock-file.js';
 import { closeAbandonedRuns, type StageStatus, writeLedger } from './ledger.js';
-import { lockedError, lockPathFor, tryLock } from './lock.js';
+import { lockedError, lockPathFor } from './lock.js';
 import {
   EXIT_INTERRUPTED,
   type RunContext,

@@ -9,8 +9,9 @@ import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { VwhError } from '../../src/core/errors.js';
+import { tryLock } from '../../src/core/lock-file.js';
 import { lastFinishedRunStart, withOps, writeLedger } from '../../src/ops/ledger.js';
-import { lockPathFor, tryLock } from '../../src/ops/lock.js';
+import { lockPathFor } from '../../src/ops/lock.js';
 import { runPipeline } from '../../src/ops/pipeline.js';
 import type { RunContext, Stage, StageName, StageOutcome } from '../../src/ops/stage.js';
 import { capture, quiet, tempDir } from './support.js';
@@ -193,7 +194,7 @@ describe('the run lock', () => {
 
       write({ pid: process.pid, host: hostname(), startedAt: new Date(now).toISOString(), command: 'live' });
       const d = tryLock(path, { command: 'd', now: () => now + 10 * 86_400_000 });
-      expect('heldBy' in d && d.heldBy.command).toBe('live');
+      expect('heldBy' in d && d.heldBy?.command).toBe('live');
     } finally {
       t.cleanup();
     }
