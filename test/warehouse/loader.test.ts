@@ -1,17 +1,23 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Warehouse, type WarehouseSession } from '../../src/warehouse/warehouse.js';
 
+let dir: string;
 let wh: Warehouse;
 let ws: WarehouseSession;
 const run = { team_id: 'team-a', _sync_run_id: 'run-1', _extracted_at: new Date('2026-01-10T00:00:00Z') };
 
 beforeEach(async () => {
-  wh = await Warehouse.open(':memory:');
+  dir = mkdtempSync(join(tmpdir(), 'vwh-loader-'));
+  wh = await Warehouse.open(join(dir, 'w.duckdb'));
   ws = await wh.session();
 });
 afterEach(() => {
   ws.close();
   wh.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 function chat(id: string, day: string, extra: Record<string, unknown> = {}) {
@@ -133,5 +139,29 @@ describe('Loader', () => {
       'SELECT count(*) AS n, count("group") AS g, max(len(depends_on)) AS deps, max(targets->>\'$[0].type\') AS t FROM raw.actions',
     );
     expect(summary).toEqual([{ n: 5000, g: 2500, deps: 2, t: 'url' }]);
+  });
+
+  it('holds no staged rows between batches: the staging tables go after each batch, so their memory does not grow', async () => {
+    // DuckDB keeps a temp table's deleted rows in memory until the table is dropped: staging tables emptied and
+    // refilled per batch grew with the history of a backfill.
+    const inMemory = async () =>
+      Number(
+        await ws.session.scalar(
+          "SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory() WHERE tag = 'IN_MEMORY_TABLE'",
+        ),
+      );
+    const body = 'x'.repeat(2000);
+    for (let batch = 0; batch < 20; batch++) {
+      const rows = Array.from({ length: 1000 }, (_, i) => ({
+        ...chat(`c${batch}-${i}`, '2026-01-01'),
+        full_content: `${body}${batch}-${i}`,
+      }));
+      await ws.loader.loadUnit([{ table: 'raw.chats', rows }], run);
+    }
+    expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(20_000);
+    expect(await ws.session.scalar('SELECT count(*) FROM duckdb_tables() WHERE temporary')).toBe(0);
+    // 20 batches of 2 MB staged; the landed rows are checkpointed to the file, so what stays is not theirs.
+    await ws.session.run('CHECKPOINT');
+    expect(await inMemory()).toBeLessThan(8e6);
   });
 });
