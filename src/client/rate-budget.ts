@@ -12,6 +12,9 @@ import { BudgetSaver } from './budget-saver.js';
 import type { BudgetStore } from './budget-store.js';
 import { WaitEmitter, type WaitEvent, type WaitListener, type WaitReason } from './wait-events.js';
 
+/** Least time between two saves of the window (see `RateBudgetOptions.saveEveryMs`). */
+export const DEFAULT_SAVE_EVERY_MS = 1000;
+
 export const TIER_LIMITS = { standard: 70, premium: 350 } as const;
 export type RateTier = keyof typeof TIER_LIMITS;
 
@@ -27,8 +30,9 @@ export interface RateBudgetOptions {
   /** Persistence of the window; with `keyId`. Saves are coalesced, at most one in flight. */
   store?: BudgetStore;
   /**
-   * Least time between two saves (default windowMs / 100, at most 1 s): a kill -9 forgets at most the requests of
-   * that last moment (about one at 70 per minute), and a fast scaled window does not turn into a save per request.
+   * Least time between two saves (default 1 s, whatever the window): a kill -9 forgets at most the requests of that
+   * last second (one or two at 70 per minute). Not a share of the window: at a scaled window of 2.5 s, a hundredth
+   * (25 ms) was a DuckDB commit for nearly every request of a backfill.
    */
   saveEveryMs?: number;
   keyId?: string;
@@ -99,7 +103,7 @@ export class RateBudget {
     this.learnLimit = options.learnLimit ?? true;
     if (options.store && !options.keyId) throw new TypeError('a RateBudget with a store needs a keyId');
     if (options.store && options.keyId) {
-      const everyMs = options.saveEveryMs ?? Math.min(1000, Math.round(this.windowMs / 100));
+      const everyMs = options.saveEveryMs ?? DEFAULT_SAVE_EVERY_MS;
       this.saver = new BudgetSaver(options.store, options.keyId, () => this.snapshot(), everyMs);
     }
   }
