@@ -1,7 +1,7 @@
 /**
  * The run ledger, ops.pipeline_runs: one row per run and stage, plus the stage `run` for the whole run. The nightly
- * job writes it between its stages, each time on a short-lived connection, because the sync and the models build
- * hold the warehouse themselves while they work and the exports open it read-only.
+ * job writes it between its stages, each time on a short-lived connection (of the run's one DuckDB instance: see
+ * withSharedInstance), because the sync and the models build hold sessions of their own while they work.
  */
 import type { Kysely } from 'kysely';
 import type { OpsDatabase, StageStatus } from '../warehouse/kysely/ops-database.js';

@@ -5,6 +5,7 @@
  */
 import { ExitCode } from '../core/errors.js';
 import { tryLock } from '../core/lock-file.js';
+import { withSharedInstance } from '../warehouse/duckdb.js';
 import { closeAbandonedRuns, type StageStatus, writeLedger } from './ledger.js';
 import { lockedError, lockPathFor } from './lock.js';
 import {
@@ -55,73 +56,81 @@ export async function runPipeline(
   if ('heldBy' in taken) throw lockedError(lockPath, taken.heldBy);
   if (taken.tookOver) logger.warn('took over a stale run lock', { lock: lockPath, why: taken.tookOver });
   try {
-    const skip = await context.onlyIf?.();
-    if (skip) {
-      logger.info('run not needed', { why: skip });
-      return { runId: '', skipped: skip, status: 'succeeded', exitCode: ExitCode.ok, stages: [] };
-    }
-    const { onlyIf: _onlyIf, ...rest } = context;
-    const ctx: RunContext = { ...rest, runId: context.runId ?? newRunId(clock.now()), outcomes: new Map() };
-    const abandoned = await closeAbandonedRuns(ctx.dbPath, new Date(clock.now()));
-    if (abandoned > 0) logger.warn('runs killed before their end are now marked interrupted', { rows: abandoned });
-    const started = clock.now();
-    const runRow = { runId: ctx.runId, stage: 'run', trigger: ctx.trigger, startedAt: new Date(started) };
-    await writeLedger(ctx.dbPath, {
-      ...runRow,
-      endedAt: null,
-      status: 'running',
-      durationMs: null,
-      exitCode: null,
-      counts: null,
-      error: null,
-    });
-    logger.info('run started', { run_id: ctx.runId, trigger: ctx.trigger, stages: stages.map((s) => s.name) });
-    const results: PipelineResult['stages'] = [];
-    for (const stage of stages) {
-      const at = clock.now();
-      const outcome = await runStage(stage, ctx);
-      const durationMs = clock.now() - at;
-      ctx.outcomes.set(stage.name, outcome);
-      results.push({ name: stage.name, outcome, durationMs });
-      await writeLedger(ctx.dbPath, {
-        runId: ctx.runId,
-        stage: stage.name,
-        trigger: ctx.trigger,
-        startedAt: new Date(at),
-        endedAt: new Date(at + durationMs),
-        status: outcome.status,
-        durationMs,
-        exitCode: outcome.status === 'failed' ? (outcome.exitCode ?? STAGE_EXIT[stage.name]) : null,
-        counts: outcome.counts ?? null,
-        error: outcome.error ?? null,
-      });
-      const log =
-        outcome.status === 'failed' ? logger.error : outcome.status === 'succeeded' ? logger.info : logger.warn;
-      log(`stage ${stage.name} ${outcome.status}`, {
-        run_id: ctx.runId,
-        stage: stage.name,
-        ms: durationMs,
-        ...(outcome.error ? { error: outcome.error } : {}),
-        ...(outcome.counts ? { counts: outcome.counts } : {}),
-      });
-    }
-    const { status, exitCode } = summarize(results);
-    const ended = clock.now();
-    const failed = results.filter((r) => r.outcome.status === 'failed').map((r) => r.name);
-    await writeLedger(ctx.dbPath, {
-      ...runRow,
-      endedAt: new Date(ended),
-      status,
-      durationMs: ended - started,
-      exitCode,
-      counts: { stages: Object.fromEntries(results.map((r) => [r.name, r.outcome.status])) },
-      error: failed.length ? `failed: ${failed.join(', ')}` : null,
-    });
-    logger.info('run ended', { run_id: ctx.runId, status, exit_code: exitCode, ms: ended - started });
-    return { runId: ctx.runId, status, exitCode, stages: results };
+    // One DuckDB instance for the whole run: the ledger writes and the stages open the warehouse about 17 times.
+    return await withSharedInstance(context.dbPath, () => runLocked(stages, context));
   } finally {
     taken.lock.release();
   }
+}
+
+async function runLocked(
+  stages: readonly Stage[],
+  context: Parameters<typeof runPipeline>[1],
+): Promise<PipelineResult> {
+  const { clock, logger } = context;
+  const skip = await context.onlyIf?.();
+  if (skip) {
+    logger.info('run not needed', { why: skip });
+    return { runId: '', skipped: skip, status: 'succeeded', exitCode: ExitCode.ok, stages: [] };
+  }
+  const { onlyIf: _onlyIf, ...rest } = context;
+  const ctx: RunContext = { ...rest, runId: context.runId ?? newRunId(clock.now()), outcomes: new Map() };
+  const abandoned = await closeAbandonedRuns(ctx.dbPath, new Date(clock.now()));
+  if (abandoned > 0) logger.warn('runs killed before their end are now marked interrupted', { rows: abandoned });
+  const started = clock.now();
+  const runRow = { runId: ctx.runId, stage: 'run', trigger: ctx.trigger, startedAt: new Date(started) };
+  await writeLedger(ctx.dbPath, {
+    ...runRow,
+    endedAt: null,
+    status: 'running',
+    durationMs: null,
+    exitCode: null,
+    counts: null,
+    error: null,
+  });
+  logger.info('run started', { run_id: ctx.runId, trigger: ctx.trigger, stages: stages.map((s) => s.name) });
+  const results: PipelineResult['stages'] = [];
+  for (const stage of stages) {
+    const at = clock.now();
+    const outcome = await runStage(stage, ctx);
+    const durationMs = clock.now() - at;
+    ctx.outcomes.set(stage.name, outcome);
+    results.push({ name: stage.name, outcome, durationMs });
+    await writeLedger(ctx.dbPath, {
+      runId: ctx.runId,
+      stage: stage.name,
+      trigger: ctx.trigger,
+      startedAt: new Date(at),
+      endedAt: new Date(at + durationMs),
+      status: outcome.status,
+      durationMs,
+      exitCode: outcome.status === 'failed' ? (outcome.exitCode ?? STAGE_EXIT[stage.name]) : null,
+      counts: outcome.counts ?? null,
+      error: outcome.error ?? null,
+    });
+    const log = outcome.status === 'failed' ? logger.error : outcome.status === 'succeeded' ? logger.info : logger.warn;
+    log(`stage ${stage.name} ${outcome.status}`, {
+      run_id: ctx.runId,
+      stage: stage.name,
+      ms: durationMs,
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.counts ? { counts: outcome.counts } : {}),
+    });
+  }
+  const { status, exitCode } = summarize(results);
+  const ended = clock.now();
+  const failed = results.filter((r) => r.outcome.status === 'failed').map((r) => r.name);
+  await writeLedger(ctx.dbPath, {
+    ...runRow,
+    endedAt: new Date(ended),
+    status,
+    durationMs: ended - started,
+    exitCode,
+    counts: { stages: Object.fromEntries(results.map((r) => [r.name, r.outcome.status])) },
+    error: failed.length ? `failed: ${failed.join(', ')}` : null,
+  });
+  logger.info('run ended', { run_id: ctx.runId, status, exit_code: exitCode, ms: ended - started });
+  return { runId: ctx.runId, status, exitCode, stages: results };
 }
 
 async function runStage(stage: Stage, ctx: RunContext): Promise<StageOutcome> {

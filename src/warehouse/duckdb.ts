@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -38,20 +39,45 @@ export class Database {
     readonly path: string,
     readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
+    /** False for a connection on the instance of `withSharedInstance`: closing it leaves the instance open. */
+    private readonly ownsInstance = true,
   ) {
     this.session = Session.of(connection);
   }
 
+  /**
+   * Opens `path` (`options`: DuckDB's configuration). Inside `withSharedInstance(path, …)` it is a new connection on
+   * that scope's instance instead: `memory_limit` and `threads` are set on the instance, `access_mode` is not (the
+   * instance writes; a caller that asked for read-only only reads).
+   */
   static async open(path: string = DEFAULT_DB_PATH, options: Record<string, string> = {}): Promise<Database> {
-    if (path !== ':memory:' && !path.startsWith(':memory:')) mkdirSync(dirname(resolve(path)), { recursive: true });
-    let instance: DuckDBInstance;
-    try {
-      instance = await DuckDBInstance.create(path, options);
-    } catch (error) {
-      throw translateOpenError(error, path);
-    }
+    const scope = sharedScope.getStore();
+    if (scope && !isMemory(path) && resolve(path) === scope.path) return Database.shared(path, options, scope);
+    if (!isMemory(path)) mkdirSync(dirname(resolve(path)), { recursive: true });
+    const instance = await createInstance(path, options);
     const connection = await instance.connect();
     return new Database(path, instance, connection);
+  }
+
+  /** See `open`: a connection on the scope's instance, created by the first open of the scope. */
+  private static async shared(path: string, options: Record<string, string>, scope: SharedScope): Promise<Database> {
+    if (!scope.instance) {
+      mkdirSync(dirname(resolve(path)), { recursive: true });
+      const { access_mode: _readOnly, ...writable } = options;
+      scope.instance = createInstance(path, writable);
+    }
+    const instance = await scope.instance;
+    const connection = await instance.connect();
+    try {
+      for (const key of SETTABLE) {
+        const value = options[key];
+        if (value !== undefined) await connection.run(`SET GLOBAL ${key} = '${value.replaceAll("'", "''")}'`);
+      }
+    } catch (error) {
+      connection.closeSync();
+      throw error;
+    }
+    return new Database(path, instance, connection, false);
   }
 
   /** A second connection on the same instance (DuckDB runs queries of different connections in parallel). */
@@ -61,7 +87,45 @@ export class Database {
 
   close(): void {
     this.connection.closeSync();
-    this.instance.closeSync();
+    if (this.ownsInstance) this.instance.closeSync();
+  }
+}
+
+interface SharedScope {
+  path: string;
+  instance?: Promise<DuckDBInstance>;
+}
+
+const sharedScope = new AsyncLocalStorage<SharedScope>();
+/** The options of `Database.open` a shared instance takes as settings, for the connection's caller and the next. */
+const SETTABLE = ['memory_limit', 'threads'] as const;
+
+/**
+ * Runs `fn` with one DuckDB instance for the file `path`: every `Database.open(path)` inside it (in its async
+ * context) is a connection on that instance, and the instance closes (checkpointing its WAL once) when `fn` ends.
+ * `vwh run` uses it for its stages: opening and closing a warehouse costs tens of milliseconds each (the catalog
+ * load, the checkpoint on close), which a run's ledger writes and stages paid about 17 times. The file stays locked
+ * for the whole of `fn`.
+ */
+export async function withSharedInstance<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const scope: SharedScope = { path: resolve(path) };
+  try {
+    return await sharedScope.run(scope, fn);
+  } finally {
+    const instance = await scope.instance?.catch(() => undefined);
+    instance?.closeSync();
+  }
+}
+
+function isMemory(path: string): boolean {
+  return path === ':memory:' || path.startsWith(':memory:');
+}
+
+async function createInstance(path: string, options: Record<string, string>): Promise<DuckDBInstance> {
+  try {
+    return await DuckDBInstance.create(path, options);
+  } catch (error) {
+    throw translateOpenError(error, path);
   }
 }
 
