@@ -47,7 +47,7 @@ export class SchemaConverter {
     const json = z.toJSONSchema(schema, {
       io,
       unrepresentable: 'any',
-      ...(named ? { metadata: this.registry } : {}),
+      metadata: named ? this.registry : undefined,
     }) as JsonSchema;
     const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
     delete json.$defs;

@@ -95,6 +95,7 @@ function parameters(schema: EndpointDef['query'], where: 'path' | 'query', conve
       name,
       in: where,
       required: where === 'path' || required.has(name),
+      // Conditional spreads: the OpenAPI document is JSON, compared as written.
       ...(description === undefined ? {} : { description }),
       schema: rest,
     };

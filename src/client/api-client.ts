@@ -148,7 +148,7 @@ export class ApiClient {
       body: params.body,
       service: def.service,
       auth: def.auth,
-      ...(params.signal ? { signal: params.signal } : {}),
+      signal: params.signal,
     });
     const meta = { status: res.status, headers: res.headers, body: res.body };
     const decoded = decodeEnvelope(def.envelope, res.body);
@@ -192,8 +192,8 @@ export class ApiClient {
           method,
           url,
           headers,
-          ...(body === undefined ? {} : { body }),
-          ...(signal ? { signal } : {}),
+          body,
+          signal,
           timeoutMs: this.timeoutMs,
           maxBytes: this.maxResponseBytes,
         });
@@ -224,7 +224,7 @@ export class ApiClient {
       const result = await pRetry(() => this.queue.add(attempt, signal ? { signal } : {}), {
         retries: this.retries,
         minTimeout: 0,
-        ...(signal ? { signal } : {}),
+        signal,
         shouldConsumeRetry: ({ error }) => !(error instanceof RetrySignal && error.kind === 'rate-limit'),
         shouldRetry: async ({ error, retriesConsumed }) => {
           if (!(error instanceof RetrySignal)) return false;

@@ -85,8 +85,8 @@ function factsDetails(facts: ResponseFacts): Record<string, unknown> {
     status: facts.status,
     method: facts.method,
     path: facts.path,
-    ...(facts.detail === undefined ? {} : { detail: facts.detail }),
-    ...(facts.apiCode === undefined ? {} : { apiCode: facts.apiCode }),
+    detail: facts.detail,
+    apiCode: facts.apiCode,
   };
 }
 

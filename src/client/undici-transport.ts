@@ -144,7 +144,7 @@ function mapError(error: unknown, where: string): TransportError {
   const detail = error instanceof Error ? error.message : String(error);
   return new TransportError(kind, `${where}: ${kind} (${code ?? 'no code'}: ${detail})`, {
     cause: error,
-    ...(code ? { sourceCode: code } : {}),
+    sourceCode: code,
   });
 }
 

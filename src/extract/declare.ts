@@ -121,9 +121,9 @@ export function defineStream(spec: StreamSpec): StreamDef {
     tables,
     grain: spec.grain,
     parents: spec.parents,
-    ...(spec.unavailable ? { unavailable: spec.unavailable } : {}),
-    ...(spec.rotated ? { rotated: spec.rotated } : {}),
-    ...(spec.readsLanded ? { readsLanded: spec.readsLanded } : {}),
+    unavailable: spec.unavailable,
+    rotated: spec.rotated,
+    readsLanded: spec.readsLanded,
     estimate: spec.estimate ?? (() => count),
     async fetch(ctx, parent, range) {
       const unit: UnitScope = { ctx, parent, range, fetched: new Map() };

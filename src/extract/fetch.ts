@@ -15,7 +15,7 @@ export async function fetchOne<E extends EndpointDef>(
   def: E,
   params: CallParams<E>,
 ): Promise<Fetched<DataOf<E>>> {
-  const result = await ctx.client.call(def, { ...params, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const result = await ctx.client.call(def, { ...params, signal: ctx.signal });
   if (result.ok) return { data: result.data, rejected: [] };
   return {
     data: undefined,
@@ -34,7 +34,7 @@ export async function fetchList<E extends EndpointDef, I extends z.ZodType>(
   item: I,
   pick: (raw: unknown) => unknown,
 ): Promise<{ items: z.output<I>[]; data: DataOf<E> | undefined; rejected: Rejection[] }> {
-  const result = await ctx.client.call(def, { ...params, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const result = await ctx.client.call(def, { ...params, signal: ctx.signal });
   if (result.ok) return { items: pick(result.data) as z.output<I>[], data: result.data, rejected: [] };
   const split = result.raw === undefined ? undefined : salvage(pick(result.raw), item);
   if (!split || split.bad.length === 0) {

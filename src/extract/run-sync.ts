@@ -41,9 +41,10 @@ export async function syncAll(
         teamId: job.teamId,
         baseUrl: job.baseUrl,
         apiKey: job.apiKey,
-        ...(job.servicesBaseUrl ? { servicesBaseUrl: job.servicesBaseUrl } : {}),
-        ...(job.userId ? { userId: job.userId } : {}),
-        ...(job.projects ? { projects: job.projects } : {}),
+        servicesBaseUrl: job.servicesBaseUrl,
+        userId: job.userId,
+        projects: job.projects,
+        // A conditional spread: share: undefined would erase a share the common options carry.
         rate: { ...common.rate, ...(job.rateShare ? { share: job.rateShare } : {}) },
         logger: logger.child({ team: job.teamId }),
         progress,

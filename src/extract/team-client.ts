@@ -38,7 +38,7 @@ export async function openTeamClient(
     logger: logger.child({ team: teamId }),
     retries: options.retries,
     backoff: options.backoff,
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    timeoutMs: options.timeoutMs,
     maxRetryAfterMs: options.maxRetryAfterMs,
     maxResponseBytes: options.maxResponseBytes,
   });

@@ -119,6 +119,7 @@ async function post(url: string, body: string, secret: string | undefined, timeo
     headers: {
       'content-type': 'application/json',
       'user-agent': 'visibility-warehouse-alerts',
+      // A conditional spread: a header set to undefined would be sent as the text "undefined".
       ...(secret ? { [ALERT_SIGNATURE_HEADER]: signAlert(secret, body) } : {}),
     },
     body,

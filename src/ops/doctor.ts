@@ -63,7 +63,7 @@ async function keyChecks(flags: DoctorFlags, config: SyncConfig, now: number): P
     ? config.teams.map((t) => ({
         team: t.team,
         baseUrl: t.baseUrl ?? baseUrl,
-        source: { ...(t.apiKeyEnv ? { env: t.apiKeyEnv } : {}), ...(t.apiKeyFile ? { file: t.apiKeyFile } : {}) },
+        source: { env: t.apiKeyEnv, file: t.apiKeyFile },
       }))
     : [{ team: 'default', baseUrl, source: flags.keyFile ? { file: flags.keyFile } : {} }];
   const out: Check[] = [];

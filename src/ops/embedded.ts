@@ -120,7 +120,7 @@ export async function startEmbedded(world: EmbeddedWorld, dbPath?: string): Prom
   return {
     url: server.url,
     apiKey,
-    ...(userId ? { userId } : {}),
+    userId,
     today: server.state.sim.today(),
     describe:
       `the embedded reference services at ${server.url} (demo team: ${world.projects} projects × ${world.prompts} ` +

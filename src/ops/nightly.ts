@@ -68,18 +68,19 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
   const logger = options.logger ?? createLogger(flags.logFormat ? { format: flags.logFormat } : {});
   const dbPath = dbPathOf(flags, config);
   const embedded = flags.embedded || wantsEmbedded(config, flags);
+  // A conditional spread: an explicit today: undefined would override the world's default day.
   const world = { ...DEMO_WORLD, ...flags.world, ...(flags.today ? { today: flags.today } : {}) };
   const services = embedded ? await startEmbedded(world, dbPath) : undefined;
   const previousKey = process.env.VWH_API_KEY;
   try {
     let sync: SyncFlags = {
-      ...(flags.config ? { config: flags.config } : {}),
-      ...(flags.keyFile ? { keyFile: flags.keyFile } : {}),
-      ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
-      ...(flags.team ? { team: flags.team } : {}),
-      ...(flags.today ? { today: flags.today } : {}),
-      ...(flags.logFormat ? { logFormat: flags.logFormat } : {}),
-      ...(flags.rateWindowMs ? { rateWindowMs: flags.rateWindowMs } : {}),
+      config: flags.config,
+      keyFile: flags.keyFile,
+      baseUrl: flags.baseUrl,
+      team: flags.team,
+      today: flags.today,
+      logFormat: flags.logFormat,
+      rateWindowMs: flags.rateWindowMs,
     };
     if (services) {
       out.write(
@@ -93,7 +94,7 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
         team: flags.team ?? 'demo',
         today: services.today,
         rateWindowMs: flags.rateWindowMs ?? world.rateWindowMs,
-        ...(services.userId ? { userId: services.userId } : {}),
+        userId: services.userId,
       };
     }
     const today = sync.today;
@@ -109,7 +110,7 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
       logger,
       out,
       stop: options.stop ?? new AbortController().signal,
-      ...(options.onlyIf ? { onlyIf: () => options.onlyIf?.(dbPath) ?? Promise.resolve(undefined) } : {}),
+      onlyIf: options.onlyIf ? () => options.onlyIf?.(dbPath) ?? Promise.resolve(undefined) : undefined,
     });
     if (options.summary !== false && !result.skipped) {
       const published = result.stages.find((s) => s.name === 'publish')?.outcome.counts?.path;

@@ -113,6 +113,7 @@ async function runLocked(
       run_id: ctx.runId,
       stage: stage.name,
       ms: durationMs,
+      // Conditional spreads: the text log format prints an undefined field as key=undefined.
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(outcome.counts ? { counts: outcome.counts } : {}),
     });

@@ -42,6 +42,7 @@ async function deliverCallback(state: ReferenceState, project: ProjectRecord): P
     signal: state.background.signal,
     onAttempt: ({ attempt, status, refused }) => {
       boot.callback_attempts = attempt;
+      // A conditional spread: the control plane serves the callbacks as JSON, with refused only when refused.
       state.callbacks.push({ url, body, status, attempt, ...(refused ? { refused } : {}) });
     },
   });

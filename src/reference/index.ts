@@ -59,7 +59,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     url,
     port: address.port,
     baseUrl: url + BASE_PATH,
-    ...(state.demo ? { demoApiKey: state.demo.apiKey } : {}),
+    demoApiKey: state.demo?.apiKey,
     controlToken,
     state,
     close: async () => {

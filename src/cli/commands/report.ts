@@ -64,9 +64,9 @@ export function register(program: Command): void {
       if (!flags.out) throw new VwhError('USAGE', '--out is required: the file to write the report to.');
       const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
       const params = {
-        ...(flags.project !== undefined ? { projectId: flags.project } : {}),
-        ...(flags.from !== undefined ? { from: flags.from } : {}),
-        ...(flags.to !== undefined ? { to: flags.to } : {}),
+        projectId: flags.project,
+        from: flags.from,
+        to: flags.to,
       };
       if (name === 'html') {
         const html = await writeHtmlReport({ db: flags.db, out: flags.out, ...params, log });
@@ -80,7 +80,7 @@ export function register(program: Command): void {
         format: flags.format,
         out: flags.out,
         ...params,
-        ...(flags.bom ? { bom: true } : {}),
+        bom: flags.bom,
         log,
       });
       process.stdout.write(`${describeSummary(summary)}\n`);

@@ -120,15 +120,15 @@ export async function runSchedule(flags: ScheduleFlags): Promise<number> {
       logger,
       stop: stop.signal,
       lastFinished,
-      ...(flags.once ? { once: true } : {}),
+      once: flags.once,
       job: async (why, due) => {
         try {
           const result = await runNightly(
             {
-              ...(flags.config ? { config: flags.config } : {}),
+              config: flags.config,
               db: dbPath,
-              ...(flags.embedded ? { embedded: true } : {}),
-              ...(flags.logFormat ? { logFormat: flags.logFormat } : {}),
+              embedded: flags.embedded,
+              logFormat: flags.logFormat,
             },
             {
               trigger: why,

@@ -233,12 +233,9 @@ export async function runSyncCommand(
         teamId: t.team,
         baseUrl: normalizeBaseUrl(t.baseUrl ?? baseUrl),
         ...servicesOf(t.servicesBaseUrl ?? servicesBaseUrl),
-        ...(t.userId ? { userId: t.userId } : {}),
-        apiKey: readKey(
-          { ...(t.apiKeyEnv ? { env: t.apiKeyEnv } : {}), ...(t.apiKeyFile ? { file: t.apiKeyFile } : {}) },
-          `team ${t.team}`,
-        ),
-        ...(t.projects ? { projects: t.projects } : {}),
+        userId: t.userId,
+        apiKey: readKey({ env: t.apiKeyEnv, file: t.apiKeyFile }, `team ${t.team}`),
+        projects: t.projects,
         ...shareOf(t.rateShare ?? budgetShare),
       }))
     : [
@@ -261,8 +258,8 @@ export async function runSyncCommand(
     topDomains: flags.topDomains ?? config.topDomains ?? 3,
     maxSourcePages: config.maxSourcePages ?? 5,
     rotationDays: flags.rotationDays ?? config.rotationDays ?? DEFAULT_ROTATION_DAYS,
-    ...(since ? { since } : {}),
-    ...(until ? { until } : {}),
+    since,
+    until,
   };
   if (settings.since && settings.until && settings.since > settings.until) {
     throw new VwhError('USAGE', `--since ${settings.since} is after --until ${settings.until}.`);
@@ -281,6 +278,7 @@ export async function runSyncCommand(
     ['--threads', flags.threads],
     [inConfig('threads'), config.threads],
   ]);
+  // Conditional spreads: Warehouse.open spreads these over its defaults, which an explicit undefined would erase.
   const warehouse = await Warehouse.open(dbPath, {
     ...(memoryLimit ? { memoryLimit } : {}),
     ...(threads ? { threads } : {}),
@@ -311,8 +309,8 @@ export async function runSyncCommand(
           ]),
         ),
         rate: {
-          ...(rateWindowMs ? { windowMs: rateWindowMs } : {}),
-          ...(config.rateLimit ? { limit: config.rateLimit } : {}),
+          windowMs: rateWindowMs,
+          limit: config.rateLimit,
         },
         signal: controller.signal,
         logger,

@@ -95,6 +95,7 @@ export function trendChart(p: ProjectData): Chart {
       name: brand,
       symbolSize: 4,
       lineStyle: { width: brand === ownName ? 3 : 1.5 },
+      // Conditional spreads: ECharts merges option objects key by key, and the SVG must not change by a byte.
       ...(brand === ownName ? { itemStyle: { color: OWN } } : {}),
       data: byWeek(brand).map((r) => (r ? num(r.visibility_pct) : null)),
     })),

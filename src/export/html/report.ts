@@ -28,6 +28,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Expor
   const log = options.log ?? silentLogger;
   const out = resolve(options.out);
   return withWarehouse(options.db, async (db) => {
+    // Conditional spreads: loadReportData reads the parameters given by Object.entries.
     const params = {
       ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
       ...(options.from !== undefined ? { from: options.from } : {}),

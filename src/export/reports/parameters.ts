@@ -24,6 +24,7 @@ export interface BoundParameters {
 }
 
 export async function bindParameters(db: Database, report: Report, given: ReportParameters): Promise<BoundParameters> {
+  // Conditional spreads: the keys of byName are the parameters given (checked, and returned as applied).
   const byName: Partial<Record<ParameterName, string>> = {
     ...(given.projectId !== undefined ? { project: given.projectId } : {}),
     ...(given.from !== undefined ? { from: given.from } : {}),

@@ -87,6 +87,7 @@ function competitorRow(
     days_with_data: m?.days_with_data ?? null,
     period: m?.period ?? null,
     list_total: total ?? null,
+    // A conditional spread: _extra is landed as JSON text.
     _extra: extra || metricsExtra ? { ...(extra ?? {}), ...(metricsExtra ? { metrics: metricsExtra } : {}) } : null,
   };
 }

@@ -12,7 +12,7 @@ export function teamParent(): Parent[] {
 export function projectParents(discovery: Discovery): Parent[] {
   return discovery.projects.map(({ project, prompts }) => {
     const created = [project.created_at, ...prompts.map((p) => p.created_at)].map(dayOf).sort()[0];
-    return { id: project.id, projectId: project.id, ...(created ? { start: created } : {}) };
+    return { id: project.id, projectId: project.id, start: created };
   });
 }
 

@@ -40,6 +40,7 @@ export const visibilityStream = defineStream({
               sentiment: s.sentiment[i] ?? null,
               position: s.position[i] ?? null,
               period: data.period,
+              // A conditional spread: _extra is landed as JSON text.
               _extra: extra || trendExtra ? { ...(extra ?? {}), ...(trendExtra ? { _trend: trendExtra } : {}) } : null,
             });
           });

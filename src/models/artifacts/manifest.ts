@@ -42,6 +42,7 @@ export function buildManifest(project: Project, generatedAt: Date): Manifest {
       name: m.name,
       path: m.path,
       kind: m.config.kind,
+      // Conditional spreads: the manifest is JSON output; an absent key means no description.
       ...(description ? { description } : {}),
       ...(grain ? { grain } : {}),
       tags,

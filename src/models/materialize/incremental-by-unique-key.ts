@@ -32,7 +32,7 @@ export const materializeIncrementalByUniqueKey: Materializer = async (ctx) => {
       audits = await auditNew(temp);
       if (isBlocking(audits)) throw new AuditBlocked(audits);
     });
-    return { rowsAffected: rows, message: 'built in full', ...(audits ? { audits } : {}) };
+    return { rowsAffected: rows, message: 'built in full', audits };
   }
   const rel = qualified(model.schema, model.name);
   const src = quoteIdent(`__vwh_src_${model.schema}_${model.name}`);

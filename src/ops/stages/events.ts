@@ -23,10 +23,7 @@ function confirmer(ctx: RunContext): ApiClient | undefined {
   if (!baseUrl) return undefined;
   try {
     const apiKey = team
-      ? readKey(
-          { ...(team.apiKeyEnv ? { env: team.apiKeyEnv } : {}), ...(team.apiKeyFile ? { file: team.apiKeyFile } : {}) },
-          `team ${team.team}`,
-        )
+      ? readKey({ env: team.apiKeyEnv, file: team.apiKeyFile }, `team ${team.team}`)
       : readKey(ctx.sync.keyFile ? { file: ctx.sync.keyFile } : {}, 'the bootstrap confirmation');
     return new ApiClient({ baseUrl, apiKey, retries: 2, backoff: { minMs: 200, maxMs: 2000 } });
   } catch {

@@ -34,7 +34,7 @@ export const modelsStage: Stage = {
       const results = await runProject(db, project, {
         command: 'build',
         threads: ctx.config.models?.threads ?? 2,
-        ...(ctx.today ? { end: addDays(ctx.today, -1) } : {}),
+        end: ctx.today ? addDays(ctx.today, -1) : undefined,
         clock: ctx.clock,
         logger: ctx.logger.format === 'json' ? ctx.logger : createLogger({ level: 'warn' }),
       });
