@@ -12,7 +12,7 @@ import PQueue from 'p-queue';
 import pRetry, { AbortError } from 'p-retry';
 import { type Catalogue, catalogue, type EndpointId } from '../api/catalogue.js';
 import type { DataOf, EndpointDef, Service } from '../api/endpoint.js';
-import { buildPath, encodeQuery } from '../api/paths.js';
+import { encodeQuery, fullPath } from '../api/paths.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { registerSecret, VwhError } from '../core/errors.js';
 import { type Logger, silentLogger } from '../core/log.js';
@@ -137,7 +137,7 @@ export class ApiClient {
     if (!def) throw new VwhError('INTERNAL', `unknown endpoint id ${String(endpoint)}`);
     let path: string;
     try {
-      path = def.basePath + buildPath(def, params.path ?? {});
+      path = fullPath(def, params.path ?? {});
     } catch (cause) {
       throw new VwhError('INTERNAL', cause instanceof Error ? cause.message : String(cause), { cause });
     }
