@@ -16,6 +16,7 @@ import { syncAll, type TeamJob } from '../../extract/run-sync.js';
 import { STREAM_NAMES } from '../../extract/streams/index.js';
 import type { summary } from '../../extract/team-sync.js';
 import { DEFAULT_ROTATION_DAYS, type SyncSettings } from '../../extract/types.js';
+import { addBootstrappedProjects } from '../../ops/events/bootstrapped.js';
 import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../warehouse/duckdb.js';
 import { Warehouse } from '../../warehouse/warehouse.js';
 import { numberFlag, resolved, textFlag } from '../validate.js';
@@ -290,6 +291,7 @@ export async function runSyncCommand(
   if (stop?.aborted) onSignal();
   stop?.addEventListener('abort', onSignal, { once: true });
   try {
+    if (!flags.projects) await addBootstrappedProjects(warehouse.database.session, jobs, logger);
     const rateWindowMs = flags.rateWindowMs ?? config.rateWindowMs;
     const result = await syncAll(
       warehouse,

@@ -1,8 +1,9 @@
 /**
  * Stage `events`: ingests the webhook journal of `vwh events listen` into raw.webhook_events (idempotent: one row per
  * delivery key, however often the journal is read), then confirms pending `project.bootstrap` callbacks with an
- * authenticated GET /projects/{id}, as the spec advises: found → confirmed (the sync that follows discovers and syncs
- * the project), 404 → rejected, anything else stays pending for the next run.
+ * authenticated GET /projects/{id}, as the spec advises, with each configured key in turn: a key that reads the
+ * project confirms it for its team (`team_id`; the sync that follows syncs it, even where the team lists its
+ * `projects`), 404/403 with every key → rejected, anything else stays pending for the next run.
  */
 import { dirname, join } from 'node:path';
 import { ApiClient } from '../../client/api-client.js';
@@ -16,19 +17,32 @@ export function journalDirOf(dbPath: string, config: SyncConfig): string {
   return config.events?.journalDir ?? join(dirname(dbPath), 'events');
 }
 
-/** The key and address a confirmation uses: the single key of the sync, or the first team's. */
-function confirmer(ctx: RunContext): ApiClient | undefined {
-  const team = ctx.config.teams?.[0];
-  const baseUrl = team?.baseUrl ?? ctx.sync.baseUrl ?? process.env.VWH_BASE_URL ?? ctx.config.baseUrl;
-  if (!baseUrl) return undefined;
-  try {
-    const apiKey = team
-      ? readKey({ env: team.apiKeyEnv, file: team.apiKeyFile }, `team ${team.team}`)
-      : readKey(ctx.sync.keyFile ? { file: ctx.sync.keyFile } : {}, 'the bootstrap confirmation');
-    return new ApiClient({ baseUrl, apiKey, retries: 2, backoff: { minMs: 200, maxMs: 2000 } });
-  } catch {
-    return undefined;
-  }
+/** The team a row is stored for when no key confirmed it: the first team, or the single key's team (as the sync). */
+function defaultTeam(ctx: RunContext): string {
+  return ctx.config.teams?.[0]?.team ?? ctx.sync.team ?? process.env.VWH_TEAM ?? 'default';
+}
+
+interface Confirmer {
+  team: string;
+  client: ApiClient;
+}
+
+/** A client per key the sync uses (each team's, or the single key), with the team it syncs for; keys missing are left out. */
+function confirmers(ctx: RunContext): Confirmer[] {
+  const teams = ctx.config.teams ?? [undefined];
+  return teams.flatMap((team) => {
+    const baseUrl = team?.baseUrl ?? ctx.sync.baseUrl ?? process.env.VWH_BASE_URL ?? ctx.config.baseUrl;
+    if (!baseUrl) return [];
+    try {
+      const apiKey = team
+        ? readKey({ env: team.apiKeyEnv, file: team.apiKeyFile }, `team ${team.team}`)
+        : readKey(ctx.sync.keyFile ? { file: ctx.sync.keyFile } : {}, 'the bootstrap confirmation');
+      const client = new ApiClient({ baseUrl, apiKey, retries: 2, backoff: { minMs: 200, maxMs: 2000 } });
+      return [{ team: team?.team ?? defaultTeam(ctx), client }];
+    } catch {
+      return [];
+    }
+  });
 }
 
 export const eventsStage: Stage = {
@@ -63,7 +77,7 @@ export const eventsStage: Stage = {
               body.project_id ?? null,
               e.event === 'project.bootstrap' ? 'pending' : null,
               e.body,
-              ctx.config.teams?.[0]?.team ?? ctx.sync.team ?? process.env.VWH_TEAM ?? 'default',
+              defaultTeam(ctx),
               ctx.runId,
             ],
           );
@@ -77,25 +91,40 @@ export const eventsStage: Stage = {
         "select event_key, project_id from raw.webhook_events where confirmation = 'pending' order by received_at",
       );
       if (pending.length === 0) return;
-      const client = confirmer(ctx);
+      const clients = confirmers(ctx);
       try {
         for (const p of pending) {
-          const verdict = client ? await confirm(client, p.project_id) : 'pending';
+          const { verdict, team } = await confirmWithAny(clients, p.project_id);
           counts[verdict] += 1;
           if (verdict !== 'pending') {
-            await session.run('update raw.webhook_events set confirmation = ? where event_key = ?', [
+            await session.run('update raw.webhook_events set confirmation = ?, team_id = ? where event_key = ?', [
               verdict,
+              team ?? defaultTeam(ctx),
               p.event_key,
             ]);
           }
         }
       } finally {
-        await client?.close();
+        for (const c of clients) await c.client.close();
       }
     });
     return { status: 'succeeded', counts };
   },
 };
+
+/** Confirmed by the first key that reads the project; rejected when every key is refused (404/403); else pending. */
+async function confirmWithAny(
+  clients: readonly Confirmer[],
+  projectId: string,
+): Promise<{ verdict: 'confirmed' | 'rejected' | 'pending'; team?: string }> {
+  let verdict: 'rejected' | 'pending' = clients.length > 0 ? 'rejected' : 'pending';
+  for (const { team, client } of clients) {
+    const answer = await confirm(client, projectId);
+    if (answer === 'confirmed') return { verdict: answer, team };
+    if (answer === 'pending') verdict = 'pending';
+  }
+  return { verdict };
+}
 
 async function confirm(client: ApiClient, projectId: string): Promise<'confirmed' | 'rejected' | 'pending'> {
   try {
