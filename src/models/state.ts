@@ -79,22 +79,20 @@ export async function writeInputKey(exec: Session, model: string, inputKey: stri
   await opsDb(exec).updateTable('ops.model_state').set({ input_key: inputKey }).where('model', '=', model).execute();
 }
 
-export async function processedDays(exec: Session, model: string): Promise<Set<string>> {
-  if (!(await opsTableExists(exec, 'model_intervals'))) return new Set();
-  const rows = await opsDb(exec)
-    .selectFrom('ops.model_intervals')
-    .select('day')
-    .distinct()
-    .where('model', '=', model)
-    .execute();
-  return new Set(rows.map((r) => toDay(r.day)));
+export function processedDays(exec: Session, model: string): Promise<Set<string>> {
+  return daysOf(exec, 'model_intervals', model);
 }
 
 /** The days an upstream model rewrote since this model last processed them. */
-export async function restatedDays(exec: Session, model: string): Promise<Set<string>> {
-  if (!(await opsTableExists(exec, 'model_restated'))) return new Set();
+export function restatedDays(exec: Session, model: string): Promise<Set<string>> {
+  return daysOf(exec, 'model_restated', model);
+}
+
+/** The days of `model` in `ops.<table>` (none when a read-only warehouse has no such table yet). */
+async function daysOf(exec: Session, table: 'model_intervals' | 'model_restated', model: string): Promise<Set<string>> {
+  if (!(await opsTableExists(exec, table))) return new Set();
   const rows = await opsDb(exec)
-    .selectFrom('ops.model_restated')
+    .selectFrom(`ops.${table}`)
     .select('day')
     .distinct()
     .where('model', '=', model)

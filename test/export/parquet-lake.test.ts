@@ -44,30 +44,25 @@ function mtimes(root: string): Record<string, number> {
   return out;
 }
 
-async function marts(db: string): Promise<string[]> {
+/** The column `t` of `select`, run on the warehouse `db` opened read-only. */
+async function names(db: string, select: string): Promise<string[]> {
   const w = await Database.open(db, { access_mode: 'READ_ONLY' });
   try {
-    return (
-      await w.session.all<{ t: string }>(
-        "select table_name as t from duckdb_tables() where schema_name = 'marts' order by 1",
-      )
-    ).map((r) => r.t);
+    return (await w.session.all<{ t: string }>(select)).map((r) => r.t);
   } finally {
     w.close();
   }
 }
 
-async function martsWithTeam(db: string): Promise<string[]> {
-  const w = await Database.open(db, { access_mode: 'READ_ONLY' });
-  try {
-    return (
-      await w.session.all<{ t: string }>(
-        "select table_name as t from duckdb_columns() where schema_name = 'marts' and column_name = 'team_id' order by 1",
-      )
-    ).map((r) => r.t);
-  } finally {
-    w.close();
-  }
+function marts(db: string): Promise<string[]> {
+  return names(db, "select table_name as t from duckdb_tables() where schema_name = 'marts' order by 1");
+}
+
+function martsWithTeam(db: string): Promise<string[]> {
+  return names(
+    db,
+    "select table_name as t from duckdb_columns() where schema_name = 'marts' and column_name = 'team_id' order by 1",
+  );
 }
 
 /** Rows of the lake's table that are not in the warehouse's table, and the other way round (multisets). */
