@@ -9,49 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/days.js';
 import { silentLogger } from '../../src/core/log.js';
-import { silentProgress } from '../../src/extract/progress.js';
-import { syncTeam } from '../../src/extract/team-sync.js';
 import { loadProject } from '../../src/models/project.js';
 import { type RunResults, runProject } from '../../src/models/runner.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { MODELS_DIR } from './support.js';
+import { MODELS_DIR, syncInto } from './support.js';
 
 const TODAY = '2026-02-10';
 const dir = mkdtempSync(join(tmpdir(), 'vwh-builds-'));
 const first = join(dir, 'first.duckdb');
 const second = join(dir, 'second.duckdb');
 let server: ReferenceServer;
-
-async function sync(teamId: string): Promise<void> {
-  const warehouse = await Warehouse.open(first);
-  try {
-    const result = await syncTeam({
-      warehouse,
-      teamId,
-      baseUrl: server.url,
-      apiKey: server.demoApiKey ?? '',
-      settings: {
-        today: TODAY,
-        lookbackDays: 3,
-        chunkDays: 31,
-        windowDays: 30,
-        topDomains: 2,
-        maxSourcePages: 5,
-        rotationDays: 1,
-      },
-      concurrency: 4,
-      rate: { windowMs: 200 },
-      backoff: { minMs: 5, maxMs: 50 },
-      logger: silentLogger,
-      progress: silentProgress,
-    });
-    expect(result.status).toBe('succeeded');
-  } finally {
-    warehouse.close();
-  }
-}
 
 async function build(path: string): Promise<RunResults> {
   const db = await Database.open(path);
@@ -100,7 +68,7 @@ beforeAll(async () => {
     prompts: 4,
     historyDays: 30,
   });
-  await sync('default');
+  await syncInto(server.url, server.demoApiKey ?? '', first, TODAY, 'default');
   copyFileSync(first, second);
   const db = await Database.open(second);
   try {
