@@ -18,19 +18,13 @@ export async function openTeamClient(
     clock,
     windowMs: options.rate?.windowMs,
     limit: options.rate?.limit,
-    ...(options.rate?.share ? { share: options.rate.share } : {}),
+    share: options.rate?.share,
   });
   const client = new ApiClient({
     baseUrl: options.baseUrl,
-    ...(options.servicesBaseUrl
-      ? {
-          serviceBaseUrls: {
-            content: options.servicesBaseUrl,
-            bootstrap: options.servicesBaseUrl,
-            teams: options.servicesBaseUrl,
-          },
-        }
-      : {}),
+    serviceBaseUrls: options.servicesBaseUrl
+      ? { content: options.servicesBaseUrl, bootstrap: options.servicesBaseUrl, teams: options.servicesBaseUrl }
+      : undefined,
     apiKey: options.apiKey,
     budget,
     clock,

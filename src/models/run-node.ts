@@ -118,7 +118,7 @@ async function buildModel(
         start: options.start,
         upstreamDays: upstreamDays(run.project, model.id, run.written),
         restates: timeRangeDescendants(run.project, model.id),
-        ...(states.get(model.id)?.built_on ? { lastBuiltOn: states.get(model.id)?.built_on as string } : {}),
+        lastBuiltOn: states.get(model.id)?.built_on,
         fullRefresh,
         baseDir: run.db.path.startsWith(':memory:') ? process.cwd() : dirname(resolve(run.db.path)),
         ...(auditing

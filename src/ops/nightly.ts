@@ -120,7 +120,7 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
       out.write(
         formatSummary(result, {
           db: dbPath,
-          ...(typeof published === 'string' ? { published } : {}),
+          published: typeof published === 'string' ? published : undefined,
           lake,
           report,
         }),

@@ -49,9 +49,9 @@ export async function runPipeline(
   const taken = tryLock(lockPath, {
     command: `vwh run (${context.trigger})`,
     now: () => clock.now(),
-    ...(context.config.schedule?.staleLockMinutes
-      ? { staleAfterMs: context.config.schedule.staleLockMinutes * 60_000 }
-      : {}),
+    staleAfterMs: context.config.schedule?.staleLockMinutes
+      ? context.config.schedule.staleLockMinutes * 60_000
+      : undefined,
   });
   if ('heldBy' in taken) throw lockedError(lockPath, taken.heldBy);
   if (taken.tookOver) logger.warn('took over a stale run lock', { lock: lockPath, why: taken.tookOver });

@@ -298,7 +298,7 @@ export async function runSyncCommand(
       jobs,
       {
         settings,
-        ...(flags.streams || config.streams ? { streams: flags.streams ?? config.streams } : {}),
+        streams: flags.streams ?? config.streams,
         fullRefresh: Boolean(flags.fullRefresh),
         todayFromApi: flags.today === undefined,
         planOnly: Boolean(flags.plan),
