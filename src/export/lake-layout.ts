@@ -17,6 +17,11 @@ export interface TableLayout {
   partitionBy: string[];
   /** `select <portable columns>, <partition columns> from …`: the rows as written, partition values last. */
   sql: string;
+  /**
+   * `select <partition values>, count, xor and sum of the row hashes group by partition`: the partitions' content
+   * fingerprints (partitionStatsSql).
+   */
+  statsSql: string;
   /** Hash of the written schema, mixed into every partition's content hash. */
   schemaHash: string;
 }
@@ -34,26 +39,74 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLay
   const hasTeam = names.has('team_id');
   const teamFromProject = !hasTeam && names.has('project_id') && hasProjectTeams;
   const team = hasTeam ? 't."team_id"' : teamFromProject ? 'p.__team_id' : undefined;
-  const value = (expr: string) => `coalesce(CAST(${expr} AS VARCHAR), '${NULL_PARTITION}')`;
+  const text = (expr: string) => `coalesce(CAST(${expr} AS VARCHAR), '${NULL_PARTITION}')`;
 
-  const keys: [string, string][] = [];
-  if (team) keys.push(['team_id', value(team)]);
+  // Each partition column: its value as text (the folder name) and a cheaper key with the same groups (the month's
+  // first day rather than its text), which the content hashes group by before they format the ~hundred values.
+  const keys: { name: string; expr: string; key: string; fromKey: string }[] = [];
+  const key = (name: string, expr: string, keyExpr = expr, format = (k: string) => text(k)) =>
+    keys.push({ name, expr: text(expr), key: keyExpr, fromKey: format(quoteIdent(`__key_${name}`)) });
+  if (team) key('team_id', team);
   if (team && names.has('project_id') && dateType === 'DATE') {
-    keys.push(['project_id', value('t."project_id"')]);
-    keys.push(['month', value(`strftime(t."date", '%Y-%m')`)]);
+    key('project_id', 't."project_id"');
+    key('month', `strftime(t."date", '%Y-%m')`, `date_trunc('month', t."date")`, (k) =>
+      text(`strftime(${k}, '%Y-%m')`),
+    );
   }
-  const partitionBy = keys.map(([name]) => name);
+  const partitionBy = keys.map((k) => k.name);
   // Partition columns live in the path only (Spark refuses a column both in the files and in the path).
   const written = columns.filter((c) => !partitionBy.includes(c.name));
-  const select = [...written.map((c) => c.expr), ...keys.map(([name, expr]) => `${expr} AS ${quoteIdent(name)}`)];
+  const select = [...written.map((c) => c.expr), ...keys.map((k) => `${k.expr} AS ${quoteIdent(k.name)}`)];
   const from = teamFromProject
     ? `${qualified(table)} t left join ${TEAM_OF_PROJECT} p on p.__project_id = t."project_id"`
     : `${qualified(table)} t`;
   const schemaHash = createHash('sha256')
-    .update(JSON.stringify([written.map((c) => [c.name, c.type]), partitionBy]))
+    .update(JSON.stringify([HASH_VERSION, written.map((c) => [c.name, c.type, c.sourceType]), partitionBy]))
     .digest('hex')
     .slice(0, 16);
-  return { table, columns: written, partitionBy, sql: `select ${select.join(', ')} from ${from}`, schemaHash };
+  return {
+    table,
+    columns: written,
+    partitionBy,
+    sql: `select ${select.join(', ')} from ${from}`,
+    statsSql: statsSql(keys, written, from),
+    schemaHash,
+  };
+}
+
+/**
+ * Changes whenever the content hash is computed differently, so that a lake written by an older version is
+ * rewritten once rather than compared with hashes that mean something else. 2: the row hash is taken over the
+ * warehouse's values (not the cast ones) and grouped by the raw partition keys.
+ */
+const HASH_VERSION = 2;
+
+/**
+ * One row per partition: its values, rows and an order-independent fingerprint of its rows. The row hash is DuckDB's
+ * `hash()` of the written columns' warehouse values: the casts to portable types are functions of those values (the
+ * schema, in the hash too, says which), so hashing before them fingerprints the same content for a fraction of the
+ * time (the casts, a struct of the whole row and three text keys per row cost 3-4x the hash itself). xor and sum of
+ * the 64-bit row hashes, with the count: a changed, added or removed row changes at least one of them (duplicated
+ * rows cancel in the xor but not in the sum or the count).
+ */
+function statsSql(
+  keys: { name: string; key: string; fromKey: string }[],
+  written: PortableColumn[],
+  from: string,
+): string {
+  const idents = written.map((c) => `t.${quoteIdent(c.name)}`);
+  const rowHash = idents.length > 0 ? `hash(${idents.join(', ')})` : 'CAST(0 AS UBIGINT)';
+  const inner = [...keys.map((k) => `${k.key} AS ${quoteIdent(`__key_${k.name}`)}`), `${rowHash} AS __h`];
+  const groups = keys.map((k) => quoteIdent(`__key_${k.name}`));
+  const grouped = `select ${[...groups, 'count(*) AS n', 'bit_xor(__h) AS x', 'sum(CAST(__h AS HUGEINT)) AS s'].join(', ')}
+    from (select ${inner.join(', ')} from ${from}) ${groups.length > 0 ? `group by ${groups.join(', ')}` : ''}`;
+  const outer = [
+    ...keys.map((k) => `${k.fromKey} AS ${quoteIdent(k.name)}`),
+    'n',
+    'CAST(x AS VARCHAR) AS x',
+    'CAST(s AS VARCHAR) AS s',
+  ];
+  return `select ${outer.join(', ')} from (${grouped})`;
 }
 
 /** The partition's folder relative to the table's: `team_id=a/project_id=b/month=2026-01` ('' when none). */
@@ -61,14 +114,9 @@ export function partitionPath(layout: TableLayout, values: string[]): string {
   return layout.partitionBy.map((name, i) => `${name}=${values[i]}`).join('/');
 }
 
-/** One row per partition: its values, rows and an order-independent fingerprint of its rows. */
+/** One row per partition: its values, rows and an order-independent fingerprint of its rows (statsSql). */
 export function partitionStatsSql(layout: TableLayout): string {
-  const keys = layout.partitionBy.map(quoteIdent);
-  const keyList = keys.length > 0 ? `${keys.join(', ')}, ` : '';
-  // xor and sum of 64-bit row hashes, with the count: order-independent, and a changed, added or removed row
-  // changes at least one of them (duplicated rows cancel in the xor but not in the sum or the count).
-  return `select ${keyList}count(*) as n, CAST(bit_xor(hash(r)) AS VARCHAR) as x, CAST(sum(CAST(hash(r) AS HUGEINT)) AS VARCHAR) as s
-    from (${layout.sql}) r ${keys.length > 0 ? `group by ${keys.join(', ')}` : ''}`;
+  return layout.statsSql;
 }
 
 export function partitionHash(layout: TableLayout, n: number, x: string, s: string): string {
