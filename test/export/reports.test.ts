@@ -227,14 +227,15 @@ describe('reports', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vwh-csv-reports-'));
     writeFileSync(
       join(dir, 'quoting.sql'),
-      '/* @report\ntitle: Quoting\ndescription: awkward text\ncolumns: {a: text, b: text, n: always null, d: day, t: instant}\n*/\n' +
+      '/* @report\ntitle: Quoting\ndescription: awkward text\ncolumns: {a: text, b: text, n: always null, d: day, t: instant, ' +
+        'd0: a day before year 1000, tz: an instant with a zone}\n*/\n' +
         "select 'say \"hi\", please' as a, 'line' || chr(10) || 'break' as b, null as n, date '2026-01-02' as d, " +
-        "timestamp '2026-01-02 03:04:05' as t",
+        "timestamp '2026-01-02 03:04:05' as t, date '0999-01-02' as d0, timestamptz '2026-01-02 03:04:05.5+00' as tz",
     );
     const quoting = join(out, 'quoting.csv');
     await writeReport({ db: world.db, name: 'quoting', format: 'csv', out: quoting, reportsDir: dir });
     expect(readFileSync(quoting, 'utf8')).toBe(
-      'a,b,n,d,t\r\n"say ""hi"", please","line\nbreak",,2026-01-02,2026-01-02T03:04:05Z\r\n',
+      'a,b,n,d,t,d0,tz\r\n"say ""hi"", please","line\nbreak",,2026-01-02,2026-01-02T03:04:05Z,0999-01-02,2026-01-02T03:04:05Z\r\n',
     );
     rmSync(dir, { recursive: true, force: true });
     const file = join(out, 'bom.csv');

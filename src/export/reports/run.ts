@@ -75,9 +75,11 @@ export async function writeReport(options: WriteReportOptions): Promise<ExportSu
 }
 
 /**
- * CSV through DuckDB's own writer (as fast as a bare COPY): RFC 4180 quoting (a field with a comma, quote, CR or LF
- * quoted, quotes doubled), CRLF record ends, ISO days and instants (UTC, to the second), into a temp file renamed
- * over `out`. With `bom`, the byte order mark goes first.
+ * CSV through DuckDB's own writer: RFC 4180 quoting (a field with a comma, quote, CR or LF quoted, quotes doubled),
+ * CRLF record ends, ISO days and instants (UTC, to the second), into a temp file renamed over `out`. With `bom`, the
+ * byte order mark goes first. Days need no DATEFORMAT: DuckDB writes a DATE as `YYYY-MM-DD` by itself, the same bytes
+ * as `%Y-%m-%d` (test/export/reports.test.ts), without a strftime per value; instants need TIMESTAMPFORMAT (the
+ * `T` and the `Z`), which is most of what this costs beyond a bare `COPY … (HEADER)` (docs/exports.md, benchmarks).
  */
 async function copyCsv(
   db: Database,
@@ -94,7 +96,7 @@ async function copyCsv(
       result = await db.connection.run(
         `COPY (${report.sql}) TO ${quoteLiteral(tmp)}
            (FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NEW_LINE '\r\n',
-            DATEFORMAT '%Y-%m-%d', TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%SZ')`,
+            TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%SZ')`,
         bound.values,
       );
     } catch (error) {
