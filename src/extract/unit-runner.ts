@@ -12,8 +12,12 @@ import type { ProgressSink, SyncPlan, UnitProgress } from './progress.js';
 import type { TeamResult } from './team-sync.js';
 import type { Unit, UnitContext, UnitOutput } from './types.js';
 
-/** Fetched rows waiting for the warehouse beyond which fetching pauses (a few megabytes of rows). */
-const MAX_BACKLOG_ROWS = 40_000;
+/**
+ * Fetched rows waiting for the warehouse (the batch landing included) beyond which fetching pauses. Twice a batch:
+ * the next batch is ready when one commits. At 40 000 the JS heap of a 365-day backfill peaked at 355 MB (garbage
+ * included); at 20 000, 264 MB, with the backfill as close to its floor.
+ */
+const MAX_BACKLOG_ROWS = 20_000;
 
 /** Test hooks that simulate a crash (a throw of `SimulatedCrash` ends the run like a kill -9: nothing more is written). */
 export interface SyncHooks {

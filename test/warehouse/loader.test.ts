@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BATCH_ROWS } from '../../src/warehouse/loader.js';
 import { Warehouse, type WarehouseSession } from '../../src/warehouse/warehouse.js';
 
 let dir: string;
@@ -163,5 +164,41 @@ describe('Loader', () => {
     // 20 batches of 2 MB staged; the landed rows are checkpointed to the file, so what stays is not theirs.
     await ws.session.run('CHECKPOINT');
     expect(await inMemory()).toBeLessThan(8e6);
+  });
+
+  it('bounds a batch by BATCH_ROWS: units queued while one lands are committed in batches of at most that many rows', async () => {
+    const perUnit = 1000;
+    const units = 3 * (BATCH_ROWS / perUnit) + 1;
+    const batches: number[] = [];
+    let inBatch = 0;
+    ws.loader.setBatchWork({
+      begin: () => {
+        inBatch = 0;
+      },
+      end: async () => {
+        batches.push(inBatch);
+      },
+    });
+    await Promise.all(
+      Array.from({ length: units }, (_, u) =>
+        ws.loader.loadUnit(
+          [
+            {
+              table: 'raw.chats',
+              rows: Array.from({ length: perUnit }, (_, i) => chat(`c${u}-${i}`, '2026-01-01')),
+            },
+          ],
+          run,
+          async (counts) => {
+            inBatch += counts['raw.chats'] ?? 0;
+          },
+        ),
+      ),
+    );
+    expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(units * perUnit);
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(units * perUnit);
+    // The first unit lands alone (nothing else was queued yet); the rest wait and go in full batches.
+    expect(batches.length).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...batches)).toBe(BATCH_ROWS);
   });
 });
