@@ -44,7 +44,7 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
 /** A reference server in a child process (`vwh serve --port 0 …flags`), so its CPU and memory are not the bench's. */
 export async function startServeChild(
   flags: string[],
-): Promise<{ url: string; apiKey: string; close(): void; cpuMs(): number | undefined }> {
+): Promise<{ url: string; apiKey: string; pid: number | undefined; close(): void; cpuMs(): number | undefined }> {
   const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...flags], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -60,7 +60,7 @@ export async function startServeChild(
     });
   });
   child.removeAllListeners('exit');
-  return { ...ready, close: () => child.kill('SIGTERM'), cpuMs: () => processCpuMs(child.pid) };
+  return { ...ready, pid: child.pid, close: () => child.kill('SIGTERM'), cpuMs: () => processCpuMs(child.pid) };
 }
 
 /** CPU time (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
