@@ -2,7 +2,7 @@
  * Exports: Parquet and CSV throughput on a large synthetic mart as a ratio to DuckDB's bare COPY of the same table
  * in the same run (target >= 0.8), the Arrow export's peak RSS as the table grows 10x (each size in a process of its
  * own; target: flat, <= 1.5x), and the HTML report's render time on a 10-project x 52-week reference world.
- * Each timing is the best of two runs, the bare COPY and the export interleaved, so that a burst of load on a
+ * Each timing is the best of three runs, the bare COPY and the export interleaved, so that a burst of load on a
  * shared machine weighs on both alike; the load average is recorded beside the figures.
  */
 import { spawnSync } from 'node:child_process';
@@ -95,7 +95,7 @@ export async function main(): Promise<BenchResult> {
     const phases: Record<string, number[]> = { hash_ms: [], write_ms: [], publish_ms: [] };
     const times = { bareParquet: [] as number[], barePartitioned: [] as number[], lake: [] as number[] };
     const csvTimes = { bare: [] as number[], report: [] as number[] };
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 3; i++) {
       times.bareParquet.push(
         await bareCopy(
           db,
