@@ -199,10 +199,11 @@ const FLUSH_ROWS = 1_048_576;
 
 /**
  * The row group size of a partitioned write: each thread's share of the largest partition, rounded up to a power of
- * two, between 16,384 and DuckDB's default of 122,880. A thread writes a partition's rows it holds as row groups of
- * at most this size, so the files have as many row groups as with the default while DuckDB sizes its buffers for
- * them, not for 122,880 rows: the 2,000,000-row, 120-partition write took 0.82-0.85 s instead of 0.95-1.0 s
- * (2 threads; docs/exports.md, benchmarks). Large partitions keep DuckDB's default.
+ * two, between 16,384 and DuckDB's default of 122,880. A thread writes the rows of a partition it holds as one row
+ * group when they fit, so the files keep as many row groups as with the default (240 for 2,000,000 rows in 120
+ * partitions on 2 threads, either way); DuckDB's writer, which sizes its per-row-group state by this setting, wrote
+ * them in 0.82-0.85 s instead of 0.95-1.0 s, the files 5 % larger (11.3 MB against 10.7; docs/exports.md,
+ * benchmarks). Large partitions keep DuckDB's default.
  */
 async function rowGroupRows(db: Database, changed: PlannedPartition[]): Promise<number> {
   const threads = Math.max(1, Number(await db.session.scalar<string>("select current_setting('threads')")));
@@ -229,7 +230,7 @@ async function copyPartitions(
   }
   options.push(`PARTITION_BY (${keys.join(', ')})`, 'OVERWRITE_OR_IGNORE', `FILENAME_PATTERN 'part-{i}'`);
   // DuckDB keeps 100 partition files open by default and, past that, closes and reopens them: with more
-  // partitions than that the write took 1.3-1.8x as long (2M rows, 130 partitions; docs/exports.md, benchmarks).
+  // partitions than that the write took 1.3-1.8x as long (2M rows, 120 partitions; docs/exports.md, benchmarks).
   await db.session.run(
     `SET partitioned_write_max_open_files = ${Math.min(Math.max(100, partitions + 1), MAX_OPEN_FILES)}`,
   );
