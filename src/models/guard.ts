@@ -1,6 +1,5 @@
 import { VwhError } from '../core/errors.js';
-import type { Session } from '../warehouse/session.js';
-import { relationKind } from './relations.js';
+import type { Relations } from './relations.js';
 import type { ModelStateRow } from './state.js';
 import type { Model } from './types.js';
 
@@ -9,9 +8,9 @@ import type { Model } from './types.js';
  * rather than rebuilt over its table (every other kind replaces or drops what is there). Dropping or renaming the
  * table by hand is the deliberate way out.
  */
-export async function guardHistory(exec: Session, model: Model, previous: ModelStateRow | undefined): Promise<void> {
+export function guardHistory(relations: Relations, model: Model, previous: ModelStateRow | undefined): void {
   if (previous?.kind !== 'scd2' || model.config.kind === 'scd2') return;
-  if ((await relationKind(exec, model.schema, model.name)) !== 'table') return;
+  if (relations.kind(model.schema, model.name) !== 'table') return;
   throw new VwhError(
     'MODEL_ERROR',
     `${model.id} holds scd2 history, and its kind is now ${model.config.kind}, which would replace that table; ` +

@@ -5,7 +5,7 @@ import { compileModel } from './compile.js';
 import { reachable } from './graph.js';
 import { plannedRanges } from './intervals.js';
 import { modelStart } from './materialize/incremental-by-time-range.js';
-import { relationKind } from './relations.js';
+import { Relations } from './relations.js';
 import { upstreamDays } from './run-node.js';
 import { selectModels } from './selection.js';
 import { processedDays, readModelStates, restatedDays } from './state.js';
@@ -31,6 +31,7 @@ export async function planProject(
 ): Promise<PlanEntry[]> {
   const exec = db.session;
   const states = await readModelStates(exec);
+  const relations = await Relations.read(exec);
   const selected = selectModels(project, options.select ?? [], options.exclude ?? [], states);
   const end = options.end ?? addDays(msToDay(options.clock.now()), -1);
   const entries: PlanEntry[] = [];
@@ -44,17 +45,17 @@ export async function planProject(
     if (model.config.kind === 'incremental_by_time_range') {
       let start: string | undefined;
       try {
-        start = await modelStart(exec, model, compileModel(project, model).sql, end);
+        start = await modelStart(exec, model, compileModel(project, model).sql, end, state?.start_date);
       } catch {
         entry.note = 'first day unknown until its sources exist';
       }
-      const exists = await relationKind(exec, model.schema, model.name);
-      const done = exists ? await processedDays(exec, id) : new Set<string>();
+      const exists = relations.kind(model.schema, model.name);
+      const done = exists ? await processedDays(exec, id, relations) : new Set<string>();
       if (options.start) {
         // What `build --start` would reprocess: every day from there, done or not.
         entry.missing = plannedRanges(maxDay(options.start, model.config.start ?? options.start), end, new Set(), 0, 0);
       } else if (start) {
-        const restated = new Set([...upstreamDays(project, id, written), ...(await restatedDays(exec, id))]);
+        const restated = new Set([...upstreamDays(project, id, written), ...(await restatedDays(exec, id, relations))]);
         entry.missing = plannedRanges(start, end, done, model.config.lookback, 0, restated);
       }
       if (entry.missing) written.set(id, entry.missing);

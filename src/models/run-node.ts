@@ -14,7 +14,7 @@ import { reachable } from './graph.js';
 import { guardHistory } from './guard.js';
 import { formatRanges } from './intervals.js';
 import { materializers } from './materialize/index.js';
-import { relationKind } from './relations.js';
+import type { Relations } from './relations.js';
 import { auditStatus, describeError, type NodeResult } from './results.js';
 import type { RunOptions } from './runner.js';
 
@@ -35,6 +35,8 @@ export interface NodeRun {
   /** Whether a model whose inputs did not change may be kept as it is. */
   reuse: boolean;
   states: Map<string, ModelStateRow>;
+  /** The warehouse's tables and views, kept as the run's nodes change them. */
+  relations: Relations;
   /** Each reusable model's key of inputs. */
   keys: Map<string, string>;
   dimensions: DimensionKeys;
@@ -58,13 +60,13 @@ export async function runNode(run: NodeRun, model: Model, exec: Session): Promis
   };
   const auditing = run.audit && model.config.kind !== 'ephemeral' && model.config.audits.length > 0;
   const key = run.keys.get(model.id);
-  if (key && (await upToDate(exec, model, key, run.states.get(model.id)?.input_key))) {
+  if (key && (await upToDate(exec, run.relations, model, key, run.states.get(model.id)?.input_key))) {
     result.message = 'up to date: no input changed since its last successful build';
     result.rowsAffected = 0;
     if (model.config.kind === 'incremental_by_time_range') result.intervals = '';
   } else {
     const scope = run.materialize ? await buildModel(run, model, exec, result, auditing, t0) : undefined;
-    if (!run.materialize && auditing && !(await relationKind(exec, model.schema, model.name))) {
+    if (!run.materialize && auditing && !run.relations.kind(model.schema, model.name)) {
       result.status = 'error';
       result.message = `${model.path}: ${model.id} is not in the warehouse yet; build it first (vwh models build --select ${model.id}).`;
     }
@@ -97,7 +99,7 @@ async function buildModel(
   const { options, states } = run;
   const compiled = compileModel(run.project, model);
   try {
-    await guardHistory(exec, model, states.get(model.id));
+    guardHistory(run.relations, model, states.get(model.id));
     let dims: string | null = null;
     let fullRefresh = options.fullRefresh ?? false;
     if (model.config.kind === 'incremental_by_time_range') {
@@ -111,6 +113,7 @@ async function buildModel(
       materializers[model.config.kind]({
         model,
         exec,
+        relations: run.relations,
         sql: compiled.sql,
         runId: run.runId,
         clock: options.clock,
@@ -119,6 +122,7 @@ async function buildModel(
         upstreamDays: upstreamDays(run.project, model.id, run.written),
         restates: timeRangeDescendants(run.project, model.id),
         lastBuiltOn: states.get(model.id)?.built_on,
+        rememberedStart: states.get(model.id)?.start_date,
         fullRefresh,
         baseDir: run.db.path.startsWith(':memory:') ? process.cwd() : dirname(resolve(run.db.path)),
         ...(auditing
@@ -183,14 +187,20 @@ export function timeRangeDescendants(project: Project, id: string): string[] {
 }
 
 /** Whether the model's relation holds what a build would write: same inputs as its last successful build. */
-async function upToDate(exec: Session, model: Model, key: string, recorded: string | null | undefined) {
+async function upToDate(
+  exec: Session,
+  relations: Relations,
+  model: Model,
+  key: string,
+  recorded: string | null | undefined,
+) {
   if (recorded !== key) return false;
   const kind = model.config.kind;
   // An ephemeral model has no relation to keep; an export's file may have been moved since.
   if (kind === 'ephemeral' || kind === 'export') return false;
   // Days an upstream model rewrote in a run that did not build this one (a --full-refresh records no input keys).
-  if (kind === 'incremental_by_time_range' && (await restatedDays(exec, model.id)).size > 0) return false;
-  return (await relationKind(exec, model.schema, model.name)) !== undefined;
+  if (kind === 'incremental_by_time_range' && (await restatedDays(exec, model.id, relations)).size > 0) return false;
+  return relations.kind(model.schema, model.name) !== undefined;
 }
 
 /**

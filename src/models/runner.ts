@@ -8,7 +8,7 @@ import { FAILURES_SCHEMA } from './audits/run.js';
 import { runSingularTest } from './audits/singular.js';
 import { DimensionKeys, inputKeys, sourcesOf, sourceVersions } from './freshness.js';
 import { createMacros } from './macros.js';
-import { relationKind } from './relations.js';
+import { Relations } from './relations.js';
 import { type NodeResult, type RunResults, report } from './results.js';
 import { type NodeRun, runNode } from './run-node.js';
 import { schedule } from './schedule.js';
@@ -42,6 +42,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
   await ensureState(main);
   await createMacros(project.macros, (sql) => main.run(sql));
   const states = await readModelStates(main);
+  const relations = await Relations.read(main);
   const selected = selectModels(project, options.select ?? [], options.exclude ?? [], states);
   const order = project.graph.order.filter((id) => selected.has(id));
   const materialize = options.command !== 'test';
@@ -77,6 +78,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     audit,
     reuse,
     states,
+    relations,
     keys,
     dimensions,
     written,
@@ -88,7 +90,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
   if (audit) {
     for (const test of project.tests) {
       if (!test.parents.some((p) => selected.has(p)) && selected.size !== project.models.size) continue;
-      const missing = await missingParent(main, project, test.parents);
+      const missing = missingParent(relations, project, test.parents);
       const result = missing
         ? skippedTest(test, `skipped: ${missing} is not in the warehouse yet (vwh models build --select ${missing})`)
         : await runSingularTest(main, project, test, results, options.storeFailures ?? false);
@@ -125,11 +127,11 @@ export async function runProject(db: Database, project: Project, options: RunOpt
  * The first parent of a singular test that is not in the warehouse (an ephemeral parent is inlined, so it counts
  * as present). A test selected through one parent must not fail because another was never built.
  */
-async function missingParent(exec: Session, project: Project, parents: readonly string[]): Promise<string | null> {
+function missingParent(relations: Relations, project: Project, parents: readonly string[]): string | null {
   for (const id of parents) {
     const model = project.models.get(id);
     if (!model || model.config.kind === 'ephemeral') continue;
-    if (!(await relationKind(exec, model.schema, model.name))) return id;
+    if (!relations.kind(model.schema, model.name)) return id;
   }
   return null;
 }

@@ -4,6 +4,7 @@ import { opsDb } from '../warehouse/kysely/index.js';
 import { readMigrations } from '../warehouse/migrate.js';
 import type { Session } from '../warehouse/session.js';
 import { toDay } from '../warehouse/state-store.js';
+import type { Relations } from './relations.js';
 import { splitStatements } from './sql-text.js';
 
 /**
@@ -79,18 +80,23 @@ export async function writeInputKey(exec: Session, model: string, inputKey: stri
   await opsDb(exec).updateTable('ops.model_state').set({ input_key: inputKey }).where('model', '=', model).execute();
 }
 
-export function processedDays(exec: Session, model: string): Promise<Set<string>> {
-  return daysOf(exec, 'model_intervals', model);
+export function processedDays(exec: Session, model: string, relations: Relations): Promise<Set<string>> {
+  return daysOf(exec, 'model_intervals', model, relations);
 }
 
 /** The days an upstream model rewrote since this model last processed them. */
-export function restatedDays(exec: Session, model: string): Promise<Set<string>> {
-  return daysOf(exec, 'model_restated', model);
+export function restatedDays(exec: Session, model: string, relations: Relations): Promise<Set<string>> {
+  return daysOf(exec, 'model_restated', model, relations);
 }
 
 /** The days of `model` in `ops.<table>` (none when a read-only warehouse has no such table yet). */
-async function daysOf(exec: Session, table: 'model_intervals' | 'model_restated', model: string): Promise<Set<string>> {
-  if (!(await opsTableExists(exec, table))) return new Set();
+async function daysOf(
+  exec: Session,
+  table: 'model_intervals' | 'model_restated',
+  model: string,
+  relations: Relations,
+): Promise<Set<string>> {
+  if (relations.kind('ops', table) !== 'table') return new Set();
   const rows = await opsDb(exec)
     .selectFrom(`ops.${table}`)
     .select('day')

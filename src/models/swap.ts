@@ -1,6 +1,6 @@
 import { quoteIdent } from '../core/sql.js';
 import type { Session } from '../warehouse/session.js';
-import { relationKind } from './relations.js';
+import type { Relations } from './relations.js';
 import { qualified } from './sql-text.js';
 
 /** The name a new version is built under before it replaces the live one. */
@@ -11,10 +11,12 @@ export function tempName(name: string): string {
 /**
  * Builds `select` into `schema.<name>__vwh_new`, then, in one transaction, drops the live relation and renames the
  * new one into place. A failing SELECT leaves the live version untouched (and no temporary table behind).
- * `beforeSwap` runs on the new table before it goes live (audits that block the swap).
+ * `beforeSwap` runs on the new table before it goes live (audits that block the swap). The schema exists (the
+ * runner creates the schemas of a build up front).
  */
 export async function buildAndSwapTable(
   exec: Session,
+  relations: Relations,
   schema: string,
   name: string,
   select: string,
@@ -22,7 +24,6 @@ export async function buildAndSwapTable(
 ): Promise<number> {
   const temp = tempName(name);
   const tempRel = qualified(schema, temp);
-  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
   await exec.run(`DROP TABLE IF EXISTS ${tempRel}`);
   try {
     await exec.run(`CREATE TABLE ${tempRel} AS ${select}`);
@@ -33,23 +34,31 @@ export async function buildAndSwapTable(
   }
   const rows = Number(await exec.scalar(`SELECT count(*) FROM ${tempRel}`));
   await exec.transaction(async () => {
-    await dropRelation(exec, schema, name);
+    await dropRelation(exec, relations, schema, name);
     await exec.run(`ALTER TABLE ${tempRel} RENAME TO ${quoteIdent(name)}`);
   });
+  relations.set(schema, name, 'table');
   return rows;
 }
 
 /** Replaces whatever `schema.name` is with a view, in one transaction (a SELECT that does not bind changes nothing). */
-export async function replaceWithView(exec: Session, schema: string, name: string, select: string): Promise<void> {
-  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+export async function replaceWithView(
+  exec: Session,
+  relations: Relations,
+  schema: string,
+  name: string,
+  select: string,
+): Promise<void> {
   await exec.transaction(async () => {
-    if ((await relationKind(exec, schema, name)) === 'table') await dropRelation(exec, schema, name);
+    if (relations.kind(schema, name) === 'table') await dropRelation(exec, relations, schema, name);
     await exec.run(`CREATE OR REPLACE VIEW ${qualified(schema, name)} AS ${select}`);
   });
+  relations.set(schema, name, 'view');
 }
 
-export async function dropRelation(exec: Session, schema: string, name: string): Promise<void> {
-  const kind = await relationKind(exec, schema, name);
+/** Drops `schema.name`, whatever it is; the caller records the change in `relations` once it committed. */
+export async function dropRelation(exec: Session, relations: Relations, schema: string, name: string): Promise<void> {
+  const kind = relations.kind(schema, name);
   if (kind === 'table') await exec.run(`DROP TABLE ${qualified(schema, name)}`);
   if (kind === 'view') await exec.run(`DROP VIEW ${qualified(schema, name)}`);
 }

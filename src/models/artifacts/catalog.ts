@@ -1,5 +1,5 @@
 import type { Session } from '../../warehouse/session.js';
-import { relationKind } from '../relations.js';
+import { Relations } from '../relations.js';
 import { qualified } from '../sql-text.js';
 import type { Project } from '../types.js';
 
@@ -13,10 +13,11 @@ export interface CatalogEntry {
 /** What each built model looks like in the warehouse now (DESCRIBE), with the header's column descriptions. */
 export async function buildCatalog(exec: Session, project: Project): Promise<Record<string, CatalogEntry>> {
   const out: Record<string, CatalogEntry> = {};
+  const relations = await Relations.read(exec);
   for (const id of project.graph.order) {
     const model = project.models.get(id);
     if (!model || model.config.kind === 'ephemeral') continue;
-    const type = await relationKind(exec, model.schema, model.name);
+    const type = relations.kind(model.schema, model.name);
     if (!type) continue;
     const rel = qualified(model.schema, model.name);
     const described = await exec.all<{ column_name: string; column_type: string; null: string }>(`DESCRIBE ${rel}`);

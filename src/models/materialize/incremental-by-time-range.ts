@@ -4,17 +4,8 @@ import type { Session } from '../../warehouse/session.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import { type AuditOutcome, NOTHING } from '../audits/run.js';
 import { plannedRanges } from '../intervals.js';
-import { relationKind } from '../relations.js';
 import { qualified, substituteMacros } from '../sql-text.js';
-import {
-  clearIntervals,
-  clearRestated,
-  markProcessed,
-  processedDays,
-  readModelStates,
-  restate,
-  restatedDays,
-} from '../state.js';
+import { clearIntervals, clearRestated, markProcessed, processedDays, restate, restatedDays } from '../state.js';
 import { dropRelation, tempName } from '../swap.js';
 import type { Model } from '../types.js';
 import { addedNote, addNewColumns, describeColumns } from './columns.js';
@@ -31,22 +22,22 @@ import type { MaterializeContext, MaterializeResult, Materializer } from './type
  * keeps the previous table.
  */
 export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
-  const { model, exec, runId, clock } = ctx;
+  const { model, exec, relations, runId, clock } = ctx;
   const rel = qualified(model.schema, model.name);
-  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(model.schema)}`);
   if (ctx.fullRefresh) return rebuildAll(ctx);
 
   // Days recorded for a table that is gone (dropped by hand, or a view of that name) are not there any more.
-  if ((await relationKind(exec, model.schema, model.name)) !== 'table') await clearIntervals(exec, model.id);
+  if (relations.kind(model.schema, model.name) !== 'table') await clearIntervals(exec, model.id);
   const start = await firstDay(ctx);
   if (start === undefined) {
     await exec.transaction(() => ensureTable(ctx, { from: '1970-01-01', to: '1970-01-01' }));
+    relations.set(model.schema, model.name, 'table');
     return { rowsAffected: 0, intervals: [], message: 'no rows in the sources yet' };
   }
-  const done = ctx.start ? new Set<string>() : await processedDays(exec, model.id);
+  const done = ctx.start ? new Set<string>() : await processedDays(exec, model.id, relations);
   // A day an upstream time-range model rewrote is stale here too, done or not: in this run, or recorded by a run
   // that did not build this model (a --select, a failure above it).
-  const restated = new Set([...(ctx.upstreamDays ?? []), ...(await restatedDays(exec, model.id))]);
+  const restated = new Set([...(ctx.upstreamDays ?? []), ...(await restatedDays(exec, model.id, relations))]);
   const ranges = plannedRanges(
     start,
     ctx.end,
@@ -55,7 +46,10 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
     model.config.batchDays,
     restated,
   );
-  if (ranges.length === 0) await exec.transaction(() => ensureTable(ctx, { from: start, to: start }));
+  if (ranges.length === 0) {
+    await exec.transaction(() => ensureTable(ctx, { from: start, to: start }));
+    relations.set(model.schema, model.name, 'table');
+  }
   let added: string[] = [];
   let rows = 0;
   for (const [i, range] of ranges.entries()) {
@@ -74,6 +68,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
       await clearRestated(exec, model.id, range);
       await restate(exec, ctx.restates ?? [], range, model.id, runId);
     });
+    if (i === 0) relations.set(model.schema, model.name, 'table');
   }
   const days = ranges.reduce((n, r) => n + dayDiff(r.from, r.to) + 1, 0);
   return {
@@ -110,7 +105,7 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
     }
     const now = new Date(clock.now());
     await exec.transaction(async () => {
-      await dropRelation(exec, model.schema, model.name);
+      await dropRelation(exec, ctx.relations, model.schema, model.name);
       await exec.run(`ALTER TABLE ${tempRel} RENAME TO ${quoteIdent(model.name)}`);
       await clearIntervals(exec, model.id);
       await clearRestated(exec, model.id);
@@ -119,6 +114,7 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
         await restate(exec, ctx.restates ?? [], range, model.id, runId);
       }
     });
+    ctx.relations.set(model.schema, model.name, 'table');
   } catch (error) {
     await exec.run(`DROP TABLE IF EXISTS ${tempRel}`).catch(() => {});
     throw error;
@@ -138,7 +134,7 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
 async function firstDay(ctx: MaterializeContext, remembered = true): Promise<string | undefined> {
   const { model } = ctx;
   if (ctx.start) return maxDay(ctx.start, model.config.start ?? ctx.start);
-  return modelStart(ctx.exec, model, ctx.sql, ctx.end, remembered);
+  return modelStart(ctx.exec, model, ctx.sql, ctx.end, remembered ? ctx.rememberedStart : undefined);
 }
 
 function select(ctx: MaterializeContext, range: DayRange): string {
@@ -157,10 +153,10 @@ export async function modelStart(
   model: Model,
   sql: string,
   end: string,
-  useRemembered = true,
+  /** The model's ops.model_state.start_date, if it is to be used. */
+  remembered: string | null | undefined,
 ): Promise<string | undefined> {
   if (model.config.start) return model.config.start;
-  const remembered = useRemembered ? (await readModelStates(exec)).get(model.id)?.start_date : undefined;
   if (remembered) return remembered;
   const query = substituteMacros(sql, { start_date: '1900-01-01', end_date: end });
   const column = quoteIdent(model.config.timeColumn as string);
@@ -174,10 +170,10 @@ export async function modelStart(
  * inside the transaction that writes the first interval, so a failing first build leaves nothing behind.
  */
 async function ensureTable(ctx: MaterializeContext, range: DayRange): Promise<void> {
-  const { model, exec } = ctx;
-  const kind = await relationKind(exec, model.schema, model.name);
+  const { model, exec, relations } = ctx;
+  const kind = relations.kind(model.schema, model.name);
   if (kind === 'table') return;
-  if (kind === 'view') await dropRelation(exec, model.schema, model.name);
+  if (kind === 'view') await dropRelation(exec, relations, model.schema, model.name);
   await exec.run(
     `CREATE TABLE ${qualified(model.schema, model.name)} AS SELECT * FROM (${select(ctx, range)}\n) AS q LIMIT 0`,
   );

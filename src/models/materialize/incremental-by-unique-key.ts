@@ -2,7 +2,6 @@ import { addDays, maxDay } from '../../core/days.js';
 import { quoteIdent } from '../../core/sql.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import type { AuditOutcome } from '../audits/run.js';
-import { relationKind } from '../relations.js';
 import { qualified, substituteMacros } from '../sql-text.js';
 import { buildAndSwapTable } from '../swap.js';
 import { addedNote, addNewColumns, describeColumns } from './columns.js';
@@ -14,8 +13,8 @@ import type { Materializer } from './types.js';
  * starts returning is added to the table (forward-only). A full build is audited before it is swapped in.
  */
 export const materializeIncrementalByUniqueKey: Materializer = async (ctx) => {
-  const { model, exec, sql, end, fullRefresh, auditNew } = ctx;
-  const exists = (await relationKind(exec, model.schema, model.name)) === 'table';
+  const { model, exec, relations, sql, end, fullRefresh, auditNew } = ctx;
+  const exists = relations.kind(model.schema, model.name) === 'table';
   const full = !exists || fullRefresh;
   // The window an incremental build reads: from the day of the last build (less `lookback` days) to the end day;
   // a full build reads from the header's start. `where updated_at >= @start_date` makes each build small.
@@ -27,7 +26,7 @@ export const materializeIncrementalByUniqueKey: Materializer = async (ctx) => {
   if (full) {
     // Built in full like a table, and audited before the swap like one.
     let audits: AuditOutcome[] | undefined;
-    const rows = await buildAndSwapTable(exec, model.schema, model.name, select, async (temp) => {
+    const rows = await buildAndSwapTable(exec, relations, model.schema, model.name, select, async (temp) => {
       if (!auditNew) return;
       audits = await auditNew(temp);
       if (isBlocking(audits)) throw new AuditBlocked(audits);

@@ -2,7 +2,7 @@ import { VwhError } from '../../core/errors.js';
 import { quoteIdent, quoteLiteral } from '../../core/sql.js';
 import type { Session } from '../../warehouse/session.js';
 import { sqlTimestamp } from '../intervals.js';
-import { relationKind } from '../relations.js';
+import type { Relations } from '../relations.js';
 import { qualified, substituteMacros } from '../sql-text.js';
 import type { Model } from '../types.js';
 import { addedNote, addNewColumns, describeColumns } from './columns.js';
@@ -23,16 +23,15 @@ import type { Materializer } from './types.js';
  * version) are applied, so a rebuild adds nothing and never rewrites history. Two rows for one key and date are
  * refused. Everything happens in SQL (window functions) in one transaction.
  */
-export const materializeScd2: Materializer = async ({ model, exec, sql, end, clock, fullRefresh }) => {
+export const materializeScd2: Materializer = async ({ model, exec, relations, sql, end, clock, fullRefresh }) => {
   const { scd2Strategy, updatedAt, snapshotTimeColumn } = model.config;
   const select = substituteMacros(sql, { start_date: model.config.start ?? '1970-01-01', end_date: end });
   const rel = qualified(model.schema, model.name);
   const src = quoteIdent(`__vwh_src_${model.schema}_${model.name}`);
   const now = `TIMESTAMP ${quoteLiteral(sqlTimestamp(clock.now()))}`;
   const dateColumn = scd2Strategy === 'timestamp' ? updatedAt : snapshotTimeColumn;
-  const exists = await existingHistory(exec, model, rel);
+  const exists = await existingHistory(exec, relations, model, rel);
   let built: { rows: number; added: string[] } = { rows: 0, added: [] };
-  await exec.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(model.schema)}`);
   await exec.transaction(async () => {
     await exec.run(`CREATE OR REPLACE TEMP TABLE ${src} AS ${select}`);
     const columns = (await exec.all<{ column_name: string }>(`DESCRIBE ${src}`)).map((c) => c.column_name);
@@ -41,14 +40,15 @@ export const materializeScd2: Materializer = async ({ model, exec, sql, end, clo
     built = dateColumn === undefined ? await buildUndated(target) : await buildDated(target, dateColumn);
     await exec.run(`DROP TABLE ${src}`);
   });
+  relations.set(model.schema, model.name, 'table');
   const kept = fullRefresh ? 'scd2 history kept (--full-refresh never drops it)' : '';
   const message = `${kept}${addedNote(built.added)}`.replace(/^; /, '');
   return message ? { rowsAffected: built.rows, message } : { rowsAffected: built.rows };
 };
 
 /** Whether the history table exists; a view of its name, or a table without valid_from/valid_to, is refused. */
-async function existingHistory(exec: Session, model: Model, rel: string): Promise<boolean> {
-  const kind = await relationKind(exec, model.schema, model.name);
+async function existingHistory(exec: Session, relations: Relations, model: Model, rel: string): Promise<boolean> {
+  const kind = relations.kind(model.schema, model.name);
   if (kind === 'view') {
     throw new VwhError('MODEL_ERROR', `${model.id} is a view; an scd2 model needs its table. Drop the view first.`);
   }

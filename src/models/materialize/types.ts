@@ -2,11 +2,14 @@ import type { Clock } from '../../core/clock.js';
 import type { DayRange } from '../../core/days.js';
 import type { Session } from '../../warehouse/session.js';
 import type { AuditOutcome } from '../audits/run.js';
+import type { Relations } from '../relations.js';
 import type { Model } from '../types.js';
 
 export interface MaterializeContext {
   model: Model;
   exec: Session;
+  /** The warehouse's relations: a materialization records the change it committed to its model's. */
+  relations: Relations;
   /** The model's SELECT with ephemeral parents inlined; macros still in place. */
   sql: string;
   runId: string;
@@ -18,6 +21,8 @@ export interface MaterializeContext {
   fullRefresh: boolean;
   /** Day of the model's last successful build, if any (incremental_by_unique_key's window starts there). */
   lastBuiltOn?: string;
+  /** First day remembered from the model's first build (ops.model_state.start_date), if any. */
+  rememberedStart?: string | null;
   /** Days time-range models upstream wrote in this run: a time-range model re-processes them (same-day lineage). */
   upstreamDays?: ReadonlySet<string>;
   /** The time-range models below this one (through any kinds): a day it rewrites is restated for each of them. */
