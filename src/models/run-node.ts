@@ -19,7 +19,7 @@ import { auditStatus, describeError, type NodeResult } from './results.js';
 import type { RunOptions } from './runner.js';
 
 import { qualified } from './sql-text.js';
-import { type ModelStateRow, restatedDays, writeInputKey, writeModelState } from './state.js';
+import { type ModelStateRow, replaceModelState, restatedDays, writeInputKey, writeModelState } from './state.js';
 import type { Model, Project } from './types.js';
 
 /** What every model of one run shares. */
@@ -109,8 +109,20 @@ async function buildModel(
       if (run.reuse && previous && previous.dims_key !== dims) fullRefresh = true;
     }
     const auditOptions = { storeFailures: options.storeFailures ?? false };
-    const out = await withConflictRetry(() =>
-      materializers[model.config.kind]({
+    const state = (startDate: string | undefined): ModelStateRow => ({
+      model: model.id,
+      kind: model.config.kind,
+      fingerprint: model.fingerprint,
+      start_date: startDate ?? null,
+      dims_key: dims,
+    });
+    // When this model's build started: incremental_by_unique_key's next window starts on this day.
+    const builtAt = new Date(t0);
+    // Whether the materialization recorded the state in the transaction that committed its build.
+    let recorded = false;
+    const out = await withConflictRetry(() => {
+      recorded = false;
+      return materializers[model.config.kind]({
         model,
         exec,
         relations: run.relations,
@@ -121,6 +133,10 @@ async function buildModel(
         start: options.start,
         upstreamDays: upstreamDays(run.project, model.id, run.written),
         restates: timeRangeDescendants(run.project, model.id),
+        recordState: async (startDate) => {
+          await replaceModelState(exec, state(startDate), run.runId, builtAt);
+          recorded = true;
+        },
         lastBuiltOn: states.get(model.id)?.built_on,
         rememberedStart: states.get(model.id)?.start_date,
         fullRefresh,
@@ -130,8 +146,8 @@ async function buildModel(
               auditNew: (relation: string) => runAudits(exec, model.id, relation, model.config.audits, auditOptions),
             }
           : {}),
-      }),
-    );
+      });
+    });
     result.rowsAffected = out.rowsAffected;
     if (out.intervals) {
       result.intervals = formatRanges(out.intervals);
@@ -143,19 +159,7 @@ async function buildModel(
       result.audits = out.audits;
       result.status = auditStatus(out.audits);
     }
-    await writeModelState(
-      exec,
-      {
-        model: model.id,
-        kind: model.config.kind,
-        fingerprint: model.fingerprint,
-        start_date: out.startDate ?? null,
-        dims_key: dims,
-      },
-      run.runId,
-      // When this model's build started: incremental_by_unique_key's next window starts on this day.
-      new Date(t0),
-    );
+    if (!recorded) await writeModelState(exec, state(out.startDate), run.runId, builtAt);
     return out.auditScope;
   } catch (error) {
     if (error instanceof AuditBlocked) {

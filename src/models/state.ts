@@ -55,24 +55,36 @@ export async function readModelStates(exec: Session): Promise<Map<string, ModelS
   );
 }
 
+/** Replaces the model's row, in a transaction of its own. */
 export async function writeModelState(exec: Session, row: ModelStateRow, runId: string, builtAt: Date): Promise<void> {
+  await exec.transaction(() => replaceModelState(exec, row, runId, builtAt));
+}
+
+/**
+ * Replaces the model's row; call inside the transaction that commits the model's build, so that the two commit
+ * together (and the row costs no transaction of its own).
+ */
+export async function replaceModelState(
+  exec: Session,
+  row: ModelStateRow,
+  runId: string,
+  builtAt: Date,
+): Promise<void> {
   const db = opsDb(exec);
-  await exec.transaction(async () => {
-    await db.deleteFrom('ops.model_state').where('model', '=', row.model).execute();
-    await db
-      .insertInto('ops.model_state')
-      .values({
-        model: row.model,
-        kind: row.kind,
-        fingerprint: row.fingerprint,
-        start_date: row.start_date,
-        built_at: builtAt,
-        run_id: runId,
-        input_key: null,
-        dims_key: row.dims_key ?? null,
-      })
-      .execute();
-  });
+  await db.deleteFrom('ops.model_state').where('model', '=', row.model).execute();
+  await db
+    .insertInto('ops.model_state')
+    .values({
+      model: row.model,
+      kind: row.kind,
+      fingerprint: row.fingerprint,
+      start_date: row.start_date,
+      built_at: builtAt,
+      run_id: runId,
+      input_key: null,
+      dims_key: row.dims_key ?? null,
+    })
+    .execute();
 }
 
 /** Records what a model was built from, once its build and audits succeeded. */

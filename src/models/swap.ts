@@ -21,6 +21,8 @@ export async function buildAndSwapTable(
   name: string,
   select: string,
   beforeSwap?: (tempRelation: string) => Promise<void>,
+  /** Runs inside the swap's transaction (the model's state, which commits with it). */
+  inSwap?: () => Promise<void>,
 ): Promise<number> {
   const temp = tempName(name);
   const tempRel = qualified(schema, temp);
@@ -36,6 +38,7 @@ export async function buildAndSwapTable(
   await exec.transaction(async () => {
     await dropRelation(exec, relations, schema, name);
     await exec.run(`ALTER TABLE ${tempRel} RENAME TO ${quoteIdent(name)}`);
+    await inSwap?.();
   });
   relations.set(schema, name, 'table');
   return rows;
@@ -48,10 +51,13 @@ export async function replaceWithView(
   schema: string,
   name: string,
   select: string,
+  /** Runs inside the transaction (the model's state, which commits with the view). */
+  inSwap?: () => Promise<void>,
 ): Promise<void> {
   await exec.transaction(async () => {
     if (relations.kind(schema, name) === 'table') await dropRelation(exec, relations, schema, name);
     await exec.run(`CREATE OR REPLACE VIEW ${qualified(schema, name)} AS ${select}`);
+    await inSwap?.();
   });
   relations.set(schema, name, 'view');
 }

@@ -9,7 +9,16 @@ import type { Materializer } from './types.js';
  * `export`: COPY the SELECT to a Parquet (zstd by default) or CSV file, relative paths from the warehouse file's folder, written beside the target and renamed over
  * it so readers never see half a file, then a view over the file under the model's name.
  */
-export const materializeExport: Materializer = async ({ model, exec, relations, sql, end, runId, baseDir }) => {
+export const materializeExport: Materializer = async ({
+  model,
+  exec,
+  relations,
+  sql,
+  end,
+  runId,
+  baseDir,
+  recordState,
+}) => {
   const { exportPath, exportFormat, compression } = model.config;
   const target = resolve(baseDir, exportPath as string);
   mkdirSync(dirname(target), { recursive: true });
@@ -26,6 +35,13 @@ export const materializeExport: Materializer = async ({ model, exec, relations, 
   }
   renameSync(partial, target);
   const reader = exportFormat === 'parquet' ? 'read_parquet' : 'read_csv_auto';
-  await replaceWithView(exec, relations, model.schema, model.name, `SELECT * FROM ${reader}(${quoteLiteral(target)})`);
+  await replaceWithView(
+    exec,
+    relations,
+    model.schema,
+    model.name,
+    `SELECT * FROM ${reader}(${quoteLiteral(target)})`,
+    recordState,
+  );
   return { rowsAffected: rows, message: target };
 };

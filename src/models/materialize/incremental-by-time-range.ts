@@ -52,6 +52,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
   }
   let added: string[] = [];
   let rows = 0;
+  const startDate = model.config.start ?? start;
   for (const [i, range] of ranges.entries()) {
     const now = new Date(clock.now());
     await exec.transaction(async () => {
@@ -67,6 +68,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
       await markProcessed(exec, model.id, range, runId, now);
       await clearRestated(exec, model.id, range);
       await restate(exec, ctx.restates ?? [], range, model.id, runId);
+      if (i === ranges.length - 1) await ctx.recordState?.(startDate);
     });
     if (i === 0) relations.set(model.schema, model.name, 'table');
   }
@@ -75,7 +77,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
     rowsAffected: rows,
     intervals: ranges,
     auditScope: ranges.length ? ranges.map((r) => `(${window(model, r)})`).join(' OR ') : NOTHING,
-    startDate: model.config.start ?? start,
+    startDate,
     message: `${days === 0 ? 'up to date' : `${days} day(s)`}${addedNote(added)}`,
   };
 };
@@ -113,6 +115,7 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
         await markProcessed(exec, model.id, range, runId, now);
         await restate(exec, ctx.restates ?? [], range, model.id, runId);
       }
+      await ctx.recordState?.(start ? (model.config.start ?? start) : undefined);
     });
     ctx.relations.set(model.schema, model.name, 'table');
   } catch (error) {

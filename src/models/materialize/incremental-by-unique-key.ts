@@ -1,10 +1,8 @@
 import { addDays, maxDay } from '../../core/days.js';
 import { quoteIdent } from '../../core/sql.js';
-import { AuditBlocked, isBlocking } from '../audits/blocked.js';
-import type { AuditOutcome } from '../audits/run.js';
 import { qualified, substituteMacros } from '../sql-text.js';
-import { buildAndSwapTable } from '../swap.js';
 import { addedNote, addNewColumns, describeColumns } from './columns.js';
+import { buildAuditedTable } from './table.js';
 import type { Materializer } from './types.js';
 
 /**
@@ -13,7 +11,7 @@ import type { Materializer } from './types.js';
  * starts returning is added to the table (forward-only). A full build is audited before it is swapped in.
  */
 export const materializeIncrementalByUniqueKey: Materializer = async (ctx) => {
-  const { model, exec, relations, sql, end, fullRefresh, auditNew } = ctx;
+  const { model, exec, relations, sql, end, fullRefresh, recordState } = ctx;
   const exists = relations.kind(model.schema, model.name) === 'table';
   const full = !exists || fullRefresh;
   // The window an incremental build reads: from the day of the last build (less `lookback` days) to the end day;
@@ -25,12 +23,7 @@ export const materializeIncrementalByUniqueKey: Materializer = async (ctx) => {
   const select = substituteMacros(sql, { start_date: from, end_date: end });
   if (full) {
     // Built in full like a table, and audited before the swap like one.
-    let audits: AuditOutcome[] | undefined;
-    const rows = await buildAndSwapTable(exec, relations, model.schema, model.name, select, async (temp) => {
-      if (!auditNew) return;
-      audits = await auditNew(temp);
-      if (isBlocking(audits)) throw new AuditBlocked(audits);
-    });
+    const { rows, audits } = await buildAuditedTable(ctx, select);
     return { rowsAffected: rows, message: 'built in full', audits };
   }
   const rel = qualified(model.schema, model.name);
@@ -56,6 +49,7 @@ export const materializeIncrementalByUniqueKey: Materializer = async (ctx) => {
       rows = await exec.run(`INSERT INTO ${rel} BY NAME SELECT * FROM ${src}`);
     }
     await exec.run(`DROP TABLE ${src}`);
+    await recordState?.();
   });
   return { rowsAffected: rows, message: `${model.config.strategy} from ${from}${addedNote(added)}` };
 };

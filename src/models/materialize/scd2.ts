@@ -23,7 +23,16 @@ import type { Materializer } from './types.js';
  * version) are applied, so a rebuild adds nothing and never rewrites history. Two rows for one key and date are
  * refused. Everything happens in SQL (window functions) in one transaction.
  */
-export const materializeScd2: Materializer = async ({ model, exec, relations, sql, end, clock, fullRefresh }) => {
+export const materializeScd2: Materializer = async ({
+  model,
+  exec,
+  relations,
+  sql,
+  end,
+  clock,
+  fullRefresh,
+  recordState,
+}) => {
   const { scd2Strategy, updatedAt, snapshotTimeColumn } = model.config;
   const select = substituteMacros(sql, { start_date: model.config.start ?? '1970-01-01', end_date: end });
   const rel = qualified(model.schema, model.name);
@@ -39,6 +48,7 @@ export const materializeScd2: Materializer = async ({ model, exec, relations, sq
     const target = { model, exec, rel, src, now, columns, exists };
     built = dateColumn === undefined ? await buildUndated(target) : await buildDated(target, dateColumn);
     await exec.run(`DROP TABLE ${src}`);
+    await recordState?.();
   });
   relations.set(model.schema, model.name, 'table');
   const kept = fullRefresh ? 'scd2 history kept (--full-refresh never drops it)' : '';

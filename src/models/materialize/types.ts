@@ -29,6 +29,12 @@ export interface MaterializeContext {
   restates?: readonly string[];
   /** Relative export paths resolve from here: the warehouse file's folder. */
   baseDir: string;
+  /**
+   * Records the model's state (ops.model_state, with the build's first day for a time-range model): a
+   * materialization calls it inside the transaction that commits its build, so that both commit together; when it
+   * does not (nothing to commit), the runner records the state after it.
+   */
+  recordState?: (startDate?: string) => Promise<void>;
   /** When auditing: checks a new version before it goes live (kinds that build one under a temporary name). */
   auditNew?: (relation: string) => Promise<AuditOutcome[]>;
 }
