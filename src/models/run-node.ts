@@ -19,7 +19,7 @@ import { auditStatus, describeError, type NodeResult } from './results.js';
 import type { RunOptions } from './runner.js';
 
 import { qualified } from './sql-text.js';
-import { type ModelStateRow, replaceModelState, restatedDays, writeInputKey, writeModelState } from './state.js';
+import { type ModelStateRow, replaceModelState, restatedDays, writeModelState } from './state.js';
 import type { Model, Project } from './types.js';
 
 /** What every model of one run shares. */
@@ -39,6 +39,8 @@ export interface NodeRun {
   relations: Relations;
   /** Each reusable model's key of inputs. */
   keys: Map<string, string>;
+  /** The input keys to record (ops.model_state.input_key) when the run ends: models built and audited in it. */
+  inputKeys: Map<string, string>;
   dimensions: DimensionKeys;
   /** Days each time-range model wrote in this run: a time-range model downstream re-processes them too. */
   written: Map<string, DayRange[]>;
@@ -78,7 +80,7 @@ export async function runNode(run: NodeRun, model: Model, exec: Session): Promis
       result.status = auditStatus(result.audits);
     }
     // Only after its audits passed: a model reused later must be one whose audits would pass again.
-    if (key && run.audit && result.status === 'success') await writeInputKey(exec, model.id, key);
+    if (key && run.audit && result.status === 'success') run.inputKeys.set(model.id, key);
   }
   result.durationMs = performance.now() - t0hr;
   return result;

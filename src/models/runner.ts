@@ -80,6 +80,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     states,
     relations,
     keys,
+    inputKeys: new Map(),
     dimensions,
     written,
   };
@@ -112,6 +113,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
       intervals: result.intervals ?? null,
       message: result.message ?? null,
     })),
+    run.inputKeys,
   );
   for (const exec of executors.slice(1)) exec.connection.closeSync();
   return {

@@ -87,9 +87,12 @@ export async function replaceModelState(
     .execute();
 }
 
-/** Records what a model was built from, once its build and audits succeeded. */
-export async function writeInputKey(exec: Session, model: string, inputKey: string): Promise<void> {
-  await opsDb(exec).updateTable('ops.model_state').set({ input_key: inputKey }).where('model', '=', model).execute();
+/** Records what each model was built from (model -> input key), once its build and audits succeeded. */
+async function writeInputKeys(exec: Session, keys: ReadonlyMap<string, string>): Promise<void> {
+  const db = opsDb(exec);
+  for (const [model, inputKey] of keys) {
+    await db.updateTable('ops.model_state').set({ input_key: inputKey }).where('model', '=', model).execute();
+  }
 }
 
 export function processedDays(exec: Session, model: string, relations: Relations): Promise<Set<string>> {
@@ -193,11 +196,16 @@ export interface RunRow {
   message: string | null;
 }
 
-/** Appends one row per node of a run, in one transaction. */
-export async function recordRuns(exec: Session, rows: RunRow[]): Promise<void> {
-  if (rows.length === 0) return;
+/**
+ * Appends one row per node of a run and records the input keys of the models that succeeded, in one transaction
+ * (a transaction per model cost a commit each). A run killed before this point loses its input keys: its models are
+ * rebuilt, not reused, by the next run.
+ */
+export async function recordRuns(exec: Session, rows: RunRow[], inputKeys: ReadonlyMap<string, string>): Promise<void> {
+  if (rows.length === 0 && inputKeys.size === 0) return;
   const db = opsDb(exec);
   await exec.transaction(async () => {
-    await db.insertInto('ops.model_runs').values(rows).execute();
+    await writeInputKeys(exec, inputKeys);
+    if (rows.length > 0) await db.insertInto('ops.model_runs').values(rows).execute();
   });
 }
