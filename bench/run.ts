@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every bench/*.bench.ts (built to dist/bench/) in turn, or only those named on the
- * command line (`npm run bench -- loader`). Each writes bench/results/<name>.json. Each bench runs in a process of
- * its own, so one bench's memory (RSS, heap) and warm caches never weigh on the next one's figures.
+ * command line, by their exact names (`npm run bench -- loader models`: `models` is not `models-real`). Each writes
+ * bench/results/<name>.json. Each bench runs in a process of its own, so one bench's memory (RSS, heap) and warm
+ * caches never weigh on the next one's figures.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -12,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv[2] === '--one' ? [] : process.argv.slice(2);
 const files = readdirSync(here)
   .filter((f) => /\.bench\.js$/.test(f))
-  .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
+  .filter((f) => wanted.length === 0 || wanted.some((w) => f === `${w}.bench.js`))
   .sort();
 
 const child = process.argv[2] === '--one';
