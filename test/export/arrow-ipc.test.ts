@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportArrow } from '../../src/export/index.js';
-import { Database } from '../../src/warehouse/duckdb.js';
+import { runOn } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vwh-export-arrow-'));
 const db = join(dir, 'w.duckdb');
@@ -17,9 +17,9 @@ const BATCH_ROWS = 1000;
 const ROWS = 2 * BATCH_ROWS + 123;
 
 beforeAll(async () => {
-  const w = await Database.open(db);
-  try {
-    await w.session.run(`
+  await runOn(
+    db,
+    `
       create schema marts;
       create table marts.facts as
         select 'team-a' as team_id, i as n, (i % 7)::integer as small, i / 4 as ratio,
@@ -28,10 +28,8 @@ beforeAll(async () => {
                case when i % 5 = 0 then null else 'brand ' || (i % 11) end as brand,
                i % 2 = 0 as flag, ['a', 'b'] as tags, uuid '00000000-0000-0000-0000-000000000001' as id
           from range(${ROWS}) r(i);
-      create table marts.empty (project_id varchar, date date);`);
-  } finally {
-    w.close();
-  }
+      create table marts.empty (project_id varchar, date date);`,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

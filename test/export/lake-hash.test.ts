@@ -10,15 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquetLake } from '../../src/export/index.js';
 import { portableColumn } from '../../src/export/portable-types.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { runOn } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vwh-export-hash-'));
 const db = join(dir, 'w.duckdb');
 
 beforeAll(async () => {
-  const w = await Database.open(db);
-  try {
-    // facts in two projects x two months (one from raw.projects' team), a team-only table, a table with neither
-    await w.session.run(`
+  // facts in two projects x two months (one from raw.projects' team), a team-only table, a table with neither
+  await runOn(
+    db,
+    `
       create schema marts; create schema raw;
       create table raw.projects as select * from (values ('team-a', 'p1'), ('team-a', 'p2')) v(team_id, id);
       create table marts.facts as
@@ -27,10 +28,8 @@ beforeAll(async () => {
           from range(12) r(i);
       create table marts.no_team as select project_id, date, n from marts.facts;
       create table marts.dim as select 'team-a' as team_id, 'x' || i as k, i as v from range(3) r(i);
-      create table marts.free as select i as v from range(3) r(i);`);
-  } finally {
-    w.close();
-  }
+      create table marts.free as select i as v from range(3) r(i);`,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -46,12 +45,7 @@ function mtimes(root: string): Record<string, number> {
 async function changed(name: string, sql: string): Promise<string> {
   const path = join(dir, name);
   copyFileSync(db, path);
-  const w = await Database.open(path);
-  try {
-    await w.session.run(sql);
-  } finally {
-    w.close();
-  }
+  await runOn(path, sql);
   return path;
 }
 

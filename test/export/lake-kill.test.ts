@@ -15,8 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
 import { exportParquetLake, recoverLake } from '../../src/export/index.js';
 import type { LakeManifest } from '../../src/export/lake-manifest.js';
-import { Database } from '../../src/warehouse/duckdb.js';
-import { readWithDuckDB } from './support.js';
+import { readWithDuckDB, runOn } from './support.js';
 
 /** The lake's module alone: the child starts in a fraction of the CLI's time. */
 const ENTRY = resolve('dist/src/export/parquet-lake.js');
@@ -33,9 +32,9 @@ const previous = join(dir, 'lake-previous');
 const next = join(dir, 'lake-next');
 
 beforeAll(async () => {
-  const w = await Database.open(before);
-  try {
-    await w.session.run(`
+  await runOn(
+    before,
+    `
       create schema raw; create schema marts;
       create table raw.projects as
         select (case when i < 2 then 'team-a' else 'team-b' end) as team_id, 'p' || i as id from range(3) r(i);
@@ -46,21 +45,17 @@ beforeAll(async () => {
           from raw.projects p, range(300) r(d), (select unnest([1, 2]) as i);
       create table marts.opportunities as
         select p.id as project_id, 'domain-' || k || '.example' as domain, k * 1.5 as score
-          from raw.projects p, range(20) r(k);`);
-  } finally {
-    w.close();
-  }
+          from raw.projects p, range(20) r(k);`,
+  );
   // the next export: every fact of team-a changed, a new month, project p2's opportunities gone
   cpSync(before, after);
-  const a = await Database.open(after);
-  try {
-    await a.session.run(`
+  await runOn(
+    after,
+    `
       update marts.facts set mentions = mentions + 1 where team_id = 'team-a';
       insert into marts.facts select * replace (date + 60 as date) from marts.facts where date = date '2026-03-30';
-      delete from marts.opportunities where project_id = 'p2';`);
-  } finally {
-    a.close();
-  }
+      delete from marts.opportunities where project_id = 'p2';`,
+  );
   await exportParquetLake({ db: before, outDir: previous, tables: TABLES });
   await exportParquetLake({ db: after, outDir: next, tables: TABLES });
 }, 120_000);

@@ -9,16 +9,15 @@ import { parquetMetadata, type SchemaElement } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
 import { exportParquetLake } from '../../src/export/index.js';
-import { Database } from '../../src/warehouse/duckdb.js';
-import { readWithDuckDB } from './support.js';
+import { readWithDuckDB, runOn } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vwh-export-types-'));
 const db = join(dir, 'w.duckdb');
 
 beforeAll(async () => {
-  const w = await Database.open(db);
-  try {
-    await w.session.run(`
+  await runOn(
+    db,
+    `
       create schema marts; create schema raw;
       create table raw.projects (team_id varchar, id varchar);
       insert into raw.projects values ('team-a', 'p1'), ('team-a', 'p2'), ('team-a', 'p1'), ('team-z', 'p9');
@@ -40,10 +39,8 @@ beforeAll(async () => {
                (i / 3)::decimal(18, 3) as dec,
                'enum'::enum('enum', 'other') as en
           from range(4) r(i);
-      create table marts.dim as select * from (values ('p1', 'Acme'), ('p9', 'Zed')) v(project_id, name);`);
-  } finally {
-    w.close();
-  }
+      create table marts.dim as select * from (values ('p1', 'Acme'), ('p9', 'Zed')) v(project_id, name);`,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -163,14 +160,7 @@ describe('parquet types every reader understands', () => {
 
   it('refuses a partition value that would leave the lake, and unknown tables, with USAGE', async () => {
     const evil = join(dir, 'evil.duckdb');
-    const w = await Database.open(evil);
-    try {
-      await w.session.run(
-        `create schema marts; create table marts.f as select '../../etc' as team_id, 'p' as project_id`,
-      );
-    } finally {
-      w.close();
-    }
+    await runOn(evil, `create schema marts; create table marts.f as select '../../etc' as team_id, 'p' as project_id`);
     const out = join(dir, 'evil-lake');
     await expect(exportParquetLake({ db: evil, outDir: out })).rejects.toThrow(/cannot be used in a file name/);
     expect(files(out)).toEqual([]);

@@ -41,17 +41,22 @@ export async function buildExportWorld(): Promise<ExportWorld> {
       const path = join(dir, name);
       copyFileSync(db, path);
       if (sql) {
-        const copy = await Database.open(path);
-        try {
-          await copy.session.run(sql);
-        } finally {
-          copy.close();
-        }
+        await runOn(path, sql);
       }
       return path;
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** Runs `sql` on the DuckDB file at `path` (crafting or changing a test warehouse), then closes the file. */
+export async function runOn(path: string, sql: string): Promise<void> {
+  const db = await Database.open(path);
+  try {
+    await db.session.run(sql);
+  } finally {
+    db.close();
+  }
 }
 
 /** Rows of `sql` on a fresh in-memory DuckDB (to read the lake as any other reader would, not through the export). */
