@@ -1,5 +1,9 @@
 /* @model
-kind: table
+kind: incremental_by_time_range
+time_column: date
+# No lookback of its own: a day is re-processed when staging.chats or staging.prompt_metrics_daily re-processed it
+# (their lookbacks: the sync's late answers, and the charts' rotation). What it reads across days (each prompt's
+# last day on either side) only decides `pending` for the newest days, which those re-process.
 description: >
   Our re-aggregation of each prompt's daily per-provider figures from the chats, next to the values the API served
   in the prompt analytics charts (staging.prompt_metrics_daily), with the differences. Ours: visibility = 100
@@ -50,6 +54,7 @@ with ours as (
     count(sentiment) as sentiment_n,
     max(_extracted_at) as ours_extracted_at
   from staging.chats
+  where chat_date between @start_date and @end_date
   group by team_id, project_id, prompt_id, provider, chat_date
 ),
 served as (
@@ -60,6 +65,7 @@ served as (
     max(value) filter (where metric = 'sentiment') as sentiment_api,
     max(_extracted_at) as api_extracted_at
   from staging.prompt_metrics_daily
+  where date between @start_date and @end_date
   group by team_id, project_id, prompt_id, provider, date
 ),
 served_extent as (
@@ -72,6 +78,7 @@ served_day_fetch as (
   -- When the API's charts of each prompt and day were fetched: a provider with no point that day was fetched then too.
   select team_id, prompt_id, date, max(_extracted_at) as day_extracted_at
   from staging.prompt_metrics_daily
+  where date between @start_date and @end_date
   group by team_id, prompt_id, date
 ),
 ours_extent as (

@@ -1,4 +1,10 @@
 /* @model
+kind: incremental_by_time_range
+time_column: date
+# The sync refreshes a prompt's charts on its rotation night (every `rotationDays`, at most 31) from its last
+# refreshed day minus the sync's lookback (3): those days are re-processed with the new day. Cut by day, so that
+# marts.api_reconciliation, which reads it, re-processes the refreshed days only instead of the whole history.
+lookback: 34
 description: >
   The API's own daily per-provider figures of a prompt (the analytics charts), unpivoted: visibility (percent),
   position and sentiment, rounded by the API to 2 decimals. position and sentiment exist only for providers with a
@@ -28,6 +34,7 @@ with metrics as (
     _sync_run_id,
     _extracted_at
   from raw.prompt_metrics_daily
+  where date between @start_date and @end_date
   qualify row_number() over (
     partition by team_id, prompt_id, date, provider, metric order by _extracted_at desc
   ) = 1
