@@ -6,9 +6,9 @@ description: >
 grain: one row per team, chat and provider bucket (2 per chat)
 columns:
   provider: the chat's provider, or 'all'
-audits:
-  - not_null: [team_id, chat_id, provider]
-  - unique: [team_id, chat_id, provider]
+# No audits of its own: (team_id, chat_id, provider) is unique and not null because staging.chats' (team_id,
+# chat_id) is (its audits check each new day) and 'all' is no provider. As audits of a view they recomputed both
+# halves of the union over every answer each night (0.3-0.4 s on 10 x 50 x 365), for a view no model reads.
 */
 select team_id, chat_id, provider from staging.chats
 union all
