@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquetLake } from '../../src/export/index.js';
 import { portableColumn } from '../../src/export/portable-types.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { runOn } from './support.js';
+import { readWithDuckDB, runOn } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vwh-export-hash-'));
 const db = join(dir, 'w.duckdb');
@@ -98,6 +98,37 @@ describe('lake content hash', () => {
       expect(summary.files).toBe(1);
     }
   }, 60_000);
+
+  it('hashes a null or infinite day into the same month folder as the write puts it in', async () => {
+    // the content hashes group by a cheap month key (the month's first day), the write by strftime's text: both
+    // must agree for every day, or the plan would name a folder the write did not make
+    const odd = await changed(
+      'odd-days.duckdb',
+      `insert into marts.facts select 'team-a', 'p1', d, 100 + i, null, null
+         from (values (0, NULL::DATE), (1, date 'infinity'), (2, date '2026-03-31'), (3, date '2026-03-01')) v(i, d)`,
+    );
+    const lake = join(dir, 'lake-odd-days');
+    await exportParquetLake({ db: odd, outDir: lake, tables: ['facts'] });
+    const months = readdirSync(join(lake, 'marts/facts/team_id=team-a/project_id=p1')).sort();
+    expect(months).toEqual([
+      'month=2026-01',
+      'month=2026-02',
+      'month=2026-03',
+      'month=__HIVE_DEFAULT_PARTITION__',
+      'month=infinity',
+    ]);
+    const before = mtimes(lake);
+    expect((await exportParquetLake({ db: odd, outDir: lake, tables: ['facts'] })).files).toBe(0);
+    expect(mtimes(lake)).toEqual(before);
+    const counts = await readWithDuckDB(
+      `select count(*) filter (where month = 'infinity') as inf, count(*) filter (where month is null) as nul,
+              count(*) filter (where month = '2026-03') as mar
+         from read_parquet('${lake}/marts/facts/**/*.parquet', hive_partitioning = true)`,
+    );
+    expect(counts.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])))).toEqual([
+      { inf: 1, nul: 1, mar: 2 },
+    ]);
+  });
 
   it('casts TIMESTAMP, _MS and _S to the same TIMESTAMPTZ as DuckDB CAST, infinities and nulls included', async () => {
     const w = await Database.open(':memory:');
