@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { quoteIdent } from '../core/sql.js';
+import { enumKeys, type PartitionKey } from './lake-keys.js';
 import { type PortableColumn, portableColumns } from './portable-types.js';
 import { type ExportTable, qualified } from './tables.js';
 
@@ -24,6 +25,10 @@ export interface TableLayout {
   statsSql: string;
   /** Hash of the written schema, mixed into every partition's content hash. */
   schemaHash: string;
+  /** The written columns' select expressions, the partition keys and the FROM clause (writeSql). */
+  written: string[];
+  keys: PartitionKey[];
+  from: string;
 }
 
 /**
@@ -43,9 +48,9 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLay
 
   // Each partition column: its value as text (the folder name) and a cheaper key with the same groups (the month's
   // first day rather than its text), which the content hashes group by before they format the ~hundred values.
-  const keys: { name: string; expr: string; key: string; fromKey: string }[] = [];
-  const key = (name: string, expr: string, keyExpr = expr, format = (k: string) => text(k)) =>
-    keys.push({ name, expr: text(expr), key: keyExpr, fromKey: format(quoteIdent(`__key_${name}`)) });
+  const keys: (PartitionKey & { key: string; fromKey: string })[] = [];
+  const key = (name: string, expr: string, keyExpr = expr, format = (k: string) => text(k), date?: string) =>
+    keys.push({ name, expr: text(expr), key: keyExpr, fromKey: format(quoteIdent(`__key_${name}`)), date });
   if (team) key('team_id', team);
   if (team && names.has('project_id') && dateType === 'DATE') {
     key('project_id', 't."project_id"');
@@ -56,6 +61,7 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLay
       `strftime(t."date", '%Y-%m')`,
       `coalesce(t."date" - CAST(day(t."date") - 1 AS INTEGER), t."date")`,
       (k) => text(`strftime(${k}, '%Y-%m')`),
+      't."date"',
     );
   }
   const partitionBy = keys.map((k) => k.name);
@@ -76,7 +82,18 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLay
     sql: `select ${select.join(', ')} from ${from}`,
     statsSql: statsSql(keys, written, from),
     schemaHash,
+    written: written.map((c) => c.expr),
+    keys: keys.map(({ name, expr, date }) => ({ name, expr, date })),
+    from,
   };
+}
+
+/**
+ * `layout.sql` for the write: the same rows, the partition keys typed as ENUMs of `partitions`' values (every
+ * partition of the table, lake-keys.ts), which DuckDB's partitioned COPY groups by for less than their text.
+ */
+export function writeSql(layout: TableLayout, partitions: string[][]): string {
+  return `select ${[...layout.written, ...enumKeys(layout.keys, partitions)].join(', ')} from ${layout.from}`;
 }
 
 /**

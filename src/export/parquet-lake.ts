@@ -27,7 +27,14 @@ import {
   type StepHook,
   Steps,
 } from './lake-journal.js';
-import { layoutOf, partitionHash, partitionPath, partitionStatsSql, type TableLayout } from './lake-layout.js';
+import {
+  layoutOf,
+  partitionHash,
+  partitionPath,
+  partitionStatsSql,
+  type TableLayout,
+  writeSql,
+} from './lake-layout.js';
 import { withLakeLock } from './lake-lock.js';
 import {
   LAKE_FORMAT,
@@ -100,13 +107,7 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
         const writeStarted = Date.now();
         if (changed.length > 0) {
           await withHeartbeat(log, 'export progress', { table: key, step: 'writing parquet' }, () =>
-            copyPartitions(
-              db,
-              layout,
-              tableDir,
-              changed.length === plan.partitions.length ? undefined : changed,
-              changed,
-            ),
+            copyPartitions(db, layout, tableDir, plan.partitions, changed),
           );
         }
         for (const part of changed) {
@@ -211,11 +212,12 @@ async function rowGroupRows(db: Database, changed: PlannedPartition[]): Promise<
   return Math.min(122_880, Math.max(16_384, 2 ** Math.ceil(Math.log2(Math.max(1, share)))));
 }
 
+/** Writes the `changed` partitions of the table (`all` of them when every one changed) below `dir`. */
 async function copyPartitions(
   db: Database,
   layout: TableLayout,
   dir: string,
-  only: PlannedPartition[] | undefined,
+  all: PlannedPartition[],
   changed: PlannedPartition[],
 ): Promise<void> {
   const partitions = changed.length;
@@ -236,15 +238,19 @@ async function copyPartitions(
   );
   await db.session.run(`SET partitioned_write_flush_threshold = ${FLUSH_ROWS}`);
   options.push(`ROW_GROUP_SIZE ${await rowGroupRows(db, changed)}`);
-  if (!only) {
-    await db.session.run(`COPY (${layout.sql}) TO ${quoteLiteral(dir)} (${options.join(', ')})`);
+  const rows = writeSql(
+    layout,
+    all.map((p) => p.values),
+  );
+  if (changed.length === all.length) {
+    await db.session.run(`COPY (${rows}) TO ${quoteLiteral(dir)} (${options.join(', ')})`);
     return;
   }
-  const keyExpr = keys.map((k) => `r.${k}`).join(` || '/' || `);
+  const keyExpr = keys.map((k) => `CAST(r.${k} AS VARCHAR)`).join(` || '/' || `);
   await db.session.run(
-    `COPY (select * from (${layout.sql}) r where ${keyExpr} in (select unnest($1::varchar[])))
+    `COPY (select * from (${rows}) r where ${keyExpr} in (select unnest($1::varchar[])))
        TO ${quoteLiteral(dir)} (${options.join(', ')})`,
-    [listValue(only.map((p) => p.values.join('/')))],
+    [listValue(changed.map((p) => p.values.join('/')))],
   );
 }
 
