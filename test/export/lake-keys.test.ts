@@ -21,12 +21,13 @@ async function sameAsText(days: string, keys: PartitionKey[]): Promise<{ rows: n
       keys,
       values.map((v) => keys.map((k) => v[k.name] as string)),
     );
-    const rows = await db.session.one<{ rows: number; differ: number }>(
+    const result = await db.session.one<{ rows: number; differ: number }>(
       `select count(*)::int as rows,
               count(*) filter (where ${keys.map((k, i) => `CAST(e${i} AS VARCHAR) is distinct from ${k.expr}`).join(' or ')})::int as differ
          from (select *, ${typed.map((t, i) => t.replace(/ AS "[^"]+"$/, ` AS e${i}`)).join(', ')} from t)`,
     );
-    return rows;
+    if (!result) throw new Error('no result row');
+    return result;
   } finally {
     db.close();
   }
