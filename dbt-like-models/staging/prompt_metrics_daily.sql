@@ -1,10 +1,12 @@
 /* @model
 kind: incremental_by_time_range
 time_column: date
-# The sync refreshes a prompt's charts on its rotation night (every `rotationDays`, at most 31) from its last
-# refreshed day minus the sync's lookback (3): those days are re-processed with the new day. Cut by day, so that
+# The sync refreshes a prompt's charts on its rotation night (every `rotationDays`, up to 31) from its last
+# refreshed day minus the sync's lookback: the days of rows landed since the last build are re-processed, however
+# old (restate_landed), and the lookback re-reads days whose points the API stopped serving. Cut by day, so that
 # marts.api_reconciliation, which reads it, re-processes the refreshed days only instead of the whole history.
-lookback: 34
+lookback: 3
+restate_landed: raw.prompt_metrics_daily
 description: >
   The API's own daily per-provider figures of a prompt (the analytics charts), unpivoted: visibility (percent),
   position and sentiment, rounded by the API to 2 decimals. position and sentiment exist only for providers with a

@@ -71,6 +71,7 @@ const headerSchema = z.strictObject({
   start: isoDay.optional(),
   lookback: z.number().int().min(0).default(0),
   batch_days: z.number().int().min(0).default(0),
+  restate_landed: list.default([]),
   unique_key: list.default([]),
   strategy: z.enum(['delete+insert', 'merge', 'check', 'timestamp']).optional(),
   check_columns: list.default([]),
@@ -100,6 +101,7 @@ export function parseModelHeader(header: Record<string, unknown>): ModelConfig &
     dependsOn: h.depends_on,
     lookback: h.lookback,
     batchDays: h.batch_days,
+    restateLanded: h.restate_landed,
     uniqueKey: h.unique_key,
     strategy: 'delete+insert',
     scd2Strategy: 'check',
@@ -160,6 +162,13 @@ function checkKind(config: ModelConfig, strategy: string | undefined): void {
     default:
       need(strategy === undefined, 'takes no strategy');
   }
+  if (config.kind !== 'incremental_by_time_range') {
+    need(config.restateLanded.length === 0, 'takes no restate_landed (incremental_by_time_range only)');
+  }
+  need(
+    config.restateLanded.every((t) => /^raw\.[A-Za-z_][A-Za-z0-9_]*$/.test(t)),
+    'restate_landed lists raw tables (raw.name) the model reads, with its time_column and _extracted_at',
+  );
   if (config.kind !== 'scd2') {
     need(config.snapshotTimeColumn === undefined, 'takes no snapshot_time_column (scd2 only)');
   }

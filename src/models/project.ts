@@ -104,6 +104,13 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
       model.parents = [...new Set([...resolved.parents, ...auditParents])].sort();
       model.readParents = resolved.parents;
       model.sources = resolved.sources;
+      const unread = model.config.restateLanded.filter((t) => !resolved.sources.includes(t));
+      if (unread.length > 0) {
+        throw new VwhError(
+          'MODEL_GRAPH',
+          `${model.path}: restate_landed names ${unread.join(', ')}, which the model does not read (it reads ${resolved.sources.join(', ') || 'no raw table'})`,
+        );
+      }
       model.parentColumns = parentColumns(refs, model.config.dependsOn, byLower);
     }
     const tests: SingularTest[] = [];

@@ -34,6 +34,11 @@ export interface ModelConfig {
   lookback: number;
   /** incremental_by_time_range: at most this many days per transaction (0 = all missing days of a range at once). */
   batchDays: number;
+  /**
+   * incremental_by_time_range: raw tables whose rows landed since the model's newest `_extracted_at` re-process
+   * their days (by the model's `time_column`), however old: late data the `lookback` would have to reach.
+   */
+  restateLanded: string[];
   /** incremental_by_unique_key and scd2. */
   uniqueKey: string[];
   /** incremental_by_unique_key: how new rows replace old ones. */

@@ -48,6 +48,17 @@ beforeAll(async () => {
   db.close();
   control.advanceClock(world.server.state, { days: 1 });
   await world.sync(nightlyPath, NEXT_DAY);
+  // A prompt's charts refreshed on its rotation night (the sync re-fetches the days since its last refresh): its
+  // points of 20 to 10 days back land again, stamped after the night's sync. The staging model must re-process
+  // those days (restate_landed), or they keep the old stamp and differ from a build from scratch.
+  const refreshed = await Database.open(nightlyPath);
+  await refreshed.session.run(
+    `update raw.prompt_metrics_daily
+     set _extracted_at = (select max(_extracted_at) from raw.prompt_metrics_daily) + interval 1 second
+     where prompt_id = (select min(prompt_id) from raw.prompt_metrics_daily)
+       and date between date '${NEXT_DAY}' - 20 and date '${NEXT_DAY}' - 10`,
+  );
+  refreshed.close();
   // The same raw tables, built from scratch: copied before the nightly build, with no model or model state in it.
   const scratchPath = join(world.dir, 'scratch.duckdb');
   copyFileSync(nightlyPath, scratchPath);
@@ -112,6 +123,10 @@ describe('a nightly incremental build', () => {
     ];
     const messages = Object.fromEntries(cutByDay.map((id) => [id, night.results.find((r) => r.id === id)?.message]));
     expect(messages).toEqual(Object.fromEntries(cutByDay.map((id) => [id, '4 day(s)'])));
+    // the API's charts: the 4 days, and the 11 days of the prompt whose charts were refreshed 10 to 20 days back
+    for (const id of ['staging.prompt_metrics_daily', 'marts.api_reconciliation']) {
+      expect(night.results.find((r) => r.id === id)?.message, id).toBe('15 day(s)');
+    }
     expect(night.results.find((r) => r.id === 'intermediate.int_chat_domains')?.message).toMatch(
       /^full refresh: .*\(an input not cut by day changed\)$/,
     );

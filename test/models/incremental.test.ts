@@ -124,6 +124,63 @@ select day, sum(chats) as chats from intermediate.daily where day between @start
     expect((await build(s)).byId('marts.weekly').intervals).toBe('');
   });
 
+  it('restate_landed re-processes the days of rows landed since the last build, however old', async () => {
+    s = await sandbox();
+    // Chart points as the sync lands them: each refresh stamps its rows with when it landed them.
+    await s.db.session.run('CREATE SCHEMA IF NOT EXISTS raw');
+    await s.db.session.run(`CREATE TABLE raw.points AS
+      SELECT DATE '2026-01-01' + CAST(d AS INTEGER) AS day, 10 * (d + 1) AS value,
+             TIMESTAMP '2026-01-05 12:00:00' AS _extracted_at
+      FROM range(5) AS t(d)`);
+    const points = (header: string) => `/* @model
+kind: incremental_by_time_range
+time_column: day
+${header}
+*/
+select day, arg_max(value, _extracted_at) as value, max(_extracted_at) as _extracted_at
+from raw.points where day between @start_date and @end_date group by day`;
+    writeModels(s.modelsDir, {
+      'staging/landed.sql': points('restate_landed: raw.points'),
+      'staging/lookback_only.sql': points('lookback: 1'),
+    });
+    const first = await build(s);
+    expect(first.byId('staging.landed').intervals).toBe('2026-01-01..2026-01-05');
+
+    // A new day: that day only (the old ones hold nothing newer than what the model read).
+    await s.clock.advance(DAY);
+    await s.db.session.run("INSERT INTO raw.points VALUES (DATE '2026-01-06', 60, TIMESTAMP '2026-01-07 02:00:00')");
+    expect((await build(s)).byId('staging.landed').intervals).toBe('2026-01-06');
+
+    // A refresh re-fetches the 2nd, five days back: past any lookback, but landed after the last build.
+    await s.db.session.run("INSERT INTO raw.points VALUES (DATE '2026-01-02', 25, TIMESTAMP '2026-01-07 03:00:00')");
+    const project = await loadProject(s.modelsDir);
+    const plan = await planProject(s.db, project, { clock: s.clock });
+    expect(plan.find((e) => e.id === 'staging.landed')?.missing).toEqual([{ from: '2026-01-02', to: '2026-01-02' }]);
+    const night = await build(s);
+    expect(night.byId('staging.landed').intervals).toBe('2026-01-02');
+    expect(await s.db.session.scalar("SELECT value FROM staging.landed WHERE day = DATE '2026-01-02'")).toBe(25);
+    // Without it, only the lookback's days would be read again: the refreshed 2nd keeps its old value.
+    expect(night.byId('staging.lookback_only').intervals).toBe('');
+    expect(await s.db.session.scalar("SELECT value FROM staging.lookback_only WHERE day = DATE '2026-01-02'")).toBe(20);
+    // Once processed, the same rows restate nothing.
+    await s.db.session.run("INSERT INTO raw.points VALUES (DATE '2026-01-07', 70, TIMESTAMP '2026-01-08 02:00:00')");
+    await s.clock.advance(DAY);
+    expect((await build(s)).byId('staging.landed').intervals).toBe('2026-01-07');
+  });
+
+  it('restate_landed must name raw tables the model reads', async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 2);
+    writeModels(s.modelsDir, { 'marts/daily.sql': daily('restate_landed: raw.projects') });
+    await expect(loadProject(s.modelsDir)).rejects.toThrow(
+      /marts\/daily\.sql: restate_landed names raw\.projects, which the model does not read \(it reads raw\.chats\)/,
+    );
+    writeModels(s.modelsDir, {
+      'marts/daily.sql': '/* @model\nrestate_landed: raw.chats\n*/\nselect * from raw.chats',
+    });
+    await expect(loadProject(s.modelsDir)).rejects.toThrow(/kind view takes no restate_landed/);
+  });
+
   it('--full-refresh rebuilds every interval', async () => {
     s = await sandbox();
     await seedRaw(s.db, 3);

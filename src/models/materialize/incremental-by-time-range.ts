@@ -38,6 +38,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
   // A day an upstream time-range model rewrote is stale here too, done or not: in this run, or recorded by a run
   // that did not build this model (a --select, a failure above it).
   const restated = new Set([...(ctx.upstreamDays ?? []), ...(await restatedDays(exec, model.id, relations))]);
+  if (!ctx.start && done.size > 0) for (const day of await landedDays(exec, model, rel)) restated.add(day);
   const ranges = plannedRanges(
     start,
     ctx.end,
@@ -81,6 +82,33 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
     message: `${days === 0 ? 'up to date' : `${days} day(s)`}${addedNote(added)}`,
   };
 };
+
+/**
+ * `restate_landed`: the days of rows landed in those raw tables after the newest `_extracted_at` the model holds,
+ * however old the day (a refresh on the sync's rotation re-fetches up to a month). The sync stamps each unit's rows
+ * with the time it landed them, and a build reads them after the sync: any row newer than the model's newest was
+ * not processed yet. Rows deleted without a replacement leave no stamp: the model's `lookback` still covers those.
+ */
+export async function landedDays(exec: Session, model: Model, rel: string): Promise<string[]> {
+  if (model.config.restateLanded.length === 0) return [];
+  const time = quoteIdent(model.config.timeColumn as string);
+  const union = model.config.restateLanded
+    .map(
+      (t) => `SELECT DISTINCT CAST(${time} AS DATE) AS day FROM ${t} WHERE _extracted_at > (SELECT newest FROM held)`,
+    )
+    .join(' UNION ');
+  try {
+    const rows = await exec.all<{ day: string }>(
+      `WITH held AS (SELECT max(_extracted_at) AS newest FROM ${rel}) SELECT strftime(day, '%Y-%m-%d') AS day FROM (${union})`,
+    );
+    return rows.map((r) => r.day);
+  } catch (error) {
+    throw new Error(
+      `restate_landed: ${model.config.restateLanded.join(', ')} and the model must each have ${model.config.timeColumn} and _extracted_at (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+}
 
 /** `--full-refresh`: every day into `<name>__vwh_new`, audited there, then swapped in with its intervals. */
 async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
