@@ -2,8 +2,9 @@
  * Exports: Parquet and CSV throughput on a large synthetic mart as a ratio to DuckDB's bare COPY of the same table
  * in the same run (target >= 0.8), the Arrow export's peak RSS as the table grows 10x (each size in a process of its
  * own; target: flat, <= 1.5x), and the HTML report's render time on a 10-project x 52-week reference world.
- * Each timing is the best of three runs, the bare COPY and the export interleaved, so that a burst of load on a
- * shared machine weighs on both alike; the load average is recorded beside the figures.
+ * Each timing is the best of five runs, the bare COPY and the export interleaved, so that a burst of load on a
+ * shared machine weighs on both alike; the load average is recorded beside the figures, and the Parquet ratio also
+ * as the median of each round's pair and as a ratio of CPU time.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,15 +68,31 @@ function stepLog(phases: Record<string, number[]>): Writable {
   });
 }
 
+/** A run's wall and CPU time (the process's, DuckDB's threads included: less sensitive to other work than wall). */
+interface Run {
+  ms: number;
+  cpuMs: number;
+}
+
+async function measured(fn: () => Promise<unknown>): Promise<Run> {
+  const cpu = process.cpuUsage();
+  const { ms } = await timed(fn);
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000 };
+}
+
 /** The bare COPY statements, each on a fresh read-only connection as the exports open theirs. */
-async function bareCopy(db: string, sql: string): Promise<number> {
+async function bareCopy(db: string, sql: string): Promise<Run> {
   const bare = await Database.open(db, { access_mode: 'READ_ONLY' });
   try {
-    return (await timed(() => bare.session.run(sql))).ms;
+    return await measured(() => bare.session.run(sql));
   } finally {
     bare.close();
   }
 }
+
+/** Interleaved rounds of the Parquet and CSV measurements (a burst of load weighs on each variant alike). */
+const ROUNDS = 5;
 
 export async function main(): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'vwh-bench-export-'));
@@ -91,15 +108,27 @@ export async function main(): Promise<BenchResult> {
     );
 
     // Parquet: bare COPY of the table to one zstd file; DuckDB's own partitioned COPY of it into the lake's layout
-    // (for where the time goes); the lake export of the same table (fresh lake each time). CSV: bare COPY, report.
+    // and a single-file COPY in row groups of the lake's size (16,384 rows here; both for where the time goes); the
+    // lake export of the same table (fresh lake each time). CSV: bare COPY, report.
     const phases: Record<string, number[]> = { hash_ms: [], write_ms: [], publish_ms: [] };
-    const times = { bareParquet: [] as number[], barePartitioned: [] as number[], lake: [] as number[] };
-    const csvTimes = { bare: [] as number[], report: [] as number[] };
-    for (let i = 0; i < 3; i++) {
+    const times = {
+      bareParquet: [] as Run[],
+      barePartitioned: [] as Run[],
+      bareSmallGroups: [] as Run[],
+      lake: [] as Run[],
+    };
+    const csvTimes = { bare: [] as Run[], report: [] as Run[] };
+    for (let i = 0; i < ROUNDS; i++) {
       times.bareParquet.push(
         await bareCopy(
           db,
           `COPY marts.big_facts TO '${join(dir, `bare-${i}.parquet`)}' (FORMAT parquet, COMPRESSION zstd)`,
+        ),
+      );
+      times.bareSmallGroups.push(
+        await bareCopy(
+          db,
+          `COPY marts.big_facts TO '${join(dir, `bare-rg-${i}.parquet`)}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384)`,
         ),
       );
       times.barePartitioned.push(
@@ -111,26 +140,27 @@ export async function main(): Promise<BenchResult> {
       );
       const steps = createLogger({ stream: stepLog(phases), format: 'json', level: 'info' });
       times.lake.push(
-        (
-          await timed(() =>
-            exportParquetLake({ db, outDir: join(dir, `lake-${i}`), tables: ['big_facts'], log: steps }),
-          )
-        ).ms,
+        await measured(() =>
+          exportParquetLake({ db, outDir: join(dir, `lake-${i}`), tables: ['big_facts'], log: steps }),
+        ),
       );
       csvTimes.bare.push(await bareCopy(db, `COPY marts.big_facts TO '${join(dir, `bare-${i}.csv`)}' (HEADER)`));
       csvTimes.report.push(
-        (
-          await timed(() =>
-            writeReport({ db, name: 'big', format: 'csv', out: join(dir, `big-${i}.csv`), reportsDir: reports }),
-          )
-        ).ms,
+        await measured(() =>
+          writeReport({ db, name: 'big', format: 'csv', out: join(dir, `big-${i}.csv`), reportsDir: reports }),
+        ),
       );
     }
-    const bareParquet = { ms: Math.min(...times.bareParquet) };
-    const barePartitioned = { ms: Math.min(...times.barePartitioned) };
-    const lake = { ms: Math.min(...times.lake) };
-    const bareCsv = { ms: Math.min(...csvTimes.bare) };
-    const csv = { ms: Math.min(...csvTimes.report) };
+    const best = (runs: Run[]) => ({ ms: Math.min(...runs.map((r) => r.ms)) });
+    const bareParquet = best(times.bareParquet);
+    const barePartitioned = best(times.barePartitioned);
+    const bareSmallGroups = best(times.bareSmallGroups);
+    const lake = best(times.lake);
+    const bareCsv = best(csvTimes.bare);
+    const csv = best(csvTimes.report);
+    // the same ratio from each round's pair and from CPU time, to show how far the load moved it
+    const roundRatios = times.lake.map((l, i) => (times.bareParquet[i]?.ms ?? 0) / l.ms);
+    const cpuRatio = median(times.bareParquet.map((r) => r.cpuMs)) / median(times.lake.map((r) => r.cpuMs));
 
     // Arrow: peak RSS of a process exporting N rows, then one exporting 10 N rows.
     const small = join(dir, 'small.duckdb');
@@ -174,6 +204,8 @@ export async function main(): Promise<BenchResult> {
       ratios: {
         parquet_throughput_vs_bare_copy: round(parquetRatio),
         parquet_throughput_vs_bare_partitioned_copy: round(barePartitioned.ms / lake.ms),
+        parquet_throughput_vs_bare_copy_median_of_rounds: round(median(roundRatios)),
+        parquet_cpu_vs_bare_copy: round(cpuRatio),
         csv_throughput_vs_bare_copy: round(csvRatio),
         arrow_peak_rss_10x_over_1x: round(rssRatio),
       },
@@ -181,11 +213,19 @@ export async function main(): Promise<BenchResult> {
         rows: ROWS,
         bare_parquet_ms: round(bareParquet.ms),
         bare_partitioned_parquet_ms: round(barePartitioned.ms),
+        bare_parquet_row_groups_16384_ms: round(bareSmallGroups.ms),
         lake_phases_ms: JSON.stringify(phases),
         parquet_runs_ms: JSON.stringify({
-          bare: times.bareParquet.map(round),
-          bare_partitioned: times.barePartitioned.map(round),
-          lake: times.lake.map(round),
+          bare: times.bareParquet.map((r) => round(r.ms)),
+          bare_row_groups_16384: times.bareSmallGroups.map((r) => round(r.ms)),
+          bare_partitioned: times.barePartitioned.map((r) => round(r.ms)),
+          lake: times.lake.map((r) => round(r.ms)),
+        }),
+        parquet_runs_cpu_ms: JSON.stringify({
+          bare: times.bareParquet.map((r) => Math.round(r.cpuMs)),
+          bare_row_groups_16384: times.bareSmallGroups.map((r) => Math.round(r.cpuMs)),
+          bare_partitioned: times.barePartitioned.map((r) => Math.round(r.cpuMs)),
+          lake: times.lake.map((r) => Math.round(r.cpuMs)),
         }),
         lake_ms: round(lake.ms),
         lake_rows_per_s: Math.round(ROWS / (lake.ms / 1000)),
@@ -213,6 +253,11 @@ export async function main(): Promise<BenchResult> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 function round(n: number): number {
