@@ -46,6 +46,27 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
   const models = new Map<string, Model>();
   const pending: { model: Model; refs: TableRef[] }[] = [];
   const reader = await DependencyReader.create();
+  // Each file's tables are read by a DuckDB round trip (about 8 ms, mostly waiting): all of them start at once here,
+  // and the loops below take them in file order, so errors come in the same order as from reading one by one.
+  const reads = new Map<string, Promise<TableRef[] | Error>>();
+  const readTables = (sql: string): Promise<TableRef[] | Error> => {
+    let read = reads.get(sql);
+    if (!read) {
+      read = reader.read(sql).catch((error: unknown) => error as Error);
+      reads.set(sql, read);
+    }
+    return read;
+  };
+  for (const [absPath, kind] of [
+    ...MODEL_SCHEMAS.flatMap((schema) => listSql(join(root, schema)).map((p) => [p, 'model'] as const)),
+    ...listSql(join(root, 'tests'), false).map((p) => [p, 'test'] as const),
+  ]) {
+    try {
+      void readTables(splitFile(readFileSync(absPath, 'utf8'), kind).sql);
+    } catch {
+      // reported by the loop that reads the file in order
+    }
+  }
   try {
     for (const schema of MODEL_SCHEMAS) {
       for (const absPath of listSql(join(root, schema))) {
@@ -67,11 +88,9 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
           throw fail(`the header says name ${config.name} but the file's place makes it ${id}; rename the file.`);
         }
         if (models.has(id)) throw fail(`a second model named ${id} (also ${models.get(id)?.path})`);
-        let refs: TableRef[];
-        try {
-          refs = await reader.read(split.sql);
-        } catch (error) {
-          throw fail(`not a valid single SELECT: ${shiftLine((error as Error).message, split.sqlLine)}`, error);
+        const refs = await readTables(split.sql);
+        if (refs instanceof Error) {
+          throw fail(`not a valid single SELECT: ${shiftLine(refs.message, split.sqlLine)}`, refs);
         }
         const { name: _n, ...modelConfig } = config;
         const model: Model = {
@@ -120,7 +139,8 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
       try {
         const split = splitFile(text, 'test');
         const header = parseTestHeader(split.header);
-        const refs = await reader.read(split.sql);
+        const refs = await readTables(split.sql);
+        if (refs instanceof Error) throw refs;
         const resolved = resolveRefs(refs, header.depends_on, '', path, byLower, sourceSchemas);
         tests.push({
           id: `test.${header.name ?? path.replace(/^tests\//, '').replace(/\.sql$/, '')}`,
