@@ -70,6 +70,7 @@ const headerSchema = z.strictObject({
   time_column: z.string().optional(),
   start: isoDay.optional(),
   lookback: z.number().int().min(0).default(0),
+  reads_back: z.number().int().min(0).default(0),
   batch_days: z.number().int().min(0).default(0),
   restate_landed: list.default([]),
   unique_key: list.default([]),
@@ -100,6 +101,7 @@ export function parseModelHeader(header: Record<string, unknown>): ModelConfig &
     audits,
     dependsOn: h.depends_on,
     lookback: h.lookback,
+    readsBack: h.reads_back,
     batchDays: h.batch_days,
     restateLanded: h.restate_landed,
     uniqueKey: h.unique_key,
@@ -164,6 +166,7 @@ function checkKind(config: ModelConfig, strategy: string | undefined): void {
   }
   if (config.kind !== 'incremental_by_time_range') {
     need(config.restateLanded.length === 0, 'takes no restate_landed (incremental_by_time_range only)');
+    need(config.readsBack === 0, 'takes no reads_back (incremental_by_time_range only)');
   }
   need(
     config.restateLanded.every((t) => /^raw\.[A-Za-z_][A-Za-z0-9_]*$/.test(t)),

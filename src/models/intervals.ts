@@ -16,8 +16,10 @@ export function toRanges(days: Iterable<string>): DayRange[] {
 /**
  * The days to process: those of [start, end] not in `done`, each missing stretch extended `lookback` days back
  * (not before `start`), plus the `restated` days of [start, end] as they are (days an upstream model rewrote: its
- * own lookback already covers the late rows, so extending them again would grow the window at every level), split
- * into batches of at most `batchDays` days (0: no split).
+ * own lookback already covers the late rows, so extending them again would grow the window at every level), each
+ * of those days followed by the `readsBack` days after it (not after `end`: days whose rows read it), plus the
+ * `stale` days as they are (days this model left stale after an earlier run's end), split into batches of at most
+ * `batchDays` days (0: no split).
  */
 export function plannedRanges(
   start: string,
@@ -25,16 +27,31 @@ export function plannedRanges(
   done: ReadonlySet<string>,
   lookback: number,
   batchDays: number,
-  restated: Iterable<string> = [],
+  more: { restated?: Iterable<string>; readsBack?: number; stale?: Iterable<string> } = {},
 ): DayRange[] {
   if (start > end) return [];
+  const inRange = (d: string) => d >= start && d <= end;
   const missing = eachDay(start, end).filter((d) => !done.has(d));
-  const extended = new Set<string>();
-  for (const d of restated) if (d >= start && d <= end) extended.add(d);
+  const changed = new Set<string>();
+  for (const d of more.restated ?? []) if (inRange(d)) changed.add(d);
   for (const stretch of toRanges(missing)) {
-    for (const d of eachDay(maxDay(start, addDays(stretch.from, -lookback)), stretch.to)) extended.add(d);
+    for (const d of eachDay(maxDay(start, addDays(stretch.from, -lookback)), stretch.to)) changed.add(d);
   }
-  return splitRanges(toRanges(extended), batchDays);
+  const days = new Set<string>();
+  for (const r of toRanges(changed))
+    for (const d of eachDay(r.from, minDay(addDays(r.to, more.readsBack ?? 0), end))) days.add(d);
+  for (const d of more.stale ?? []) if (inRange(d)) days.add(d);
+  return splitRanges(toRanges(days), batchDays);
+}
+
+/**
+ * The days after `end` that read a day of `ranges` (`readsBack` days after each), and that `done` holds: a run
+ * that stopped at `end` (`--end`) left their rows stale.
+ */
+export function staleAfterEnd(ranges: readonly DayRange[], end: string, readsBack: number, done: ReadonlySet<string>) {
+  if (readsBack === 0 || ranges.length === 0) return [];
+  const last = ranges.reduce((m, r) => maxDay(m, r.to), ranges[0]?.to ?? end);
+  return toRanges(eachDay(addDays(end, 1), addDays(last, readsBack)).filter((d) => done.has(d)));
 }
 
 export function splitRanges(ranges: DayRange[], batchDays: number): DayRange[] {

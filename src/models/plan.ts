@@ -56,10 +56,17 @@ export async function planProject(
         // What `build --start` would reprocess: every day from there, done or not.
         entry.missing = plannedRanges(maxDay(options.start, model.config.start ?? options.start), end, new Set(), 0, 0);
       } else if (start) {
-        const restated = new Set([...upstreamDays(project, id, written), ...(await restatedDays(exec, id, relations))]);
+        const restated = new Set([
+          ...upstreamDays(project, id, written),
+          ...(await restatedDays(exec, id, relations, 'upstream')),
+        ]);
         if (done.size > 0)
           for (const day of await landedDays(exec, model, qualified(model.schema, model.name))) restated.add(day);
-        entry.missing = plannedRanges(start, end, done, model.config.lookback, 0, restated);
+        entry.missing = plannedRanges(start, end, done, model.config.lookback, 0, {
+          restated,
+          readsBack: model.config.readsBack,
+          stale: await restatedDays(exec, id, relations, 'own'),
+        });
       }
       if (entry.missing) written.set(id, entry.missing);
       if (change === 'modified') {

@@ -99,9 +99,17 @@ export function processedDays(exec: Session, model: string, relations: Relations
   return daysOf(exec, 'model_intervals', model, relations);
 }
 
-/** The days an upstream model rewrote since this model last processed them. */
-export function restatedDays(exec: Session, model: string, relations: Relations): Promise<Set<string>> {
-  return daysOf(exec, 'model_restated', model, relations);
+/**
+ * The days an upstream model rewrote since this model last processed them; `own`: the days this model recorded as
+ * stale itself (the `reads_back` days after a run's `--end`), `upstream`: the others.
+ */
+export function restatedDays(
+  exec: Session,
+  model: string,
+  relations: Relations,
+  which: 'all' | 'upstream' | 'own' = 'all',
+): Promise<Set<string>> {
+  return daysOf(exec, 'model_restated', model, relations, which);
 }
 
 /** The days of `model` in `ops.<table>` (none when a read-only warehouse has no such table yet). */
@@ -110,14 +118,14 @@ async function daysOf(
   table: 'model_intervals' | 'model_restated',
   model: string,
   relations: Relations,
+  which: 'all' | 'upstream' | 'own' = 'all',
 ): Promise<Set<string>> {
   if (relations.kind('ops', table) !== 'table') return new Set();
-  const rows = await opsDb(exec)
-    .selectFrom(`ops.${table}`)
-    .select('day')
-    .distinct()
-    .where('model', '=', model)
-    .execute();
+  let query = opsDb(exec).selectFrom(`ops.${table}`).select('day').distinct().where('model', '=', model);
+  if (table === 'model_restated' && which !== 'all') {
+    query = query.where('restated_by', which === 'own' ? '=' : '<>', model);
+  }
+  const rows = await query.execute();
   return new Set(rows.map((r) => toDay(r.day)));
 }
 

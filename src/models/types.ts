@@ -32,6 +32,11 @@ export interface ModelConfig {
   start?: string;
   /** incremental_by_time_range: how many days before the first missing one are re-processed. */
   lookback: number;
+  /**
+   * incremental_by_time_range: how many days before each day its rows read (a rolling window): every day re-processed
+   * also re-processes that many days after it, which read it.
+   */
+  readsBack: number;
   /** incremental_by_time_range: at most this many days per transaction (0 = all missing days of a range at once). */
   batchDays: number;
   /**

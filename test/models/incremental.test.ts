@@ -181,6 +181,58 @@ from raw.points where day between @start_date and @end_date group by day`;
     await expect(loadProject(s.modelsDir)).rejects.toThrow(/kind view takes no restate_landed/);
   });
 
+  it('reads_back: a day re-processed upstream also re-processes the days whose rolling window reads it', async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 10); // 2026-01-01..10
+    await s.clock.advance(5 * DAY); // 2026-01-11: yesterday is the 10th
+    writeModels(s.modelsDir, {
+      'intermediate/daily.sql': daily(),
+      'marts/rolling.sql': `/* @model
+kind: incremental_by_time_range
+time_column: day
+reads_back: 2
+*/
+select day, cast(sum(chats) over (order by day rows between 2 preceding and current row) as integer) as chats_3d
+from (select day, sum(chats) as chats from intermediate.daily where day between @start_date - 2 and @end_date group by day)`,
+    });
+    const rolling = () =>
+      s.db.session.all("SELECT strftime(day, '%d') AS day, chats_3d FROM marts.rolling ORDER BY day");
+    // what a build from scratch gives: the 3 days ending on each day, over every chat
+    const fromScratch = () =>
+      s.db.session.all(`SELECT strftime(day, '%d') AS day,
+          cast(sum(count(*)) over (order by day rows between 2 preceding and current row) as integer) AS chats_3d
+        FROM raw.chats GROUP BY day ORDER BY day`);
+    const late = (day: string, n: number) =>
+      s.db.session.run(
+        `INSERT INTO raw.chats SELECT 1000 * ${n} + i, DATE '${day}', 'p1', 'acme', true, 1 FROM range(${n}) AS u(i)`,
+      );
+    expect((await build(s)).byId('marts.rolling').intervals).toBe('2026-01-01..2026-01-10');
+
+    // late chats of the 2nd, re-processed by the daily model alone: the 2nd is restated for the rolling mart, whose
+    // next build also re-processes the 3rd and the 4th (their windows read the 2nd), and only those
+    await late('2026-01-02', 3);
+    expect(
+      (await build(s, { select: ['intermediate.daily'], start: '2026-01-02', end: '2026-01-02' })).byId(
+        'intermediate.daily',
+      ).intervals,
+    ).toBe('2026-01-02');
+    const project = await loadProject(s.modelsDir);
+    const plan = await planProject(s.db, project, { clock: s.clock });
+    expect(plan.find((e) => e.id === 'marts.rolling')?.missing).toEqual([{ from: '2026-01-02', to: '2026-01-04' }]);
+    expect((await build(s)).byId('marts.rolling').intervals).toBe('2026-01-02..2026-01-04');
+    expect(await rolling()).toEqual(await fromScratch());
+
+    // a backfill that stops at the 5th (--end): the 6th and 7th read the 5th, so they are stale until the next build
+    await late('2026-01-05', 5);
+    expect((await build(s, { start: '2026-01-05', end: '2026-01-05' })).byId('marts.rolling').intervals).toBe(
+      '2026-01-05',
+    );
+    expect(await rolling()).not.toEqual(await fromScratch());
+    expect((await build(s)).byId('marts.rolling').intervals).toBe('2026-01-06..2026-01-07');
+    expect(await rolling()).toEqual(await fromScratch());
+    expect((await build(s)).byId('marts.rolling').intervals).toBe('');
+  });
+
   it('--full-refresh rebuilds every interval', async () => {
     s = await sandbox();
     await seedRaw(s.db, 3);

@@ -3,7 +3,7 @@ import { quoteIdent } from '../../core/sql.js';
 import type { Session } from '../../warehouse/session.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import { type AuditOutcome, NOTHING } from '../audits/run.js';
-import { plannedRanges } from '../intervals.js';
+import { plannedRanges, staleAfterEnd } from '../intervals.js';
 import { qualified, substituteMacros } from '../sql-text.js';
 import { clearIntervals, clearRestated, markProcessed, processedDays, restate, restatedDays } from '../state.js';
 import { dropRelation, tempName } from '../swap.js';
@@ -37,16 +37,25 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
   const done = ctx.start ? new Set<string>() : await processedDays(exec, model.id, relations);
   // A day an upstream time-range model rewrote is stale here too, done or not: in this run, or recorded by a run
   // that did not build this model (a --select, a failure above it).
-  const restated = new Set([...(ctx.upstreamDays ?? []), ...(await restatedDays(exec, model.id, relations))]);
+  const restated = new Set([
+    ...(ctx.upstreamDays ?? []),
+    ...(await restatedDays(exec, model.id, relations, 'upstream')),
+  ]);
   if (!ctx.start && done.size > 0) for (const day of await landedDays(exec, model, rel)) restated.add(day);
-  const ranges = plannedRanges(
-    start,
-    ctx.end,
-    done,
-    ctx.start ? 0 : model.config.lookback,
-    model.config.batchDays,
+  const ranges = plannedRanges(start, ctx.end, done, ctx.start ? 0 : model.config.lookback, model.config.batchDays, {
     restated,
-  );
+    readsBack: model.config.readsBack,
+    stale: model.config.readsBack ? await restatedDays(exec, model.id, relations, 'own') : [],
+  });
+  // Days after `end` (a run stopped early with --end) that read a day written now: processed again next time.
+  const stale = model.config.readsBack
+    ? staleAfterEnd(
+        ranges,
+        ctx.end,
+        model.config.readsBack,
+        ctx.start ? await processedDays(exec, model.id, relations) : done,
+      )
+    : [];
   if (ranges.length === 0) {
     await exec.transaction(() => ensureTable(ctx, { from: start, to: start }));
     relations.set(model.schema, model.name, 'table');
@@ -69,7 +78,10 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
       await markProcessed(exec, model.id, range, runId, now);
       await clearRestated(exec, model.id, range);
       await restate(exec, ctx.restates ?? [], range, model.id, runId);
-      if (i === ranges.length - 1) await ctx.recordState?.(startDate);
+      if (i === ranges.length - 1) {
+        for (const days of stale) await restate(exec, [model.id], days, model.id, runId);
+        await ctx.recordState?.(startDate);
+      }
     });
     if (i === 0) relations.set(model.schema, model.name, 'table');
   }
