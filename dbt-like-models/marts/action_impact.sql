@@ -289,25 +289,34 @@ placebo_brands as (
     on cs.team_id = s.team_id and cs.project_id = s.project_id
     and cs.first_day <= o.first_day and cs.last_day >= o.last_day
 ),
+placebo_mentions as (
+  -- Each tracked brand's mentions in an action's placebo answers, before and after: counted per answer once,
+  -- then matched to the placebo brands (pairing every brand with every answer first was most of this model's time).
+  select
+    pc.team_id,
+    pc.action_id,
+    m.brand_id,
+    count(*) filter (where pc.is_after) as x_after,
+    count(*) filter (where not pc.is_after) as x_before
+  from placebo_chats as pc
+  join intermediate.int_brand_mentions_per_chat as m on m.team_id = pc.team_id and m.chat_id = pc.chat_id
+  group by pc.team_id, pc.action_id, m.brand_id
+),
 placebo_changes as (
   select
     pb.team_id,
     pb.action_id,
     pb.brand_id,
-    100 * (count(m.chat_id) filter (where pc.is_after) / any_value(o.n_after)
-      - count(m.chat_id) filter (where not pc.is_after) / any_value(o.n_before)) as d_pp,
-    10000 * ((count(m.chat_id) filter (where pc.is_after) + 1) / (any_value(o.n_after) + 2)
-        * (1 - (count(m.chat_id) filter (where pc.is_after) + 1) / (any_value(o.n_after) + 2)) / any_value(o.n_after)
-      + (count(m.chat_id) filter (where not pc.is_after) + 1) / (any_value(o.n_before) + 2)
-        * (1 - (count(m.chat_id) filter (where not pc.is_after) + 1) / (any_value(o.n_before) + 2))
-        / any_value(o.n_before)) as v_pp2
+    100 * (coalesce(pm.x_after, 0) / o.n_after - coalesce(pm.x_before, 0) / o.n_before) as d_pp,
+    10000 * ((coalesce(pm.x_after, 0) + 1) / (o.n_after + 2) * (1 - (coalesce(pm.x_after, 0) + 1) / (o.n_after + 2))
+        / o.n_after
+      + (coalesce(pm.x_before, 0) + 1) / (o.n_before + 2) * (1 - (coalesce(pm.x_before, 0) + 1) / (o.n_before + 2))
+        / o.n_before) as v_pp2
   from placebo_brands as pb
   join placebo_own as o
     on o.team_id = pb.team_id and o.action_id = pb.action_id and o.n_before > 0 and o.n_after > 0
-  left join placebo_chats as pc on pc.team_id = pb.team_id and pc.action_id = pb.action_id
-  left join intermediate.int_brand_mentions_per_chat as m
-    on m.team_id = pc.team_id and m.chat_id = pc.chat_id and m.brand_id = pb.brand_id
-  group by pb.team_id, pb.action_id, pb.brand_id
+  left join placebo_mentions as pm
+    on pm.team_id = pb.team_id and pm.action_id = pb.action_id and pm.brand_id = pb.brand_id
 ),
 placebo as (
   -- effect = own change − mean competitor change; variance = the brands' drift variance (the competitors'
