@@ -1,5 +1,7 @@
 /* @model
-kind: table
+kind: incremental_by_time_range
+time_column: date
+reads_back: 56
 description: >
   Rolling visibility of each tracked brand per provider (and 'all'): 7- and 28-day windows ending on each day,
   computed from summed counts (sum of mentions / sum of responses over the window, never an average of daily
@@ -24,6 +26,11 @@ description: >
 
   The series has one row per complete calendar day (intermediate.int_day_completeness) from the brand's first day in marts.brand_visibility_daily to its last
   (days without answers count 0 responses, so a window is always 7 or 28 calendar days).
+
+  Built by day: a day's row reads the 55 days before it (its previous 28-day window) and, for its alert, the day
+  before's discoveries, which read one day further: 56 days. A build reads the days it writes and the 56 before them
+  (each series' first and last day over every day), and `reads_back: 56` makes any day re-processed here (a day
+  rewritten upstream) also re-process the 56 days after it.
 grain: one row per team, project, brand, provider (chatgpt, perplexity, gemini, all) and calendar day
 columns:
   team_id: the config's team
@@ -84,7 +91,7 @@ audits:
   - expression: {sql: "not mom_significant or (mom_ci_low_pp > 0 or mom_ci_high_pp < 0)", name: mom_significant_iff_interval_excludes_zero}
   - expression: {sql: "wow_delta_pp is null or wow_delta_pp between wow_ci_low_pp and wow_ci_high_pp", name: wow_delta_inside_interval}
 */
-with daily as (
+with all_days as (
   -- Complete days only: a partial day (late answers not in yet) would read as a drop.
   select
     d.team_id, d.project_id, d.brand_id, d.brand_name, d.is_own_brand, d.provider, d.date,
@@ -92,6 +99,10 @@ with daily as (
   from marts.brand_visibility_daily as d
   join intermediate.int_day_completeness as c
     on c.team_id = d.team_id and c.project_id = d.project_id and c.date = d.date and c.is_complete
+),
+daily as (
+  -- What the days built read: themselves and the 56 days before them.
+  select * from all_days where date between @start_date - 56 and @end_date
 ),
 events as (
   -- Measurement changes that move this brand's figures (brand_id null: every brand of the project).
@@ -104,13 +115,14 @@ series as (
     bool_or(is_own_brand) as is_own_brand,
     min(date) as first_day,
     max(date) as last_day
-  from daily
+  from all_days
   group by team_id, project_id, brand_id, provider
 ),
 calendar as (
   select
-    team_id, project_id, brand_id, provider, brand_name, is_own_brand,
-    cast(unnest(generate_series(first_day, last_day, interval 1 day)) as date) as date
+    team_id, project_id, brand_id, provider, brand_name, is_own_brand, first_day,
+    cast(unnest(generate_series(
+      greatest(first_day, @start_date - 56), least(last_day, @end_date), interval 1 day)) as date) as date
   from series
 ),
 filled as (
@@ -134,7 +146,7 @@ windows as (
   -- One row per calendar day, so ROWS frames are calendar windows.
   select
     *,
-    row_number() over w as series_day,
+    date - first_day + 1 as series_day,
     cast(sum(responses) over (w rows between 6 preceding and current row) as bigint) as responses_7d,
     cast(sum(mentions) over (w rows between 6 preceding and current row) as bigint) as mentions_7d,
     sum(position_sum) over (w rows between 6 preceding and current row) as position_sum_7d,
@@ -220,9 +232,12 @@ tests as (
 family as (
   -- Benjamini–Hochberg per team, day and kind of change (every project, brand and provider): q = 0.01 for week over
   -- week, 0.05 for month over month. Per team, so a team's alerts do not depend on the other teams in the warehouse.
-  select team_id, project_id, brand_id, provider, date, 'wow' as metric, wow_p as p from tests where wow_p is not null
+  -- (The days built and the day before them, whose discoveries their alerts read.)
+  select team_id, project_id, brand_id, provider, date, 'wow' as metric, wow_p as p from tests
+  where wow_p is not null and date >= @start_date - 1
   union all
-  select team_id, project_id, brand_id, provider, date, 'mom', mom_p from tests where mom_p is not null
+  select team_id, project_id, brand_id, provider, date, 'mom', mom_p from tests
+  where mom_p is not null and date >= @start_date - 1
 ),
 ranked as (
   select
@@ -314,3 +329,4 @@ select
   mom_disc as mom_fdr_significant,
   mom_alert_open as mom_alert
 from episodes
+where date between @start_date and @end_date
