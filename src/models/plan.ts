@@ -4,12 +4,11 @@ import type { Database } from '../warehouse/duckdb.js';
 import { compileModel } from './compile.js';
 import { reachable } from './graph.js';
 import { plannedRanges } from './intervals.js';
-import { landedDays, modelStart } from './materialize/incremental-by-time-range.js';
+import { modelStart, reprocessedDays } from './materialize/incremental-by-time-range.js';
 import { Relations } from './relations.js';
 import { upstreamDays } from './run-node.js';
 import { selectModels } from './selection.js';
-import { qualified } from './sql-text.js';
-import { processedDays, readModelStates, restatedDays } from './state.js';
+import { processedDays, readModelStates } from './state.js';
 import type { ModelKind, Project } from './types.js';
 
 export interface PlanEntry {
@@ -56,17 +55,8 @@ export async function planProject(
         // What `build --start` would reprocess: every day from there, done or not.
         entry.missing = plannedRanges(maxDay(options.start, model.config.start ?? options.start), end, new Set(), 0, 0);
       } else if (start) {
-        const restated = new Set([
-          ...upstreamDays(project, id, written),
-          ...(await restatedDays(exec, id, relations, 'upstream')),
-        ]);
-        if (done.size > 0)
-          for (const day of await landedDays(exec, model, qualified(model.schema, model.name))) restated.add(day);
-        entry.missing = plannedRanges(start, end, done, model.config.lookback, 0, {
-          restated,
-          readsBack: model.config.readsBack,
-          stale: await restatedDays(exec, id, relations, 'own'),
-        });
+        const more = await reprocessedDays(exec, model, relations, upstreamDays(project, id, written), done);
+        entry.missing = plannedRanges(start, end, done, model.config.lookback, 0, more);
       }
       if (entry.missing) written.set(id, entry.missing);
       if (change === 'modified') {

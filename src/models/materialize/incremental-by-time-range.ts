@@ -4,6 +4,7 @@ import type { Session } from '../../warehouse/session.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import { type AuditOutcome, NOTHING } from '../audits/run.js';
 import { plannedRanges, staleAfterEnd } from '../intervals.js';
+import type { Relations } from '../relations.js';
 import { qualified, substituteMacros } from '../sql-text.js';
 import { clearIntervals, clearRestated, markProcessed, processedDays, restate, restatedDays } from '../state.js';
 import { dropRelation, tempName } from '../swap.js';
@@ -35,18 +36,14 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
     return { rowsAffected: 0, intervals: [], message: 'no rows in the sources yet' };
   }
   const done = ctx.start ? new Set<string>() : await processedDays(exec, model.id, relations);
-  // A day an upstream time-range model rewrote is stale here too, done or not: in this run, or recorded by a run
-  // that did not build this model (a --select, a failure above it).
-  const restated = new Set([
-    ...(ctx.upstreamDays ?? []),
-    ...(await restatedDays(exec, model.id, relations, 'upstream')),
-  ]);
-  if (!ctx.start && done.size > 0) for (const day of await landedDays(exec, model, rel)) restated.add(day);
-  const ranges = plannedRanges(start, ctx.end, done, ctx.start ? 0 : model.config.lookback, model.config.batchDays, {
-    restated,
-    readsBack: model.config.readsBack,
-    stale: model.config.readsBack ? await restatedDays(exec, model.id, relations, 'own') : [],
-  });
+  const ranges = plannedRanges(
+    start,
+    ctx.end,
+    done,
+    ctx.start ? 0 : model.config.lookback,
+    model.config.batchDays,
+    await reprocessedDays(exec, model, relations, ctx.upstreamDays ?? [], done),
+  );
   // Days after `end` (a run stopped early with --end) that read a day written now: processed again next time.
   const stale = model.config.readsBack
     ? staleAfterEnd(
@@ -96,12 +93,34 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
 };
 
 /**
+ * What a build re-processes besides its missing days (the `more` of `plannedRanges`), for the build and for `plan`
+ * alike: a day an upstream time-range model rewrote, done or not (`upstream`: in this run; `ops.model_restated`:
+ * recorded by a run that did not build this model, after a --select or a failure above it); the days of rows
+ * landed since the model's newest (`restate_landed`; none before its first day is done); and, with `reads_back`,
+ * the days its own earlier run left stale past that run's `--end`.
+ */
+export async function reprocessedDays(
+  exec: Session,
+  model: Model,
+  relations: Relations,
+  upstream: Iterable<string>,
+  done: ReadonlySet<string>,
+): Promise<{ restated: Set<string>; readsBack: number; stale: Iterable<string> }> {
+  const restated = new Set([...upstream, ...(await restatedDays(exec, model.id, relations, 'upstream'))]);
+  if (done.size > 0) {
+    for (const day of await landedDays(exec, model, qualified(model.schema, model.name))) restated.add(day);
+  }
+  const readsBack = model.config.readsBack;
+  return { restated, readsBack, stale: readsBack ? await restatedDays(exec, model.id, relations, 'own') : [] };
+}
+
+/**
  * `restate_landed`: the days of rows landed in those raw tables after the newest `_extracted_at` the model holds,
  * however old the day (a refresh on the sync's rotation re-fetches up to a month). The sync stamps each unit's rows
  * with the time it landed them, and a build reads them after the sync: any row newer than the model's newest was
  * not processed yet. Rows deleted without a replacement leave no stamp: the model's `lookback` still covers those.
  */
-export async function landedDays(exec: Session, model: Model, rel: string): Promise<string[]> {
+async function landedDays(exec: Session, model: Model, rel: string): Promise<string[]> {
   if (model.config.restateLanded.length === 0) return [];
   const time = quoteIdent(model.config.timeColumn as string);
   const union = model.config.restateLanded
