@@ -24,8 +24,12 @@ description: >
   detectable and at q = 0.05 most weekly discoveries were noise); `*_alert` marks the first day of each run of
   discoveries in one direction. Spans holding a measurement change are not tested.
 
-  The series has one row per complete calendar day (intermediate.int_day_completeness) from the brand's first day in marts.brand_visibility_daily to its last
-  (days without answers count 0 responses, so a window is always 7 or 28 calendar days).
+  The series has one row per calendar day from the brand's first day in marts.brand_visibility_daily to the run's
+  last day, as long as one of the 56 days ending on it has answers of the series (a day without answers counts 0
+  responses, so a window is always 7 or 28 calendar days); a day whose answers are not all in yet
+  (intermediate.int_day_completeness) has no row until they are. A row depends only on the days up to its own, so a
+  provider or a project that pauses has the same rows for the days of its pause whether they were built during it
+  or after it resumed.
 
   Built by day: a day's row reads the 55 days before it (its previous 28-day window) and, for its alert, the day
   before's discoveries, which read one day further: 56 days. A build reads the days it writes and the 56 before them
@@ -104,6 +108,11 @@ daily as (
   -- What the days built read: themselves and the 56 days before them.
   select * from all_days where date between @start_date - 56 and @end_date
 ),
+partial_days as (
+  -- The project's days whose answers are not all in yet (its newest): no row until they are.
+  select team_id, project_id, date from intermediate.int_day_completeness
+  where not is_complete and date between @start_date and @end_date
+),
 events as (
   -- Measurement changes that move this brand's figures (brand_id null: every brand of the project).
   select team_id, project_id, brand_id, date from marts.measurement_events
@@ -119,10 +128,14 @@ series as (
   group by team_id, project_id, brand_id, provider
 ),
 calendar as (
+  -- Every day from the series' first day to the run's last, not to the series' own last day: a day's row depends
+  -- only on the days up to it, so a series that stops (a provider or the whole project paused) has the same rows
+  -- for the days of its pause whether they were built during it (by night) or after it resumed (from scratch).
+  -- 55 days after its last answer no window holds any: no more rows (answer_days_56d below).
   select
     team_id, project_id, brand_id, provider, brand_name, is_own_brand, first_day,
     cast(unnest(generate_series(
-      greatest(first_day, @start_date - 56), least(last_day, @end_date), interval 1 day)) as date) as date
+      greatest(first_day, @start_date - 56), least(last_day + 55, @end_date), interval 1 day)) as date) as date
   from series
 ),
 filled as (
@@ -133,7 +146,9 @@ filled as (
     coalesce(daily.position_sum, 0) as position_sum,
     coalesce(daily.position_n, 0) as position_n,
     coalesce(daily.sentiment_sum, 0) as sentiment_sum,
-    coalesce(daily.sentiment_n, 0) as sentiment_n
+    coalesce(daily.sentiment_n, 0) as sentiment_n,
+    (daily.date is not null)::int as has_answers,
+    partial_days.date is not null as is_partial
   from calendar
   left join daily
     on daily.team_id = calendar.team_id
@@ -141,6 +156,10 @@ filled as (
     and daily.brand_id = calendar.brand_id
     and daily.provider = calendar.provider
     and daily.date = calendar.date
+  left join partial_days
+    on partial_days.team_id = calendar.team_id
+    and partial_days.project_id = calendar.project_id
+    and partial_days.date = calendar.date
 ),
 windows as (
   -- One row per calendar day, so ROWS frames are calendar windows.
@@ -162,7 +181,8 @@ windows as (
     sum(sentiment_sum) over (w rows between 27 preceding and current row) as sentiment_sum_28d,
     sum(sentiment_n) over (w rows between 27 preceding and current row) as sentiment_n_28d,
     cast(sum(responses) over (w rows between 55 preceding and 28 preceding) as bigint) as responses_prev_28d,
-    cast(sum(mentions) over (w rows between 55 preceding and 28 preceding) as bigint) as mentions_prev_28d
+    cast(sum(mentions) over (w rows between 55 preceding and 28 preceding) as bigint) as mentions_prev_28d,
+    sum(has_answers) over (w rows between 55 preceding and current row) as answer_days_56d
   from filled
   window w as (partition by team_id, project_id, brand_id, provider order by date)
 ),
@@ -330,3 +350,6 @@ select
   mom_alert_open as mom_alert
 from episodes
 where date between @start_date and @end_date
+  -- not a partial day, and some window of the row holds answers of the series (the 56 days ending on it)
+  and not is_partial
+  and answer_days_56d > 0

@@ -69,8 +69,8 @@ beforeAll(async () => {
   await nightly.session.run(`ATTACH '${scratchPath}' AS fresh (READ_ONLY)`);
 }, 600_000);
 
-/** A copy of the warehouse's raw tables (`path`, closed) under `name`, built from scratch through NEXT_DAY. */
-async function buildFromScratch(path: string, name: string, only?: string[]): Promise<string> {
+/** A copy of the warehouse's raw tables (`path`, closed) under `name`, built from scratch through `day`. */
+async function buildFromScratch(path: string, name: string, only?: string[], day = NEXT_DAY): Promise<string> {
   const scratchPath = join(world.dir, name);
   copyFileSync(path, scratchPath);
   const scratch = await Database.open(scratchPath);
@@ -80,7 +80,7 @@ async function buildFromScratch(path: string, name: string, only?: string[]): Pr
   for (const table of ['model_state', 'model_intervals', 'model_restated', 'model_runs']) {
     await scratch.session.run(`DROP TABLE IF EXISTS ops.${table}`);
   }
-  await build(scratch, NEXT_DAY, only);
+  await build(scratch, day, only);
   scratch.close();
   return scratchPath;
 }
@@ -95,16 +95,16 @@ afterAll(async () => {
  * compared to 9 decimals: a sum of doubles depends on the order rows are read in, which a table built day by day
  * and one built at once do not share.
  */
-async function difference(relation: string, other = 'fresh'): Promise<number> {
+async function difference(relation: string, other = 'fresh', db = nightly): Promise<number> {
   const columns = (
-    await nightly.session.all<{ name: string; type: string }>(
+    await db.session.all<{ name: string; type: string }>(
       `select column_name as name, data_type as type from duckdb_columns()
        where database_name = '${other}' and schema_name || '.' || table_name = '${relation}' order by column_index`,
     )
   )
     .map((c) => (/^(DOUBLE|FLOAT|REAL)$/.test(c.type) ? `round("${c.name}", 9)` : `"${c.name}"`))
     .join(', ');
-  const n = await nightly.session.scalar<bigint>(
+  const n = await db.session.scalar<bigint>(
     `select count(*) from (
        (select ${columns} from ${relation} except all select ${columns} from ${other}.${relation})
        union all
@@ -202,6 +202,54 @@ describe('a day rewritten in the middle of the history', () => {
     expect(trend(await rebuild())).toBe(`${addDays(day, 1)}..${NEXT_DAY}`);
     for (const relation of ours) {
       expect(await difference(relation, 'again'), relation).toBe(0);
+    }
+  });
+});
+
+describe('a provider that pauses for two weeks and resumes', () => {
+  it('leaves the trend with the rows of a build from scratch, gap days included', async () => {
+    // One project's perplexity answers, and every answer of the other project, stop 15 days before the night and
+    // resume on its last 3 days: the build of the night before sees series that ended, the night's build sees them
+    // resume (their new days land within the sync's lookback).
+    const path = join(world.dir, 'paused.duckdb');
+    copyFileSync(world.dbPath, path);
+    const db = await Database.open(path);
+    const first = '(select min(project_id) from raw.chats)';
+    const second = '(select max(project_id) from raw.chats)';
+    const paused = `select id from raw.chats where chat_date > DATE '${WORLD_TODAY}' - 16
+      and (platform = 'perplexity' and project_id = ${first} or project_id = ${second})`;
+    const resumed = `${paused} and chat_date >= DATE '${WORLD_TODAY}' - 2`;
+    const tables = ['chats', 'chat_mentions', 'chat_references'] as const;
+    const idOf = (t: string) => (t === 'chats' ? 'id' : 'chat_id');
+    for (const t of tables) {
+      await db.session.run(`create table kept_${t} as select * from raw.${t} where ${idOf(t)} in (${resumed})`);
+    }
+    expect(Number(await db.session.scalar('select count(*) from kept_chats'))).toBeGreaterThan(0);
+    for (const t of [...tables].reverse()) await db.session.run(`delete from raw.${t} where ${idOf(t)} in (${paused})`);
+    // only the answers' models must pass: the API's own counts no longer agree with the answers (api_reconciliation)
+    const ours = ['marts.brand_visibility_daily', 'marts.brand_visibility_trend'];
+    // the build of the night before, then the night's, whose sync landed the new day and re-read the 3 days before it
+    await build(db, addDays(WORLD_TODAY, -1), ours);
+    for (const t of tables) {
+      await db.session.run(
+        `insert into raw.${t} select * replace (now()::timestamp as _extracted_at) from kept_${t}; drop table kept_${t}`,
+      );
+    }
+    db.close();
+    const scratch = await buildFromScratch(path, 'paused-scratch.duckdb', ours, WORLD_TODAY);
+    const again = await Database.open(path);
+    try {
+      await build(again, WORLD_TODAY, ours);
+      await again.session.run(`ATTACH '${scratch}' AS paused_fresh (READ_ONLY)`);
+      const gap = (project: string, provider: string) =>
+        again.session.scalar(`select count(*) from marts.brand_visibility_trend where provider = '${provider}'
+          and project_id = ${project} and date = DATE '${WORLD_TODAY}' - 8 and responses = 0 and responses_28d > 0`);
+      // the pauses' days are rows of the series (0 answers on the day, windows still holding the answers before it)
+      expect(Number(await gap(first, 'perplexity'))).toBeGreaterThan(0);
+      expect(Number(await gap(second, 'all'))).toBeGreaterThan(0);
+      expect(await difference('marts.brand_visibility_trend', 'paused_fresh', again)).toBe(0);
+    } finally {
+      again.close();
     }
   });
 });
