@@ -13,7 +13,7 @@ import { readHolder, staleReason } from '../core/lock-file.js';
 import { loadConfig, readKey, type SyncConfig } from '../extract/config.js';
 import { Database } from '../warehouse/duckdb.js';
 import { wantsEmbedded } from './embedded.js';
-import { lockPathFor } from './lock.js';
+import { lockPathFor, staleLockMs } from './lock.js';
 import { dbPathOf, publishPathOf } from './nightly.js';
 
 export interface Check {
@@ -41,7 +41,7 @@ export async function doctor(flags: DoctorFlags, now: number = Date.now()): Prom
   }
   checks.push(...(await keyChecks(flags, config, now)));
   const db = dbPathOf(flags, config);
-  checks.push(await warehouseCheck(db, now));
+  checks.push(await warehouseCheck(db, now, staleLockMs(config)));
   checks.push(diskCheck(db));
   checks.push(await publishedCheck(publishPathOf(db, config)));
   return checks;
@@ -127,11 +127,11 @@ async function keyChecks(flags: DoctorFlags, config: SyncConfig, now: number): P
   return out;
 }
 
-async function warehouseCheck(db: string, now: number): Promise<Check> {
+async function warehouseCheck(db: string, now: number, staleAfterMs: number | undefined): Promise<Check> {
   const lock = lockPathFor(db);
   const holder = existsSync(lock) ? readHolder(lock) : undefined;
   const lockNote = holder
-    ? ` Run lock: ${holder.command}, PID ${holder.pid} on ${holder.host} since ${holder.startedAt}${staleReason(holder, statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? now, now) ? ' (stale: the next run takes it over)' : ''}.`
+    ? ` Run lock: ${holder.command}, PID ${holder.pid} on ${holder.host} since ${holder.startedAt}${staleReason(holder, statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? now, now, { staleAfterMs }) ? ' (stale: the next run takes it over)' : ''}.`
     : '';
   if (!existsSync(db)) {
     try {

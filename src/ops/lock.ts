@@ -26,3 +26,9 @@ export function lockedError(path: string, holder: LockHolder | undefined): VwhEr
       'Wait for it to finish; if that process is gone, the next run takes the lock over.',
   );
 }
+
+/** The run lock's staleness limit from the config's `schedule.staleLockMinutes` (undefined: the default, 12 h). */
+export function staleLockMs(config: { schedule?: { staleLockMinutes?: number } | undefined }): number | undefined {
+  const minutes = config.schedule?.staleLockMinutes;
+  return minutes ? minutes * 60_000 : undefined;
+}

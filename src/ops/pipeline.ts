@@ -7,7 +7,7 @@ import { ExitCode } from '../core/errors.js';
 import { tryLock } from '../core/lock-file.js';
 import { withSharedInstance } from '../warehouse/duckdb.js';
 import { closeAbandonedRuns, type StageStatus, writeLedger } from './ledger.js';
-import { lockedError, lockPathFor } from './lock.js';
+import { lockedError, lockPathFor, staleLockMs } from './lock.js';
 import {
   EXIT_INTERRUPTED,
   type RunContext,
@@ -49,9 +49,7 @@ export async function runPipeline(
   const taken = tryLock(lockPath, {
     command: `vwh run (${context.trigger})`,
     now: () => clock.now(),
-    staleAfterMs: context.config.schedule?.staleLockMinutes
-      ? context.config.schedule.staleLockMinutes * 60_000
-      : undefined,
+    staleAfterMs: staleLockMs(context.config),
   });
   if ('heldBy' in taken) throw lockedError(lockPath, taken.heldBy);
   if (taken.tookOver) logger.warn('took over a stale run lock', { lock: lockPath, why: taken.tookOver });

@@ -45,6 +45,12 @@ describe('vwh doctor', () => {
     expect(byName['key default']?.detail).not.toContain(server.demoApiKey);
     expect(byName['clock default']).toMatchObject({ status: 'ok' });
     expect(byName.warehouse?.detail).toMatch(/PID 424242 on elsewhere/);
+    // taken 9.5 h before: within the default limit (12 h) the lock is live; past the config's own limit it is stale,
+    // as the next run judges it
+    expect(byName.warehouse?.detail).not.toMatch(/stale/);
+    const strict = writeConfig(t.db, { schedule: { staleLockMinutes: 60 } });
+    const judged = await doctor({ config: strict, db: t.db, baseUrl: server.url }, noon);
+    expect(judged.find((c) => c.name === 'warehouse')?.detail).toMatch(/\(stale: the next run takes it over\)/);
     expect(byName.published?.status).toBe('warn');
     expect(hostname()).not.toBe('elsewhere');
 
