@@ -29,7 +29,7 @@ import type {
 import { decodeEnvelope } from './envelope.js';
 import { authError, clientError, isRateLimit, type ResponseFacts, readErrorBody, serverError } from './http-errors.js';
 import { RateBudget } from './rate-budget.js';
-import { retryAfterMs } from './retry-after.js';
+import { DEFAULT_MAX_RETRY_AFTER_MS, retryAfterMs } from './retry-after.js';
 import { type Transport, TransportError } from './transport.js';
 import { UndiciTransport } from './undici-transport.js';
 import { WaitEmitter, type WaitListener } from './wait-events.js';
@@ -385,8 +385,8 @@ export class ApiClient {
   }
 }
 
-/** As dlt's default: five minutes is as long as a sync holding the warehouse should wait for one request. */
-export const DEFAULT_MAX_RETRY_AFTER_MS = 300_000;
+// In retry-after.ts so that `vwh sync --help` can show it without loading the client.
+export { DEFAULT_MAX_RETRY_AFTER_MS } from './retry-after.js';
 
 function formatSeconds(seconds: number): string {
   return seconds >= 3600 * 24 * 365

@@ -1,3 +1,6 @@
+/** As dlt's default: five minutes is as long as a sync holding the warehouse should wait for one request. */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 300_000;
+
 /**
  * How long a 429 asks us to wait. `Retry-After` is seconds (fractions accepted: a reference server with a scaled
  * window may send `0.25`) or an HTTP date; the detail text `Retry after N seconds.` is the fallback.

@@ -3,29 +3,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { VwhError } from '../core/errors.js';
+import { type DbResources, DEFAULT_DB_PATH } from './defaults.js';
 import { Session } from './session.js';
 
-export const DEFAULT_DB_PATH = 'data/warehouse.duckdb';
-
-/**
- * What DuckDB may take of the machine. Its own default memory limit is 80 % of RAM, which lets the buffer pool of a
- * long backfill grow to gigabytes on a box that also runs other jobs; beyond the limit DuckDB spills to a temp
- * directory beside the file instead of growing.
- */
-export interface DbResources {
-  /** DuckDB `memory_limit`, e.g. `512MB`, `2GB`. */
-  memoryLimit: string;
-  /** DuckDB `threads`. */
-  threads: number;
-}
-
-/**
- * A cron box: a quarter of a gigabyte and two threads; raise them with --memory-limit / --threads (or the config).
- * The sync's process is bounded as a whole (768 MB at an agency's scale) and its JS heap needs about as much again
- * as DuckDB: at 512MB DuckDB's buffer pool and in-memory tables reached 350 MB in a 365-day backfill of 10 × 50
- * prompts, at 256MB 134 MB, with the backfill as close to its floor (landing appends; a batch is 10 000 rows).
- */
-export const DEFAULT_RESOURCES: DbResources = { memoryLimit: '256MB', threads: 2 };
+// Defined apart from DuckDB so that `vwh --help` can show them without loading the binding.
+export { type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES } from './defaults.js';
 
 export function duckdbOptions(resources: DbResources): Record<string, string> {
   return { memory_limit: resources.memoryLimit, threads: String(resources.threads) };

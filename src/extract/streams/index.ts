@@ -38,4 +38,4 @@ export const STREAMS: readonly StreamDef[] = [
   teamMembersStream,
 ];
 
-export const STREAM_NAMES = STREAMS.map((s) => s.name);
+export { STREAM_NAMES } from './names.js';

@@ -1,0 +1,25 @@
+/**
+ * Where the warehouse lives and what DuckDB may take of the machine, by default. No DuckDB import: the CLI's help
+ * texts show these values without loading the binding.
+ */
+export const DEFAULT_DB_PATH = 'data/warehouse.duckdb';
+
+/**
+ * What DuckDB may take of the machine. Its own default memory limit is 80 % of RAM, which lets the buffer pool of a
+ * long backfill grow to gigabytes on a box that also runs other jobs; beyond the limit DuckDB spills to a temp
+ * directory beside the file instead of growing.
+ */
+export interface DbResources {
+  /** DuckDB `memory_limit`, e.g. `512MB`, `2GB`. */
+  memoryLimit: string;
+  /** DuckDB `threads`. */
+  threads: number;
+}
+
+/**
+ * A cron box: a quarter of a gigabyte and two threads; raise them with --memory-limit / --threads (or the config).
+ * The sync's process is bounded as a whole (768 MB at an agency's scale) and its JS heap needs about as much again
+ * as DuckDB: at 512MB DuckDB's buffer pool and in-memory tables reached 350 MB in a 365-day backfill of 10 × 50
+ * prompts, at 256MB 134 MB, with the backfill as close to its floor (landing appends; a batch is 10 000 rows).
+ */
+export const DEFAULT_RESOURCES: DbResources = { memoryLimit: '256MB', threads: 2 };
