@@ -1,7 +1,6 @@
 /** `vwh doctor`: what a nightly run needs, checked, with what to fix. Exit 1 when a check fails. */
 import type { Command } from 'commander';
 import { BaseUrl, DbFile } from '../../core/inputs.js';
-import { doctor, formatChecks } from '../../ops/doctor.js';
 import { textFlag } from '../validate.js';
 
 export function register(program: Command): void {
@@ -17,6 +16,7 @@ export function register(program: Command): void {
     .option('--json', 'print the checks as JSON')
     .addHelpText('after', '\nExit codes: 0 nothing failed (warnings allowed), 1 a check failed.')
     .action(async (flags: { config?: string; db?: string; keyFile?: string; baseUrl?: string; json?: boolean }) => {
+      const { doctor, formatChecks } = await import('../../ops/doctor.js');
       const checks = await doctor(flags);
       process.stdout.write(flags.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
       process.exitCode = checks.some((c) => c.status === 'fail') ? 1 : 0;

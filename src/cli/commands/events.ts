@@ -4,15 +4,11 @@
  * raw.webhook_events. It never opens the warehouse, so it runs beside the nightly job.
  */
 import { type Command, Option } from 'commander';
-import { systemClock } from '../../core/clock.js';
 import { registerSecret } from '../../core/errors.js';
 import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
-import { createLogger, type LogFormat, type Logger } from '../../core/log.js';
-import { loadConfig, type SyncConfig } from '../../extract/config.js';
-import { EventJournal } from '../../ops/events/journal.js';
-import { type Receiver, startReceiver } from '../../ops/events/receiver.js';
-import { dbPathOf } from '../../ops/nightly.js';
-import { journalDirOf } from '../../ops/stages/events.js';
+import type { LogFormat, Logger } from '../../core/log.js';
+import type { SyncConfig } from '../../extract/config.js';
+import type { Receiver } from '../../ops/events/receiver.js';
 import { numberFlag, textFlag } from '../validate.js';
 
 interface ListenFlags {
@@ -59,6 +55,9 @@ export function register(program: Command): void {
         'Answers: 200 stored (or already stored), 401 missing/invalid X-Webhook-Signature, 413 body too large, 400 not an event.',
     )
     .action(async (flags: ListenFlags) => {
+      const { loadConfig } = await import('../../extract/config.js');
+      const { createLogger } = await import('../../core/log.js');
+      const { dbPathOf } = await import('../../ops/nightly.js');
       const config = loadConfig(flags.config);
       const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
       const receiver = await listenForEvents(config, dbPathOf(flags, config), flags, logger);
@@ -91,6 +90,10 @@ export async function listenForEvents(
   ];
   for (const s of secrets) registerSecret(s);
   if (secrets.length === 0) logger.warn('no webhook secret configured: every signed delivery will be refused (401)');
+  const { journalDirOf } = await import('../../ops/stages/events.js');
+  const { EventJournal } = await import('../../ops/events/journal.js');
+  const { startReceiver } = await import('../../ops/events/receiver.js');
+  const { systemClock } = await import('../../core/clock.js');
   const dir = flags.journalDir ?? journalDirOf(dbPath, config);
   const receiver = await startReceiver({
     host: flags.host ?? config.events?.host ?? '127.0.0.1',

@@ -4,16 +4,11 @@
  */
 import type { Command } from 'commander';
 import { DbFile } from '../../core/inputs.js';
-import { createLogger } from '../../core/log.js';
-import {
-  describeSummary,
-  type ExportSummary,
-  exportArrow,
-  exportParquetLake,
-  recoverLake,
-} from '../../export/index.js';
-import { DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
+import type { LogFormat, Logger } from '../../core/log.js';
+import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
 import { textFlag } from '../validate.js';
+
+type ExportModule = typeof import('../../export/index.js');
 
 interface ParquetFlags {
   db: string;
@@ -24,8 +19,10 @@ interface ParquetFlags {
   logFormat?: 'pretty' | 'json';
 }
 
-function print(summary: ExportSummary, out: NodeJS.WritableStream): void {
-  out.write(`${describeSummary(summary)}\n`);
+/** The export code and a logger, loaded when a subcommand runs (not for its --help). */
+async function load(logFormat: LogFormat | undefined): Promise<{ exporter: ExportModule; log: Logger }> {
+  const { createLogger } = await import('../../core/log.js');
+  return { exporter: await import('../../export/index.js'), log: createLogger(logFormat ? { format: logFormat } : {}) };
 }
 
 export function register(program: Command): void {
@@ -51,8 +48,8 @@ export function register(program: Command): void {
         '  duckdb -c "select * from read_parquet(\'lake/marts/brand_visibility_daily/**/*.parquet\', hive_partitioning = true)"',
     )
     .action(async (flags: ParquetFlags) => {
-      const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
-      const summary = await exportParquetLake({
+      const { exporter, log } = await load(flags.logFormat);
+      const summary = await exporter.exportParquetLake({
         db: flags.db,
         outDir: flags.out,
         raw: flags.raw,
@@ -60,7 +57,7 @@ export function register(program: Command): void {
         tables: flags.tables,
         log,
       });
-      print(summary, process.stdout);
+      process.stdout.write(`${exporter.describeSummary(summary)}\n`);
     });
 
   exp
@@ -76,14 +73,14 @@ export function register(program: Command): void {
         '  python -c "import pyarrow.feather as f; print(f.read_table(\'arrow/marts.brand_visibility_daily.arrow\'))"',
     )
     .action(async (flags: Omit<ParquetFlags, 'raw' | 'staging'>) => {
-      const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
-      const summary = await exportArrow({
+      const { exporter, log } = await load(flags.logFormat);
+      const summary = await exporter.exportArrow({
         db: flags.db,
         outDir: flags.out,
         tables: flags.tables,
         log,
       });
-      print(summary, process.stdout);
+      process.stdout.write(`${exporter.describeSummary(summary)}\n`);
     });
 
   exp
@@ -95,8 +92,8 @@ export function register(program: Command): void {
     .requiredOption('--out <dir>', 'the lake folder')
     .option('--log-format <format>', 'pretty or json (default: pretty on a terminal)')
     .action(async (flags: { out: string; logFormat?: 'pretty' | 'json' }) => {
-      const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
-      const done = await recoverLake(flags.out, log);
+      const { exporter, log } = await load(flags.logFormat);
+      const done = await exporter.recoverLake(flags.out, log);
       process.stdout.write(
         `recover: ${done.rolledBack.length} publish undone, ${done.completed.length} completed, ` +
           `${done.removed.length} staging folder${done.removed.length === 1 ? '' : 's'} removed\n`,

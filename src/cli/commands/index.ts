@@ -1,3 +1,8 @@
+/**
+ * Every `vwh` call, `vwh --help` included, imports all the command files below, so they load lazily: a command file
+ * imports at its top only what declaring the command needs (commander, the flag validators, help-text constants) and
+ * loads DuckDB, HTTP, the pipeline and the rest with `await import()` when its action runs. startup.test.ts checks it.
+ */
 import type { Command } from 'commander';
 import { register as registerDoctor } from './doctor.js';
 import { register as registerEvents } from './events.js';

@@ -1,45 +1,10 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { systemClock } from '../../core/clock.js';
-import { ExitCode, VwhError } from '../../core/errors.js';
 import { Day, DbFile, ExistingDir, MemoryLimit, wholeNumber } from '../../core/inputs.js';
-import { createLogger } from '../../core/log.js';
-import { buildCatalog } from '../../models/artifacts/catalog.js';
-import { docsHtml } from '../../models/artifacts/docs-html.js';
-import { dataDictionary } from '../../models/artifacts/docs-markdown.js';
-import { buildManifest } from '../../models/artifacts/manifest.js';
-import { runResultsJson } from '../../models/artifacts/run-results.js';
-import { DEFAULT_TARGET_DIR, defaultTargetDir, writeArtifact } from '../../models/artifacts/write.js';
-import { formatRanges } from '../../models/intervals.js';
-import { planProject } from '../../models/plan.js';
-import { loadProject, shippedModelsDir } from '../../models/project.js';
-import { exitCodeFor, type RunResults, runProject } from '../../models/runner.js';
-import { selectModels } from '../../models/selection.js';
-import { readModelStates } from '../../models/state.js';
-import type { Project } from '../../models/types.js';
-import { runUnitTests } from '../../models/unit-tests.js';
-import { Database, DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
-import { DEFAULT_MEMORY_LIMIT, defaultThreads, duckdbOptions } from '../../warehouse/resources.js';
-import { existingWarehouse, numberFlag, textFlag } from '../validate.js';
-
-interface CommonOptions {
-  db: string;
-  modelsDir?: string;
-  targetDir?: string;
-  select?: string[];
-  exclude?: string[];
-  json?: boolean;
-}
-interface RunCliOptions extends CommonOptions {
-  start?: string;
-  end?: string;
-  fullRefresh?: boolean;
-  threads?: number;
-  memoryLimit?: string;
-  storeFailures?: boolean;
-  unit?: boolean;
-}
+import { DEFAULT_TARGET_DIR } from '../../models/artifacts/write.js';
+import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
+import { DEFAULT_MEMORY_LIMIT, defaultThreads } from '../../warehouse/resources.js';
+import { numberFlag, textFlag } from '../validate.js';
+import type { CommonOptions, RunCliOptions } from './models-actions.js';
 
 const SELECT_HELP = `
 Selection (--select/--exclude, space-separated or repeated; a union):
@@ -56,6 +21,9 @@ Exit codes:
   64  bad arguments`;
 
 const HELP = SELECT_HELP + EXIT_HELP;
+
+/** The subcommands' bodies and the runner they use: loaded when one runs, not for --help. */
+const actions = () => import('./models-actions.js');
 
 /** `vwh models build|run|test|plan|ls|docs`: the dbt-like runner over dbt-like-models/. */
 export function register(program: Command): void {
@@ -106,15 +74,18 @@ export function register(program: Command): void {
 
   runOptions(common(models.command('build').description('Build models in DAG order, then audit each one.')))
     .addHelpText('after', HELP)
-    .action((o: RunCliOptions) => execute('build', o));
+    .action(async (o: RunCliOptions) => (await actions()).execute('build', o));
   runOptions(common(models.command('run').description('Build models in DAG order without audits.')))
     .addHelpText('after', HELP)
-    .action((o: RunCliOptions) => execute('run', o));
+    .action(async (o: RunCliOptions) => (await actions()).execute('run', o));
   common(models.command('test').description('Run audits and singular tests on the tables as they are.'))
     .option('--unit', 'run the unit tests in tests/unit/ instead (in-memory DuckDB, no warehouse needed)')
     .addHelpText('after', HELP)
     .option('--store-failures', 'keep every failing audit row in audit_failures.*')
-    .action((o: RunCliOptions) => (o.unit ? unit(o) : execute('test', o)));
+    .action(async (o: RunCliOptions) => {
+      const a = await actions();
+      await (o.unit ? a.unit(o) : a.execute('test', o));
+    });
   common(models.command('plan').description('Show what changed since the last build and which days are missing.'))
     .option(
       '--start <day>',
@@ -123,181 +94,12 @@ export function register(program: Command): void {
     )
     .option('--end <day>', 'last day to consider (default: yesterday, UTC)', textFlag('--end', Day))
     .option('--json', 'print JSON')
-    .action((o: RunCliOptions) => plan(o));
+    .action(async (o: RunCliOptions) => (await actions()).plan(o));
   common(models.command('ls').description('List models with kind, inputs and tags.'))
     .option('--json', 'print JSON')
-    .action((o: RunCliOptions) => ls(o));
+    .action(async (o: RunCliOptions) => (await actions()).ls(o));
   common(
     models.command('docs').description('Write manifest.json, catalog.json, data_dictionary.md and index.html.'),
     false,
-  ).action((o: CommonOptions) => docs(o));
-}
-
-/** Loads the models folder and says which files it ignored (a model in a misspelt folder would never build). */
-async function load(o: CommonOptions): Promise<Project> {
-  const project = await loadProject(o.modelsDir ?? shippedModelsDir());
-  const logger = createLogger();
-  for (const warning of project.warnings) logger.warn(warning);
-  return project;
-}
-
-/**
- * plan, ls and docs only read: the warehouse is opened read-only (so they cannot change it, and run beside other
- * readers), and a warehouse that does not exist yet is an empty one rather than a new file.
- */
-async function openForReading(path: string): Promise<Database> {
-  if (path.startsWith(':memory:') || !existsSync(path)) return Database.open(':memory:');
-  return Database.open(path, { access_mode: 'READ_ONLY' });
-}
-
-function targetOf(o: CommonOptions): string {
-  return o.targetDir ?? defaultTargetDir(o.db);
-}
-
-async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Promise<void> {
-  const file = existingWarehouse('--db', o.db);
-  const resources = { memoryLimit: o.memoryLimit ?? DEFAULT_MEMORY_LIMIT, threads: o.threads ?? defaultThreads() };
-  const project = await load(o);
-  const db = await Database.open(file, duckdbOptions(resources));
-  const target = targetOf(o);
-  let results: RunResults;
-  try {
-    results = await runProject(db, project, {
-      command,
-      select: o.select,
-      exclude: o.exclude,
-      start: o.start,
-      end: o.end,
-      fullRefresh: o.fullRefresh ?? false,
-      // Audits of `test` run one at a time (the failures schema is shared); DuckDB still uses every thread.
-      threads: command === 'test' ? 1 : resources.threads,
-      storeFailures: o.storeFailures ?? false,
-      clock: systemClock,
-      logger: createLogger(),
-    });
-  } finally {
-    db.close();
-  }
-  writeArtifact(target, 'manifest.json', buildManifest(project, new Date()));
-  writeArtifact(target, 'run_results.json', runResultsJson(results));
-  const counts = new Map<string, number>();
-  for (const r of results.results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
-  const summary = [...counts.entries()].map(([s, n]) => `${n} ${s}`).join(', ') || 'nothing selected';
-  process.stdout.write(`${command}: ${summary} (${resolve(target, 'run_results.json')})\n`);
-  if (exitCodeFor(results) === ExitCode.partial) {
-    const bad = results.results.filter((r) => r.status === 'error' || r.status === 'fail');
-    const failedModel = bad.some((r) => r.status === 'error');
-    throw new VwhError(
-      failedModel ? 'MODEL_ERROR' : 'AUDIT_FAILED',
-      `${bad.length} node(s) failed: ${bad.map((r) => `${r.id} (${r.status})`).join(', ')}. ` +
-        `Their downstream models were skipped; details in ${resolve(target, 'run_results.json')}.`,
-      { exitCode: ExitCode.partial, details: { failed: bad.map((r) => r.id) } },
-    );
-  }
-}
-
-async function unit(o: RunCliOptions): Promise<void> {
-  const project = await load(o);
-  const selected =
-    o.select || o.exclude ? selectModels(project, o.select ?? [], o.exclude ?? [], new Map()) : undefined;
-  const results = await runUnitTests(project, selected ? (m) => selected.has(m) : undefined);
-  for (const r of results) {
-    process.stdout.write(
-      `${r.status.toUpperCase().padEnd(5)} ${r.name} (${r.model})${r.message ? `\n${r.message}` : ''}\n`,
-    );
-  }
-  const bad = results.filter((r) => r.status !== 'pass');
-  process.stdout.write(`unit tests: ${results.length - bad.length} passed, ${bad.length} failed\n`);
-  if (bad.length) {
-    throw new VwhError('AUDIT_FAILED', `${bad.length} unit test(s) failed: ${bad.map((r) => r.name).join(', ')}.`, {
-      exitCode: ExitCode.partial,
-    });
-  }
-}
-
-async function plan(o: RunCliOptions): Promise<void> {
-  const project = await load(o);
-  const db = await openForReading(o.db);
-  try {
-    const entries = await planProject(db, project, {
-      select: o.select,
-      exclude: o.exclude,
-      start: o.start,
-      end: o.end,
-      clock: systemClock,
-    });
-    if (o.json) {
-      // the JSON keeps its [first, last] pairs of days
-      const json = entries.map((e) => (e.missing ? { ...e, missing: e.missing.map((r) => [r.from, r.to]) } : e));
-      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-      return;
-    }
-    for (const e of entries) {
-      const missing = e.missing ? `  missing: ${e.missing.length ? formatRanges(e.missing) : 'none'}` : '';
-      const upstream = e.upstreamChanged ? `  upstream changed: ${e.upstreamChanged.join(', ')}` : '';
-      process.stdout.write(
-        `${e.change.padEnd(10)} ${e.id}  [${e.kind}]${missing}${upstream}${e.note ? `  (${e.note})` : ''}\n`,
-      );
-    }
-  } finally {
-    db.close();
-  }
-}
-
-async function ls(o: RunCliOptions): Promise<void> {
-  const project = await load(o);
-  const selected = selectModels(project, o.select ?? [], o.exclude ?? [], await statesIfAny(o, project));
-  const rows = project.graph.order
-    .filter((id) => selected.has(id))
-    .map((id) => project.models.get(id))
-    .filter((m) => m !== undefined)
-    .map((m) => ({
-      id: m.id,
-      kind: m.config.kind,
-      path: m.path,
-      parents: m.parents,
-      sources: m.sources,
-      tags: m.config.tags,
-    }));
-  if (o.json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-    return;
-  }
-  for (const r of rows) {
-    const tags = r.tags.length ? `  tags: ${r.tags.join(',')}` : '';
-    process.stdout.write(
-      `${r.id}  [${r.kind}]  ${r.path}  <- ${[...r.parents, ...r.sources].join(', ') || '-'}${tags}\n`,
-    );
-  }
-}
-
-/** state:modified needs the warehouse; other selectors do not, so ls works without one. */
-async function statesIfAny(o: CommonOptions, _project: Project) {
-  const wantsState = [...(o.select ?? []), ...(o.exclude ?? [])].some((s) => s.includes('state:'));
-  if (!wantsState) return new Map();
-  const db = await openForReading(o.db);
-  try {
-    return await readModelStates(db.session);
-  } finally {
-    db.close();
-  }
-}
-
-async function docs(o: CommonOptions): Promise<void> {
-  const project = await load(o);
-  const db = await openForReading(o.db);
-  const target = targetOf(o);
-  try {
-    const manifest = buildManifest(project, new Date());
-    const catalog = await buildCatalog(db.session, project);
-    const files = [
-      writeArtifact(target, 'manifest.json', manifest),
-      writeArtifact(target, 'catalog.json', catalog),
-      writeArtifact(target, 'data_dictionary.md', dataDictionary(manifest, catalog)),
-      writeArtifact(target, 'index.html', docsHtml(manifest, catalog)),
-    ];
-    process.stdout.write(`docs: ${files.join(', ')}\n`);
-  } finally {
-    db.close();
-  }
+  ).action(async (o: CommonOptions) => (await actions()).docs(o));
 }

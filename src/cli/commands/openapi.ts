@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { buildOpenApiDocument } from '../../api/index.js';
 import { VwhError } from '../../core/errors.js';
 
 interface OpenapiOptions {
@@ -29,6 +28,7 @@ Examples:
   vwh openapi --out docs/openapi.json --server-url http://localhost:8787`,
     )
     .action(async (options: OpenapiOptions) => {
+      const { buildOpenApiDocument } = await import('../../api/index.js');
       const doc = buildOpenApiDocument(options.serverUrl === undefined ? {} : { serverUrl: options.serverUrl });
       const text = `${JSON.stringify(doc, null, 2)}\n`;
       if (options.out === undefined) {

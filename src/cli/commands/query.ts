@@ -5,8 +5,8 @@
 import type { Command } from 'commander';
 import { VwhError } from '../../core/errors.js';
 import { wholeNumber } from '../../core/inputs.js';
-import { Database, DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
-import { normalizeRow, type SqlRow as Row } from '../../warehouse/session.js';
+import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
+import type { SqlRow as Row } from '../../warehouse/session.js';
 import { existingWarehouse, numberFlag } from '../validate.js';
 
 export type QueryFormat = 'table' | 'csv' | 'json';
@@ -40,6 +40,8 @@ export async function runQuery(sql: string, flags: QueryFlags, out: NodeJS.Writa
     throw new VwhError('USAGE', `--format must be one of ${FORMATS.join(', ')}, got ${flags.format}.`);
   }
   const file = existingWarehouse('--db', flags.db);
+  const { Database } = await import('../../warehouse/duckdb.js');
+  const { normalizeRow } = await import('../../warehouse/session.js');
   const db = await Database.open(file, LOCKED_DOWN);
   try {
     let rows: Row[];

@@ -5,10 +5,9 @@
 import type { Command } from 'commander';
 import { VwhError } from '../../core/errors.js';
 import { Day, DbFile } from '../../core/inputs.js';
-import { createLogger } from '../../core/log.js';
-import { describeSummary, loadReports, writeHtmlReport, writeReport } from '../../export/index.js';
-import { REPORT_FORMATS, type ReportFormat } from '../../export/reports/formats.js';
-import { DEFAULT_DB_PATH } from '../../warehouse/duckdb.js';
+import type { ReportFormat } from '../../export/reports/formats.js';
+import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
+import { REPORT_FORMATS } from '../report-formats.js';
 import { textFlag } from '../validate.js';
 
 interface ReportFlags {
@@ -24,7 +23,8 @@ interface ReportFlags {
 }
 
 /** `--list`: each report's name, title, parameters and description's first sentence. */
-export function listReports(out: NodeJS.WritableStream): void {
+export async function listReports(out: NodeJS.WritableStream): Promise<void> {
+  const { loadReports } = await import('../../export/index.js');
   const reports = [...loadReports().values()];
   const width = Math.max(...reports.map((r) => r.name.length), 4);
   for (const report of reports) {
@@ -57,11 +57,13 @@ export function register(program: Command): void {
     )
     .action(async (name: string | undefined, flags: ReportFlags) => {
       if (flags.list) {
-        listReports(process.stdout);
+        await listReports(process.stdout);
         return;
       }
       if (!name) throw new VwhError('USAGE', 'Name a report (vwh report --list shows them), or pass --list.');
       if (!flags.out) throw new VwhError('USAGE', '--out is required: the file to write the report to.');
+      const { describeSummary, writeHtmlReport, writeReport } = await import('../../export/index.js');
+      const { createLogger } = await import('../../core/log.js');
       const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
       const params = {
         projectId: flags.project,

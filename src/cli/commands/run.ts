@@ -4,7 +4,7 @@
  */
 import { type Command, Option } from 'commander';
 import { BaseUrl, Day, DbFile, ExistingDir, wholeNumber } from '../../core/inputs.js';
-import { type NightlyFlags, runNightly } from '../../ops/nightly.js';
+import type { NightlyFlags } from '../../ops/nightly.js';
 import { EXIT_INTERRUPTED, STAGE_EXIT } from '../../ops/stage.js';
 import { numberFlag, textFlag } from '../validate.js';
 
@@ -75,6 +75,7 @@ export function register(program: Command): void {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       try {
+        const { runNightly } = await import('../../ops/nightly.js');
         const { seed, projects, prompts, historyDays, ...rest } = flags;
         const result = await runNightly(
           { ...rest, world: { seed, projects, prompts, historyDays } },

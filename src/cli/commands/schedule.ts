@@ -4,17 +4,11 @@
  * and stops gracefully on SIGINT/SIGTERM: the unit in hand commits, the run is recorded as interrupted, exit 0.
  */
 import { type Command, Option } from 'commander';
-import { systemClock } from '../../core/clock.js';
 import { isVwhError } from '../../core/errors.js';
 import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
-import { createLogger, type LogFormat } from '../../core/log.js';
-import { loadConfig } from '../../extract/config.js';
+import type { LogFormat } from '../../core/log.js';
 import { DEFAULT_CRON } from '../../ops/config.js';
-import { CronTrigger } from '../../ops/cron.js';
 import type { Receiver } from '../../ops/events/receiver.js';
-import { lastFinishedRunStart } from '../../ops/ledger.js';
-import { dbPathOf, runNightly } from '../../ops/nightly.js';
-import { missed, runScheduler } from '../../ops/scheduler.js';
 import { numberFlag, textFlag } from '../validate.js';
 import { listenForEvents } from './events.js';
 
@@ -82,6 +76,13 @@ export function register(program: Command): void {
 }
 
 export async function runSchedule(flags: ScheduleFlags): Promise<number> {
+  const { loadConfig } = await import('../../extract/config.js');
+  const { createLogger } = await import('../../core/log.js');
+  const { CronTrigger } = await import('../../ops/cron.js');
+  const { lastFinishedRunStart } = await import('../../ops/ledger.js');
+  const { dbPathOf, runNightly } = await import('../../ops/nightly.js');
+  const { missed, runScheduler } = await import('../../ops/scheduler.js');
+  const { systemClock } = await import('../../core/clock.js');
   const config = loadConfig(flags.config);
   const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
   const trigger = new CronTrigger(

@@ -7,10 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { VwhError } from '../../core/errors.js';
 import { Day, Fraction, Port, wholeNumber } from '../../core/inputs.js';
-import { parseFaultSpec } from '../../reference/faults/spec.js';
-import { isWildcardHost } from '../../reference/http/control-guard.js';
-import { type ReferenceServer, startReferenceServer } from '../../reference/index.js';
-import { configureServices } from '../../reference/services/registry.js';
+import type { ReferenceServer } from '../../reference/index.js';
 import { numberFlag, textFlag } from '../validate.js';
 
 export interface ServeFlags {
@@ -37,6 +34,10 @@ export async function runServe(
   out: NodeJS.WritableStream,
   signal: AbortSignal,
 ): Promise<ReferenceServer> {
+  const { parseFaultSpec } = await import('../../reference/faults/spec.js');
+  const { isWildcardHost } = await import('../../reference/http/control-guard.js');
+  const { startReferenceServer } = await import('../../reference/index.js');
+  const { configureServices } = await import('../../reference/services/registry.js');
   if (flags.faults) {
     try {
       parseFaultSpec(flags.faults);

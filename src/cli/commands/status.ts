@@ -4,9 +4,6 @@
  */
 import type { Command } from 'commander';
 import { DbFile, wholeNumber } from '../../core/inputs.js';
-import { loadConfig } from '../../extract/config.js';
-import { dbPathOf, publishPathOf } from '../../ops/nightly.js';
-import { formatStatus, statusReport } from '../../ops/status.js';
 import { numberFlag, textFlag } from '../validate.js';
 
 interface StatusFlags {
@@ -34,6 +31,9 @@ export function register(program: Command): void {
         '4 the warehouse is locked and there is no published copy; 64 bad arguments.',
     )
     .action(async (flags: StatusFlags) => {
+      const { loadConfig } = await import('../../extract/config.js');
+      const { dbPathOf, publishPathOf } = await import('../../ops/nightly.js');
+      const { formatStatus, statusReport } = await import('../../ops/status.js');
       const config = loadConfig(flags.config);
       const db = dbPathOf(flags, config);
       const report = await statusReport({

@@ -5,20 +5,16 @@
  * projects, 3 key refused, 4 warehouse locked.
  */
 import { type Command, Option } from 'commander';
-import { DEFAULT_MAX_RETRY_AFTER_MS } from '../../client/api-client.js';
-import { msToDay } from '../../core/days.js';
+import { DEFAULT_MAX_RETRY_AFTER_MS } from '../../client/retry-after.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
 import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, MemorySize, Share, Uuid, wholeNumber } from '../../core/inputs.js';
-import { createLogger, type LogFormat } from '../../core/log.js';
-import { configJsonSchema, loadConfig, readKey } from '../../extract/config.js';
-import { formatPlan, LogProgress, type ProgressSink, TerminalProgress } from '../../extract/progress.js';
-import { syncAll, type TeamJob } from '../../extract/run-sync.js';
-import { STREAM_NAMES } from '../../extract/streams/index.js';
+import type { LogFormat } from '../../core/log.js';
+import type { ProgressSink } from '../../extract/progress.js';
+import type { TeamJob } from '../../extract/run-sync.js';
+import { STREAM_NAMES } from '../../extract/streams/names.js';
 import type { summary } from '../../extract/team-sync.js';
-import { DEFAULT_ROTATION_DAYS, type SyncSettings } from '../../extract/types.js';
-import { addBootstrappedProjects } from '../../ops/events/bootstrapped.js';
-import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../warehouse/duckdb.js';
-import { Warehouse } from '../../warehouse/warehouse.js';
+import type { SyncSettings } from '../../extract/types.js';
+import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../warehouse/defaults.js';
 import { numberFlag, resolved, textFlag } from '../validate.js';
 
 export interface SyncFlags {
@@ -181,10 +177,18 @@ export async function runSyncCommand(
   /** A caller's stop (the nightly job's SIGTERM): the sync stops as on SIGINT, its unit in hand committed. */
   stop?: AbortSignal,
 ): Promise<number> {
+  const { configJsonSchema, loadConfig, readKey } = await import('../../extract/config.js');
   if (flags.configSchema) {
     out.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
     return ExitCode.ok;
   }
+  const { createLogger } = await import('../../core/log.js');
+  const { msToDay } = await import('../../core/days.js');
+  const { DEFAULT_ROTATION_DAYS } = await import('../../extract/types.js');
+  const { formatPlan, LogProgress, TerminalProgress } = await import('../../extract/progress.js');
+  const { syncAll } = await import('../../extract/run-sync.js');
+  const { addBootstrappedProjects } = await import('../../ops/events/bootstrapped.js');
+  const { Warehouse } = await import('../../warehouse/warehouse.js');
   const config = loadConfig(flags.config);
   const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
   // Flags reach here from commander or straight from callers and environment variables from cron scripts: every

@@ -1,0 +1,89 @@
+/**
+ * `vwh --help` and every command's --help start without loading DuckDB, HTTP, Arrow, ECharts or the reference server:
+ * the built CLI runs in a child process whose module resolutions a loader hook records (fixtures/record-modules.mjs).
+ * A command that really runs does load what it needs, so a hook that recorded nothing would fail too.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPORT_FORMATS } from '../../src/cli/report-formats.js';
+import { REPORT_FORMATS as EXPORT_REPORT_FORMATS } from '../../src/export/reports/formats.js';
+import { STREAMS } from '../../src/extract/streams/index.js';
+import { STREAM_NAMES } from '../../src/extract/streams/names.js';
+import { Database } from '../../src/warehouse/duckdb.js';
+import { newestSource } from '../ops/soak-support.js';
+
+const BIN = 'dist/src/cli/bin.js';
+const HOOK = './test/cli/fixtures/record-modules.mjs';
+// The child runs the compiled CLI, which must be built after every source it could import (CI builds first).
+const built = existsSync(BIN) && statSync(BIN).mtimeMs >= newestSource('src');
+
+/** Packages, and folders of ours, that no help screen needs. */
+const HEAVY_PACKAGES = ['@duckdb/node-api', 'undici', 'apache-arrow', 'echarts', 'hono', '@hono/node-server', 'kysely'];
+const HEAVY_FOLDERS = ['/dist/src/reference/', '/dist/src/api/', '/dist/src/export/', '/dist/src/models/runner'];
+
+const dir = mkdtempSync(join(tmpdir(), 'vwh-startup-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let runs = 0;
+/** Runs the built CLI; returns its exit code, stdout, and every module specifier and URL it resolved. */
+function vwh(...args: string[]): { code: number | null; out: string; specifiers: Set<string>; urls: string[] } {
+  const record = join(dir, `modules-${++runs}.txt`);
+  const child = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], {
+    env: { ...process.env, VWH_RECORD_MODULES: record },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  const lines = existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean) : [];
+  const pairs = lines.map((line) => line.split('\t'));
+  return {
+    code: child.status,
+    out: child.stdout,
+    specifiers: new Set(pairs.map(([specifier]) => specifier ?? '')),
+    urls: pairs.map(([, url]) => url ?? ''),
+  };
+}
+
+describe('vwh starts without its heavy modules', () => {
+  it.skipIf(!built).each([
+    [['--help'], 'Usage: vwh [options] [command]'],
+    [['status', '--help'], 'Usage: vwh status [options]'],
+    [['sync', '--help'], 'team_members'],
+    [['models', 'build', '--help'], 'Usage: vwh models build [options]'],
+    [['report', '--help'], '(csv|json|md)'],
+  ])(
+    'vwh %j loads neither DuckDB, HTTP, Arrow, ECharts nor the reference server (needs npm run build)',
+    (args, text) => {
+      const run = vwh(...args);
+      expect(run.code).toBe(0);
+      expect(run.out).toContain(text);
+      // The hook did record: the help itself is commander's.
+      expect(run.specifiers).toContain('commander');
+      expect(HEAVY_PACKAGES.filter((p) => run.specifiers.has(p))).toEqual([]);
+      expect(run.urls.filter((url) => HEAVY_FOLDERS.some((folder) => url.includes(folder)))).toEqual([]);
+    },
+  );
+
+  it.skipIf(!built)('vwh query, run for real, does load DuckDB (needs npm run build)', async () => {
+    const file = join(dir, 'w.duckdb');
+    const db = await Database.open(file);
+    await db.session.run('create table t as select 41 + 1 as answer');
+    db.close();
+    const run = vwh('query', '--db', file, '--format', 'csv', 'select answer from t');
+    expect(run.code).toBe(0);
+    expect(run.out).toBe('answer\n42\n');
+    expect(run.specifiers).toContain('@duckdb/node-api');
+  });
+});
+
+describe('the constants restated for help texts', () => {
+  it('STREAM_NAMES lists the streams of STREAMS, in their order', () => {
+    expect(STREAM_NAMES).toEqual(STREAMS.map((s) => s.name));
+  });
+
+  it("vwh report's formats are the export's", () => {
+    expect([...REPORT_FORMATS]).toEqual([...EXPORT_REPORT_FORMATS]);
+  });
+});
