@@ -14,7 +14,7 @@ import { loadConfig, readKey, type SyncConfig } from '../extract/config.js';
 import { Database } from '../warehouse/duckdb.js';
 import { wantsEmbedded } from './embedded.js';
 import { lockPathFor, staleLockMs } from './lock.js';
-import { dbPathOf, publishPathOf } from './nightly.js';
+import { dbPathOf, publishPathOf } from './paths.js';
 
 export interface Check {
   name: string;

@@ -6,13 +6,12 @@
 import type { SyncFlags } from '../cli/commands/sync.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { createLogger, type LogFormat, type Logger } from '../core/log.js';
-import { loadConfig, type SyncConfig } from '../extract/config.js';
+import { loadConfig } from '../extract/config.js';
 import { shippedModelsDir } from '../models/project.js';
-import { DEFAULT_DB_PATH } from '../warehouse/duckdb.js';
 import { DEMO_WORLD, type EmbeddedWorld, startEmbedded, wantsEmbedded } from './embedded.js';
 import type { Trigger } from './ledger.js';
+import { dbPathOf, publishPathOf } from './paths.js';
 import { type PipelineResult, runPipeline } from './pipeline.js';
-import { defaultPublishedPath } from './publish.js';
 import type { Stage } from './stage.js';
 import { alertsStage } from './stages/alerts.js';
 import { eventsStage } from './stages/events.js';
@@ -52,15 +51,6 @@ export interface NightlyOptions {
 
 /** The stages in the order they run. */
 export const STAGES: readonly Stage[] = [eventsStage, syncStage, modelsStage, exportsStage, publishStage, alertsStage];
-
-export function dbPathOf(flags: { db?: string }, config: SyncConfig): string {
-  return flags.db ?? config.db ?? DEFAULT_DB_PATH;
-}
-
-export function publishPathOf(dbPath: string, config: SyncConfig): string | undefined {
-  if (config.publish?.enabled === false) return undefined;
-  return config.publish?.path ?? defaultPublishedPath(dbPath);
-}
 
 export async function runNightly(flags: NightlyFlags, options: NightlyOptions = {}): Promise<PipelineResult> {
   const config = loadConfig(flags.config);

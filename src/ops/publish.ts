@@ -20,11 +20,6 @@ import { basename, dirname, join } from 'node:path';
 import { VwhError } from '../core/errors.js';
 import { Database } from '../warehouse/duckdb.js';
 
-/** `published/<name>` beside the warehouse: data/warehouse.duckdb → data/published/warehouse.duckdb. */
-export function defaultPublishedPath(dbPath: string): string {
-  return join(dirname(dbPath), 'published', basename(dbPath));
-}
-
 export interface PublishResult {
   path: string;
   bytes: number;

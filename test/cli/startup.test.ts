@@ -8,8 +8,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPORT_FORMATS } from '../../src/cli/report-formats.js';
-import { REPORT_FORMATS as EXPORT_REPORT_FORMATS } from '../../src/export/reports/formats.js';
 import { STREAMS } from '../../src/extract/streams/index.js';
 import { STREAM_NAMES } from '../../src/extract/streams/names.js';
 import { Database } from '../../src/warehouse/duckdb.js';
@@ -23,6 +21,8 @@ const built = existsSync(BIN) && statSync(BIN).mtimeMs >= newestSource('src');
 /** Packages, and folders of ours, that no help screen needs. */
 const HEAVY_PACKAGES = ['@duckdb/node-api', 'undici', 'apache-arrow', 'echarts', 'hono', '@hono/node-server', 'kysely'];
 const HEAVY_FOLDERS = ['/dist/src/reference/', '/dist/src/api/', '/dist/src/export/', '/dist/src/models/runner'];
+/** Modules in those folders that import nothing and hold what a help text shows. */
+const LIGHT = ['/dist/src/export/reports/format-names.js'];
 
 const dir = mkdtempSync(join(tmpdir(), 'vwh-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,7 +62,8 @@ describe('vwh starts without its heavy modules', () => {
       // The hook did record: the help itself is commander's.
       expect(run.specifiers).toContain('commander');
       expect(HEAVY_PACKAGES.filter((p) => run.specifiers.has(p))).toEqual([]);
-      expect(run.urls.filter((url) => HEAVY_FOLDERS.some((folder) => url.includes(folder)))).toEqual([]);
+      const heavy = run.urls.filter((url) => !LIGHT.some((light) => url.endsWith(light)));
+      expect(heavy.filter((url) => HEAVY_FOLDERS.some((folder) => url.includes(folder)))).toEqual([]);
     },
   );
 
@@ -81,9 +82,5 @@ describe('vwh starts without its heavy modules', () => {
 describe('the constants restated for help texts', () => {
   it('STREAM_NAMES lists the streams of STREAMS, in their order', () => {
     expect(STREAM_NAMES).toEqual(STREAMS.map((s) => s.name));
-  });
-
-  it("vwh report's formats are the export's", () => {
-    expect([...REPORT_FORMATS]).toEqual([...EXPORT_REPORT_FORMATS]);
   });
 });

@@ -57,7 +57,7 @@ export function register(program: Command): void {
     .action(async (flags: ListenFlags) => {
       const { loadConfig } = await import('../../extract/config.js');
       const { createLogger } = await import('../../core/log.js');
-      const { dbPathOf } = await import('../../ops/nightly.js');
+      const { dbPathOf } = await import('../../ops/paths.js');
       const config = loadConfig(flags.config);
       const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
       const receiver = await listenForEvents(config, dbPathOf(flags, config), flags, logger);

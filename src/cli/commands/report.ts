@@ -5,9 +5,8 @@
 import type { Command } from 'commander';
 import { VwhError } from '../../core/errors.js';
 import { Day, DbFile } from '../../core/inputs.js';
-import type { ReportFormat } from '../../export/reports/formats.js';
+import { REPORT_FORMATS, type ReportFormat } from '../../export/reports/format-names.js';
 import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
-import { REPORT_FORMATS } from '../report-formats.js';
 import { textFlag } from '../validate.js';
 
 interface ReportFlags {

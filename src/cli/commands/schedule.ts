@@ -80,7 +80,8 @@ export async function runSchedule(flags: ScheduleFlags): Promise<number> {
   const { createLogger } = await import('../../core/log.js');
   const { CronTrigger } = await import('../../ops/cron.js');
   const { lastFinishedRunStart } = await import('../../ops/ledger.js');
-  const { dbPathOf, runNightly } = await import('../../ops/nightly.js');
+  const { runNightly } = await import('../../ops/nightly.js');
+  const { dbPathOf } = await import('../../ops/paths.js');
   const { missed, runScheduler } = await import('../../ops/scheduler.js');
   const { systemClock } = await import('../../core/clock.js');
   const config = loadConfig(flags.config);

@@ -32,7 +32,7 @@ export function register(program: Command): void {
     )
     .action(async (flags: StatusFlags) => {
       const { loadConfig } = await import('../../extract/config.js');
-      const { dbPathOf, publishPathOf } = await import('../../ops/nightly.js');
+      const { dbPathOf, publishPathOf } = await import('../../ops/paths.js');
       const { formatStatus, statusReport } = await import('../../ops/status.js');
       const config = loadConfig(flags.config);
       const db = dbPathOf(flags, config);

@@ -5,8 +5,7 @@
 import { DuckDBTypeId } from '@duckdb/node-api';
 import type { Report } from './catalog.js';
 
-export type ReportFormat = 'csv' | 'json' | 'md';
-export const REPORT_FORMATS: readonly ReportFormat[] = ['csv', 'json', 'md'];
+export { REPORT_FORMATS, type ReportFormat } from './format-names.js';
 
 export interface ReportResult {
   columns: string[];
