@@ -310,27 +310,51 @@ describe('vwh sync (CLI)', () => {
     );
   });
 
-  it('teams sharing one key must split its window with rateShare (named, the key not shown)', async () => {
+  it('teams sharing one key must split its window (rateShare) and its projects (named, the key not shown)', async () => {
     process.env.VWH_KEY_A = server.demoApiKey ?? '';
     const config = `${tmp.dir}/shared.config.json`;
-    const teams = (shareA?: number, shareB?: number) =>
+    const [first, ...rest] = server.state.projects.ofTeam(server.state.demo?.teamId ?? '').map((p) => p.config.id);
+    expect(first).toBeDefined();
+    expect(rest.length).toBeGreaterThan(0);
+    const teams = (shareA?: number, shareB?: number, projectsA?: string[], projectsB?: string[], nameB = 'shard-2') =>
       writeFileSync(
         config,
         JSON.stringify({
           baseUrl: server.url,
           teams: [
-            { team: 'shard-1', apiKeyEnv: 'VWH_KEY_A', ...(shareA ? { rateShare: shareA } : {}) },
-            { team: 'shard-2', apiKeyEnv: 'VWH_KEY_A', ...(shareB ? { rateShare: shareB } : {}) },
+            {
+              team: 'shard-1',
+              apiKeyEnv: 'VWH_KEY_A',
+              ...(shareA ? { rateShare: shareA } : {}),
+              ...(projectsA ? { projects: projectsA } : {}),
+            },
+            {
+              team: nameB,
+              apiKeyEnv: 'VWH_KEY_A',
+              ...(shareB ? { rateShare: shareB } : {}),
+              ...(projectsB ? { projects: projectsB } : {}),
+            },
           ],
         }),
       );
-    teams();
     const stderr = captureStderr();
     const args = ['node', 'vwh', 'sync', '--config', config, '--db', `${tmp.dir}/shared.duckdb`, '--plan'];
-    expect(await main(args)).toBe(64);
-    expect(stderr()).toMatch(/Teams shard-1, shard-2 use the same API key: .*rateShare/);
-    expect(stderr()).not.toContain(server.demoApiKey ?? 'none');
+    const refused = async (pattern: RegExp) => {
+      const before = stderr().length;
+      expect(await main(args)).toBe(64);
+      expect(stderr().slice(before)).toMatch(pattern);
+    };
+    teams();
+    await refused(/Teams shard-1, shard-2 use the same API key: .*rateShare/);
+    // both would sync every project of the key, each under its own team_id: counted twice
     teams(0.5, 0.5);
+    await refused(/shard-1 lists no projects, so it would sync every project of the key again/);
+    teams(0.5, 0.5, [first as string], [first as string, ...rest]);
+    await refused(new RegExp(`shard-1 and shard-2 use the same API key and both list project ${first}`));
+    teams(0.5, 0.5, [first as string], rest, 'shard-1');
+    await refused(/Team shard-1 is configured twice/);
+    expect(stderr()).not.toContain(server.demoApiKey ?? 'none');
+    teams(0.5, 0.5, [first as string], rest);
     process.env.VWH_LOG_LEVEL = 'error';
     expect(await main([...args, '--today', TODAY, '--log-format', 'json'])).toBe(0);
   });

@@ -343,17 +343,57 @@ export async function runSyncCommand(
  * Teams of one config that use the same key share its rate window: each syncs on a budget of its own, so together
  * they must not claim more than the whole window (rateShare summing to at most 1), or they would meet 429s.
  */
+/**
+ * Teams of one config: each its own name (it is every row's team_id), and a key shared by several teams (shards of
+ * one account, each on part of its window) split both its window and its projects. Two teams syncing the same
+ * project would store it twice under two team_ids, and every figure summed over teams (the reports, the lake read
+ * as one table) would count its answers twice.
+ */
 function checkSharedKeys(jobs: readonly TeamJob[]): void {
+  const names = new Set<string>();
+  for (const job of jobs) {
+    if (names.has(job.teamId)) {
+      throw new VwhError(
+        'CONFIG_INVALID',
+        `Team ${job.teamId} is configured twice: give each entry of teams its own name (it is stored as team_id in every row).`,
+      );
+    }
+    names.add(job.teamId);
+  }
   const byKey = new Map<string, TeamJob[]>();
   for (const job of jobs) byKey.set(job.apiKey, [...(byKey.get(job.apiKey) ?? []), job]);
   for (const group of byKey.values()) {
+    if (group.length < 2) continue;
+    const teams = group.map((j) => j.teamId).join(', ');
     const total = group.reduce((sum, job) => sum + (job.rateShare ?? 1), 0);
-    if (group.length > 1 && total > 1 + 1e-9) {
+    if (total > 1 + 1e-9) {
       throw new VwhError(
         'CONFIG_INVALID',
-        `Teams ${group.map((j) => j.teamId).join(', ')} use the same API key: give them rateShare values that sum to ` +
+        `Teams ${teams} use the same API key: give them rateShare values that sum to ` +
           `at most 1 (now ${Math.round(total * 100) / 100}), or sync that key as one team.`,
       );
+    }
+    const owner = new Map<string, string>();
+    for (const job of group) {
+      if (!job.projects || job.projects.length === 0) {
+        throw new VwhError(
+          'CONFIG_INVALID',
+          `Teams ${teams} use the same API key, and ${job.teamId} lists no projects, so it would sync every project ` +
+            'of the key again under its own team_id (counted twice in reports): split the projects between them with ' +
+            'disjoint "projects" lists, or sync that key as one team.',
+        );
+      }
+      for (const project of job.projects) {
+        const other = owner.get(project);
+        if (other !== undefined && other !== job.teamId) {
+          throw new VwhError(
+            'CONFIG_INVALID',
+            `Teams ${other} and ${job.teamId} use the same API key and both list project ${project}: it would be ` +
+              'stored twice and counted twice in reports. Give it to one of them.',
+          );
+        }
+        owner.set(project, job.teamId);
+      }
     }
   }
 }
