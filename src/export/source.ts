@@ -3,6 +3,10 @@ import { existsSync } from 'node:fs';
 import { VwhError } from '../core/errors.js';
 import { DbFile } from '../core/inputs.js';
 import { Database } from '../warehouse/duckdb.js';
+import { Session } from '../warehouse/session.js';
+
+/** What every export connection sets first: timestamps are UTC instants, the hive `month` must not depend on the zone. */
+const SESSION_SETUP = "SET TimeZone = 'UTC'";
 
 /**
  * Opens `path` read-only with the session time zone set to UTC (timestamps are UTC instants in the warehouse;
@@ -19,7 +23,7 @@ export async function openForExport(path: string): Promise<Database> {
   }
   const db = await Database.open(path, { access_mode: 'READ_ONLY' });
   try {
-    await db.session.run("SET TimeZone = 'UTC'");
+    await db.session.run(SESSION_SETUP);
   } catch (error) {
     db.close();
     throw error;
@@ -35,4 +39,16 @@ export async function withWarehouse<T>(path: string, fn: (db: Database) => Promi
   } finally {
     db.close();
   }
+}
+
+/** Another connection on the export's warehouse, set up as its first (close its `connection` when done). */
+export async function exportSession(db: Database): Promise<Session> {
+  const connection = await db.connect();
+  try {
+    await connection.run(SESSION_SETUP);
+  } catch (error) {
+    connection.closeSync();
+    throw error;
+  }
+  return Session.of(connection);
 }
