@@ -7,7 +7,7 @@ import { compileModel, ephemeralAncestors } from './compile.js';
 import { DependencyReader, type TableRef } from './dependencies.js';
 import { fingerprint } from './fingerprint.js';
 import { buildGraph } from './graph.js';
-import { parseModelHeader, parseTestHeader, splitFile } from './header.js';
+import { parseModelHeader, parseTestHeader, type SplitFile, splitFile } from './header.js';
 import { loadMacros, macrosCalledBy, macrosFingerprint } from './macros.js';
 import { MODEL_SCHEMAS, type Model, type Project, type SingularTest } from './types.js';
 
@@ -46,40 +46,36 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
   const models = new Map<string, Model>();
   const pending: { model: Model; refs: TableRef[] }[] = [];
   const reader = await DependencyReader.create();
-  // Each file's tables are read by a DuckDB round trip (about 8 ms, mostly waiting): all of them start at once here,
-  // and the loops below take them in file order, so errors come in the same order as from reading one by one.
-  const reads = new Map<string, Promise<TableRef[] | Error>>();
-  const readTables = (sql: string): Promise<TableRef[] | Error> => {
-    let read = reads.get(sql);
-    if (!read) {
-      read = reader.read(sql).catch((error: unknown) => error as Error);
-      reads.set(sql, read);
-    }
-    return read;
-  };
-  for (const [absPath, kind] of [
-    ...MODEL_SCHEMAS.flatMap((schema) => listSql(join(root, schema)).map((p) => [p, 'model'] as const)),
-    ...listSql(join(root, 'tests'), false).map((p) => [p, 'test'] as const),
-  ]) {
-    try {
-      void readTables(splitFile(readFileSync(absPath, 'utf8'), kind).sql);
-    } catch {
-      // reported by the loop that reads the file in order
-    }
-  }
+  // Each file is read and split once, and its tables' read (a DuckDB round trip of about 8 ms, mostly waiting)
+  // started at once for all of them; the loops below take them in file order, so errors come in the same order as
+  // from reading one by one.
+  const sourceFiles = (paths: string[], kind: 'model' | 'test'): SourceFile[] =>
+    paths.map((absPath) => {
+      try {
+        const split = splitFile(readFileSync(absPath, 'utf8'), kind);
+        return { absPath, split, refs: reader.read(split.sql).catch((error: unknown) => error as Error) };
+      } catch (error) {
+        return { absPath, error };
+      }
+    });
+  const modelFiles = MODEL_SCHEMAS.map(
+    (schema) => [schema, sourceFiles(listSql(join(root, schema)), 'model')] as const,
+  );
+  const testFiles = sourceFiles(listSql(join(root, 'tests'), false), 'test');
   try {
-    for (const schema of MODEL_SCHEMAS) {
-      for (const absPath of listSql(join(root, schema))) {
+    for (const [schema, files] of modelFiles) {
+      for (const file of files) {
+        const { absPath } = file;
         const path = relative(root, absPath).split(sep).join('/');
         const name = absPath.slice(absPath.lastIndexOf(sep) + 1).replace(/\.sql$/, '');
         const id = `${schema}.${name}`;
-        const text = readFileSync(absPath, 'utf8');
         const fail = (message: string, cause?: unknown) =>
           new VwhError('MODEL_GRAPH', `${path}: ${message}`, { cause, details: { model: id, path } });
-        let split: ReturnType<typeof splitFile>;
+        let split: SplitFile;
+        let read: Promise<TableRef[] | Error>;
         let config: ReturnType<typeof parseModelHeader>;
         try {
-          split = splitFile(text, 'model');
+          ({ split, refs: read } = opened(file));
           config = parseModelHeader(split.header);
         } catch (error) {
           throw fail((error as Error).message, error);
@@ -88,7 +84,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
           throw fail(`the header says name ${config.name} but the file's place makes it ${id}; rename the file.`);
         }
         if (models.has(id)) throw fail(`a second model named ${id} (also ${models.get(id)?.path})`);
-        const refs = await readTables(split.sql);
+        const refs = await read;
         if (refs instanceof Error) {
           throw fail(`not a valid single SELECT: ${shiftLine(refs.message, split.sqlLine)}`, refs);
         }
@@ -133,13 +129,13 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
       model.parentColumns = parentColumns(refs, model.config.dependsOn, byLower);
     }
     const tests: SingularTest[] = [];
-    for (const absPath of listSql(join(root, 'tests'), false)) {
+    for (const file of testFiles) {
+      const { absPath } = file;
       const path = relative(root, absPath).split(sep).join('/');
-      const text = readFileSync(absPath, 'utf8');
       try {
-        const split = splitFile(text, 'test');
+        const { split, refs: read } = opened(file);
         const header = parseTestHeader(split.header);
-        const refs = await readTables(split.sql);
+        const refs = await read;
         if (refs instanceof Error) throw refs;
         const resolved = resolveRefs(refs, header.depends_on, '', path, byLower, sourceSchemas);
         tests.push({
@@ -281,4 +277,15 @@ function listSql(dir: string, recursive = true): string[] {
     } else if (entry.endsWith('.sql')) out.push(full);
   }
   return out;
+}
+
+/** A model or test file, read and split once (or what failed), with its tables' read under way. */
+type SourceFile =
+  | { absPath: string; split: SplitFile; refs: Promise<TableRef[] | Error>; error?: undefined }
+  | { absPath: string; error: unknown; split?: undefined; refs?: undefined };
+
+/** The file's split and tables, or the error reading or splitting it, thrown where the file's turn comes. */
+function opened(file: SourceFile): { split: SplitFile; refs: Promise<TableRef[] | Error> } {
+  if (file.split === undefined) throw file.error;
+  return file;
 }
