@@ -340,14 +340,11 @@ export async function runSyncCommand(
 }
 
 /**
- * Teams of one config that use the same key share its rate window: each syncs on a budget of its own, so together
- * they must not claim more than the whole window (rateShare summing to at most 1), or they would meet 429s.
- */
-/**
  * Teams of one config: each its own name (it is every row's team_id), and a key shared by several teams (shards of
- * one account, each on part of its window) split both its window and its projects. Two teams syncing the same
- * project would store it twice under two team_ids, and every figure summed over teams (the reports, the lake read
- * as one table) would count its answers twice.
+ * one account) split both its window and its projects. Each team syncs on a budget of its own, so together they must
+ * not claim more than the whole window (rateShare summing to at most 1), or they would meet 429s; and two teams
+ * syncing the same project would store it twice under two team_ids, so every figure summed over teams (the reports,
+ * the lake read as one table) would count its answers twice.
  */
 function checkSharedKeys(jobs: readonly TeamJob[]): void {
   const names = new Set<string>();
