@@ -2,7 +2,7 @@
 kind: table
 description: >
   Where a tracked competitor is visible and the brand is not: per project, prompt, provider (and `all`) and
-  competitor, over the 28 days ending on the project's last answer day. A gap answer names the competitor and
+  competitor, over the 28 days ending on the project's last complete day. A gap answer names the competitor and
   not the own brand. Only rows with at least one gap answer are kept. brand_absent marks the hard gaps: the
   competitor is named and the brand never is, on that prompt and provider.
 grain: one row per team, project, prompt, provider (and `all`) and competitor with at least one gap answer

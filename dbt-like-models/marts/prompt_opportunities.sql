@@ -1,7 +1,7 @@
 /* @model
 kind: table
 description: |
-  Which prompts are worth working on, per project, over the 28 days ending on the project's last answer day, per
+  Which prompts are worth working on, per project, over the 28 days ending on the project's last complete day, per
   provider and for all providers pooled.
 
   `opportunity_score = demand × intent_weight × (1 − position_weighted_visibility) × best_competitor_visibility`
@@ -26,7 +26,7 @@ columns:
   prompt_content: the prompt's current text
   provider: "AI provider id, or `all`"
   window_from: first day of the 28-day window
-  window_to: last day of the window (the project's last answer day)
+  window_to: last day of the window (the project's last complete day)
   responses: answers in the window
   brand_mentions: answers naming the own brand
   visibility: brand_mentions / responses (0..1)

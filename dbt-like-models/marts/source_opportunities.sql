@@ -2,8 +2,9 @@
 kind: table
 description: |
   Domains worth earning a place on, per project, over the project's latest analysis window (the window of the
-  newest `sources/analytics` the sync landed, so the API's own opportunity list covers the same days; 30 days
-  ending on the last answer when none was landed). All providers pooled.
+  newest `sources/analytics` the sync landed, so the API's own opportunity list covers the same days, partial days
+  included as in the API's counts; the 30 days ending on the project's last complete day when none was landed).
+  All providers pooled.
 
   `opportunity_score = 100 × reach × (0.25 + 0.75 × gap_share_shrunk) × category_weight`
 
@@ -65,7 +66,8 @@ columns:
   meets_api_rule: not the own website and unbranded_citations >= 3
   api_listed: the API's opportunities list of this window has the domain (null when no window was landed)
   api_citation_count: the API's citation_count for the domain (null when not listed)
-  agrees_with_api: meets_api_rule = api_listed and the counts are equal when listed (null without an API window)
+  api_window_modelled: every answer the API's window counted is in the build (false when the sync landed answers of days after the build's last day inside it, e.g. today's on-time answers on a run during the day; null without an API window)
+  agrees_with_api: meets_api_rule = api_listed and the counts are equal when listed (null without an API window, or when api_window_modelled is false)
   is_opportunity: the API's rule, as recomputed (meets_api_rule)
 audits:
   - unique: [team_id, project_id, domain]
@@ -81,17 +83,35 @@ with api_windows as (
   from staging.source_stats
   group by team_id, project_id
 ),
+last_complete as (
+  select team_id, project_id, max(date) as last_complete
+  from intermediate.int_day_completeness
+  where is_complete
+  group by team_id, project_id
+),
+unmodelled as (
+  -- Answers the sync landed inside the API's window on days after the build's last day: the API counted them, the
+  -- marts cannot (a run during the day lands today's on-time answers while the build stops at yesterday).
+  select w.team_id, w.project_id, sum(d.answers) as answers
+  from api_windows as w
+  join staging.chat_days as d
+    on d.team_id = w.team_id and d.project_id = w.project_id
+    and d.chat_date > @end_date and d.chat_date between w.window_from and w.window_to
+  group by w.team_id, w.project_id
+),
 windows as (
-  -- The API's latest window; else 30 days ending on the project's last answer.
+  -- The API's latest window; else the 30 days ending on the project's last complete day.
   select
     c.team_id,
     c.project_id,
-    coalesce(w.window_from, max(c.chat_date) - 29) as window_from,
-    coalesce(w.window_to, max(c.chat_date)) as window_to,
-    w.project_id is not null as has_api_window
-  from intermediate.int_opportunity_chats as c
+    coalesce(w.window_from, lc.last_complete - 29) as window_from,
+    coalesce(w.window_to, lc.last_complete) as window_to,
+    w.project_id is not null as has_api_window,
+    case when w.project_id is not null then u.answers is null end as api_window_modelled
+  from (select distinct team_id, project_id from intermediate.int_opportunity_chats) as c
   left join api_windows as w on w.team_id = c.team_id and w.project_id = c.project_id
-  group by c.team_id, c.project_id, w.project_id, w.window_from, w.window_to
+  left join last_complete as lc on lc.team_id = c.team_id and lc.project_id = c.project_id
+  left join unmodelled as u on u.team_id = c.team_id and u.project_id = c.project_id
 ),
 responses as (
   select w.team_id, w.project_id, count(c.chat_id) as responses
@@ -269,7 +289,8 @@ select
   not f.is_own_domain and f.unbranded_citations >= 3 as meets_api_rule,
   case when w.has_api_window then f.in_api_list end as api_listed,
   f.api_citation_count,
-  case when w.has_api_window then
+  w.api_window_modelled,
+  case when w.has_api_window and w.api_window_modelled then
     (not f.is_own_domain and f.unbranded_citations >= 3) = f.in_api_list
     and (not f.in_api_list or f.unbranded_citations = f.api_citation_count)
   end as agrees_with_api,

@@ -2,7 +2,7 @@
 title: Competitor gaps
 description: |
   Where a tracked competitor is named and the brand is not: per project, prompt, provider (`all` pools the
-  providers) and competitor, over the 28 days ending on the project's last answer day, from marts.competitor_gaps,
+  providers) and competitor, over the 28 days ending on the project's last complete day, from marts.competitor_gaps,
   largest gap share first. A gap answer names the competitor and not the own brand; brand_absent marks prompts
   where the brand is never named. Shares come with their n and a Wilson 95% interval.
 parameters:

@@ -2,7 +2,7 @@
 title: Prompt opportunities
 description: |
   Prompts worth working on, per project and provider (`all` pools the providers), over the 28 days ending on the
-  project's last answer day, ranked by opportunity score (monthly searches whose answers favour someone else; the
+  project's last complete day, ranked by opportunity score (monthly searches whose answers favour someone else; the
   formula is in docs/analytics.md), from marts.prompt_opportunities. Visibility shares come with their n and a
   Wilson 95% interval.
 parameters:

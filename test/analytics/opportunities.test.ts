@@ -170,6 +170,37 @@ describe('marts.source_opportunities against the API', () => {
     expect(diff).toEqual([]);
   });
 
+  it('on a build that stops before the API window ends (the nightly: yesterday), says so instead of disagreeing', async () => {
+    // The sync landed the world's today (its on-time answers are served from 06:00); the nightly builds to
+    // yesterday, so the API's window counts answers the marts do not hold: no verdict, and no audit warns.
+    const path = `${world.dir}/nightly.duckdb`;
+    await world.sync(path, WORLD_TODAY);
+    const nightly = await Database.open(path);
+    try {
+      const result = await runProject(nightly, await loadProject(MODELS_DIR), {
+        command: 'build',
+        select: ['+marts.source_opportunities'],
+        clock: new ManualClock(Date.parse(`${WORLD_TODAY}T03:00:00Z`)),
+        logger: silentLogger,
+      });
+      const warned = result.results.flatMap((r) =>
+        r.audits.filter((a) => a.status !== 'pass').map((a) => `${r.id}.${a.name}`),
+      );
+      expect(warned).toEqual([]);
+      const verdicts = await nightly.session.all<{ modelled: boolean | null; agrees: boolean | null; n: bigint }>(
+        `select api_window_modelled as modelled, agrees_with_api as agrees, count(*) as n
+           from marts.source_opportunities group by all`,
+      );
+      expect(verdicts.map((v) => [v.modelled, v.agrees])).toEqual([[false, null]]);
+      const [landed] = await nightly.session.all<{ n: bigint }>(
+        `select count(*) as n from staging.chat_days where chat_date = date '${WORLD_TODAY}'`,
+      );
+      expect(Number(landed?.n)).toBe(WORLD.projects);
+    } finally {
+      nightly.close();
+    }
+  }, 120_000);
+
   it('scores domains from 0 to 100, only the own website unscored, and ranks by score', async () => {
     const scored = await rows<{
       project_id: string;
@@ -230,9 +261,28 @@ describe('marts.prompt_opportunities and marts.competitor_gaps', () => {
     expect(Number(fromOverview?.n)).toBeGreaterThan(0);
   });
 
-  it('recomputes each gap from the raw answers: the competitor named, the brand not', async () => {
+  it('recomputes each gap from the raw answers over the 28 days ending on the last complete day', async () => {
+    // A day is complete when a later day has answers or when every prompt answered that day has every provider's
+    // answer; the newest day of this sync is partial (its late answers come the next day) and stays out.
+    const lastDay = `with days as (
+        select project_id, chat_date, count(distinct id) as answers, count(distinct prompt_id) as prompts
+        from raw.chats group by all),
+      providers as (select project_id, count(distinct platform) as n, max(chat_date) as newest from raw.chats group by all)
+      select d.project_id, max(d.chat_date) as d, any_value(p.newest) as newest
+      from days as d join providers as p using (project_id)
+      where d.chat_date < p.newest or d.answers = d.prompts * p.n
+      group by all`;
+    const ends = await rows<{ project_id: string; d: string; newest: string; window_to: string }>(`
+      with last_day as (${lastDay})
+      select l.project_id, l.d::varchar as d, l.newest::varchar as newest, max(g.window_to)::varchar as window_to
+      from last_day as l join marts.competitor_gaps as g using (project_id) group by all`);
+    expect(ends.length).toBe(WORLD.projects);
+    for (const end of ends) {
+      expect(end.window_to).toBe(end.d);
+      expect(end.d < end.newest, 'the newest day of this world is partial').toBe(true);
+    }
     const diff = await rows(`
-      with last_day as (select project_id, max(chat_date) as d from raw.chats group by all),
+      with last_day as (${lastDay}),
       gaps as (
         select c.prompt_id, c.platform as provider, m.brand_name, count(*) as gap
         from raw.chats as c
