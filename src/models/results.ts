@@ -78,6 +78,22 @@ export function describeError(
   return `${path}: ${shiftLine(shifted, sqlLine)}`;
 }
 
+/**
+ * The audits of a node that did not pass, `name:status(failing rows)` each (an audit that could not run says why: the
+ * first line of DuckDB's message, not a meaningless count); null when all passed.
+ */
+export function failingAudits(result: NodeResult): string | null {
+  const failing = result.audits.filter((a) => a.status !== 'pass');
+  if (failing.length === 0) return null;
+  return failing
+    .map((a) =>
+      a.status === 'error'
+        ? `${a.name}:error(${a.message?.split('\n')[0] ?? ''})`
+        : `${a.name}:${a.status}(${a.failures})`,
+    )
+    .join(' ');
+}
+
 export function report(logger: Logger, result: NodeResult): void {
   // On a terminal the line itself says node and status; JSON lines carry them as fields.
   const fields: Record<string, unknown> = logger.format === 'json' ? { node: result.id, status: result.status } : {};
@@ -85,17 +101,8 @@ export function report(logger: Logger, result: NodeResult): void {
   if (result.rowsAffected !== null) fields.rows = result.rowsAffected;
   if (result.intervals) fields.intervals = result.intervals;
   fields.ms = Math.round(result.durationMs);
-  const failing = result.audits.filter((a) => a.status !== 'pass');
-  if (failing.length) {
-    fields.audits = failing
-      .map((a) =>
-        // An audit that could not run says why (first line of DuckDB's message), not a meaningless count.
-        a.status === 'error'
-          ? `${a.name}:error(${a.message?.split('\n')[0] ?? ''})`
-          : `${a.name}:${a.status}(${a.failures})`,
-      )
-      .join(' ');
-  }
+  const audits = failingAudits(result);
+  if (audits) fields.audits = audits;
   if (result.message) fields.message = result.message;
   const line = `${result.status.toUpperCase().padEnd(7)} ${result.id}`;
   if (result.status === 'error' || result.status === 'fail') logger.error(line, fields);

@@ -9,7 +9,7 @@ import { runSingularTest } from './audits/singular.js';
 import { DimensionKeys, inputKeys, sourcesOf, sourceVersions } from './freshness.js';
 import { createMacros } from './macros.js';
 import { Relations } from './relations.js';
-import { type NodeResult, type RunResults, report } from './results.js';
+import { failingAudits, type NodeResult, type RunResults, report } from './results.js';
 import { type NodeRun, runNode } from './run-node.js';
 import { schedule } from './schedule.js';
 import { selectModels } from './selection.js';
@@ -101,18 +101,22 @@ export async function runProject(db: Database, project: Project, options: RunOpt
   }
   await recordRuns(
     main,
-    [...results.values()].map((result) => ({
-      run_id: runId,
-      node: result.id,
-      node_type: result.type,
-      status: result.status,
-      started_at: new Date(result.startedAt),
-      finished_at: new Date(Date.parse(result.startedAt) + result.durationMs),
-      duration_ms: result.durationMs,
-      rows_affected: result.rowsAffected,
-      intervals: result.intervals ?? null,
-      message: result.message ?? null,
-    })),
+    [...results.values()].map((result) => {
+      const audits = failingAudits(result);
+      return {
+        run_id: runId,
+        node: result.id,
+        node_type: result.type,
+        status: result.status,
+        started_at: new Date(result.startedAt),
+        finished_at: new Date(Date.parse(result.startedAt) + result.durationMs),
+        duration_ms: result.durationMs,
+        rows_affected: result.rowsAffected,
+        intervals: result.intervals ?? null,
+        // A node that warned or failed on its audits says which (vwh status shows it), when it has no message.
+        message: result.message ?? (audits ? `audits: ${audits}` : null),
+      };
+    }),
     run.inputKeys,
   );
   for (const exec of executors.slice(1)) exec.connection.closeSync();

@@ -71,6 +71,12 @@ describe('audits', () => {
     expect(r.byId('staging.chats').status).toBe('warn');
     expect(r.byId('marts.per_brand').status).toBe('success');
     expect(exitCodeFor(r)).toBe(0);
+    // The run record says which audit warned and on how many rows (what vwh status prints beside the model).
+    const message = await s.db.session.scalar(
+      "SELECT message FROM ops.model_runs WHERE node = 'staging.chats' AND run_id = $1",
+      [r.runId],
+    );
+    expect(message).toMatch(/^audits: accepted_values\S*:warn\(\d+\)$/);
   });
 
   it('thresholds tolerate some failing rows; failing rows can be stored', async () => {
