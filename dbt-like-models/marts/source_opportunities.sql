@@ -38,7 +38,7 @@ columns:
   team_id: the config's team
   project_id: project
   window_from: first day of the analysis window
-  window_to: last day of the analysis window
+  window_to: "last day of the analysis window; the counts cover its days up to the build's last day (when api_window_modelled is false, the API's last day is not counted yet)"
   domain: cited domain, as the API names it
   category: "0 corporate, 1 editorial, 2 institutional, 3 reference, 4 ugc, 5 other"
   category_name: name of the category
