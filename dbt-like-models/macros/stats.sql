@@ -53,3 +53,24 @@ create or replace macro normal_sf(z) as
       - 0.356563782 * (1 / (1 - 0.2316419 * z)) ^ 2 + 1.781477937 * (1 / (1 - 0.2316419 * z)) ^ 3
       - 1.821255978 * (1 / (1 - 0.2316419 * z)) ^ 4 + 1.330274429 * (1 / (1 - 0.2316419 * z)) ^ 5)
   end;
+
+-- Share of voice: a brand's share R = x / m of the brand mentions of n answers, each brand once per answer (x answers
+-- name the brand; m mentions in all). A ratio of sums with the answer as the cluster: its delta-method variance is
+-- V = n/(n−1) · (x − 2R·c + R²·s) / m², where c = Σ over the answers naming the brand of the brands each names and
+-- s = Σ over all n answers of (brands named)². The interval is Wilson's at the effective number of mentions
+-- R(1−R)/V, capped at m: never narrower than if each mention were an answer of its own (at small n the variance
+-- estimate can come out near 0, e.g. two answers naming the same two brands). m itself when R is 0 or 1 or V is 0.
+-- NULL when m is 0 or n < 2. As proportions in [0, 1].
+create or replace macro share_effective_n(x, m, c, s, n) as
+  case when m > 0 and n > 1 then
+    case when x > 0 and x < m and x - 2 * (x / m) * c + (x / m) ^ 2 * s > 0
+      then least(m, (x / m) * (1 - x / m) / ((n / (n - 1)) * (x - 2 * (x / m) * c + (x / m) ^ 2 * s) / m ^ 2))
+      else m
+    end
+  end;
+
+create or replace macro share_low(x, m, c, s, n) as
+  wilson_low(x / m * share_effective_n(x, m, c, s, n), share_effective_n(x, m, c, s, n));
+
+create or replace macro share_high(x, m, c, s, n) as
+  wilson_high(x / m * share_effective_n(x, m, c, s, n), share_effective_n(x, m, c, s, n));

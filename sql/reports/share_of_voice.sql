@@ -5,7 +5,10 @@ description: |
   marts.share_of_voice_daily, ranked. Two shares: among tracked brands only (own brand and tracked competitors),
   and among every brand the answers name (market brands too). Each brand counts at most once per answer; the
   denominators are the pooled mentions of all brands over the same days, so the shares of a project and provider
-  add up to 100.
+  add up to 100. Each share has its 95% interval with the answer as the unit (an answer names several brands, so its
+  mentions are not independent: macros/stats.sql share_low/share_high, never narrower than Wilson's over the
+  mentions); the visibility its Wilson interval over the answers. Intervals are null over days built before the
+  mart had them (vwh models build --full-refresh --select marts.share_of_voice_daily fills them in).
 parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
   from: {type: DATE, default: null, description: "first day counted; the first day with answers when omitted"}
@@ -22,10 +25,16 @@ columns:
   brand_responses: answers naming the brand at all (numerator of sov_all_pct)
   all_mentions_total: answers naming a brand, summed over every brand (denominator of sov_all_pct)
   sov_all_pct: 100 × brand_responses / all_mentions_total
+  sov_all_ci_low_pct: 95% interval of sov_all_pct, low end (answers as the unit)
+  sov_all_ci_high_pct: its high end
   tracked_brand_responses: answers naming the brand as a tracked mention (numerator of sov_tracked_pct)
   tracked_mentions_total: the same summed over tracked brands (denominator of sov_tracked_pct)
   sov_tracked_pct: 100 × tracked_brand_responses / tracked_mentions_total (null for untracked brands)
+  sov_tracked_ci_low_pct: 95% interval of sov_tracked_pct, low end (answers as the unit; null for untracked brands)
+  sov_tracked_ci_high_pct: its high end
   visibility_pct: 100 × brand_responses / responses (share of answers naming the brand)
+  visibility_ci_low_pct: Wilson 95% interval of visibility_pct, low end (n = responses)
+  visibility_ci_high_pct: its high end
 */
 with in_range as (
   select * from marts.share_of_voice_daily
@@ -34,9 +43,14 @@ with in_range as (
     and ($to is null or date <= $to)
 ),
 answers as (
-  -- responses repeat on every brand row of a day: one value per project, provider and day
-  select project_id, provider, sum(responses) as responses
-  from (select distinct project_id, provider, date, responses from in_range)
+  -- responses and the squared-mention sums repeat on every brand row of a day: one value per project, provider and
+  -- day. The sums are null over a range holding days built before the mart had them: then no interval.
+  select project_id, provider, sum(responses) as responses,
+         case when count(mentions_sq_total) = count(*) then sum(mentions_sq_total) end as mentions_sq_total,
+         case when count(tracked_mentions_sq_total) = count(*) then sum(tracked_mentions_sq_total) end
+           as tracked_mentions_sq_total
+  from (select distinct project_id, provider, date, responses, mentions_sq_total, tracked_mentions_sq_total
+        from in_range)
   group by project_id, provider
 ),
 per_brand as (
@@ -45,7 +59,9 @@ per_brand as (
          bool_or(is_own_brand) as is_own_brand,
          bool_or(is_tracked) as is_tracked,
          sum(brand_responses) as brand_responses,
-         sum(tracked_brand_responses) as tracked_brand_responses
+         sum(tracked_brand_responses) as tracked_brand_responses,
+         sum(brand_co_mentions) as brand_co_mentions,
+         sum(tracked_co_mentions) as tracked_co_mentions
   from in_range
   group by project_id, provider, brand_key
 ),
@@ -67,10 +83,20 @@ select
   t.brand_responses::bigint as brand_responses,
   t.all_mentions_total::bigint as all_mentions_total,
   round(100 * t.brand_responses / nullif(t.all_mentions_total, 0), 2) as sov_all_pct,
+  round(100 * share_low(t.brand_responses, t.all_mentions_total, t.brand_co_mentions, a.mentions_sq_total, a.responses), 2)
+    as sov_all_ci_low_pct,
+  round(100 * share_high(t.brand_responses, t.all_mentions_total, t.brand_co_mentions, a.mentions_sq_total, a.responses), 2)
+    as sov_all_ci_high_pct,
   t.tracked_brand_responses::bigint as tracked_brand_responses,
   case when t.is_tracked then t.tracked_mentions_total::bigint end as tracked_mentions_total,
   case when t.is_tracked then round(100 * t.tracked_brand_responses / nullif(t.tracked_mentions_total, 0), 2) end as sov_tracked_pct,
-  round(100 * t.brand_responses / nullif(a.responses, 0), 2) as visibility_pct
+  case when t.is_tracked then round(100 * share_low(t.tracked_brand_responses, t.tracked_mentions_total,
+    t.tracked_co_mentions, a.tracked_mentions_sq_total, a.responses), 2) end as sov_tracked_ci_low_pct,
+  case when t.is_tracked then round(100 * share_high(t.tracked_brand_responses, t.tracked_mentions_total,
+    t.tracked_co_mentions, a.tracked_mentions_sq_total, a.responses), 2) end as sov_tracked_ci_high_pct,
+  round(100 * t.brand_responses / nullif(a.responses, 0), 2) as visibility_pct,
+  round(100 * wilson_low(t.brand_responses, a.responses), 2) as visibility_ci_low_pct,
+  round(100 * wilson_high(t.brand_responses, a.responses), 2) as visibility_ci_high_pct
 from totals t join answers a using (project_id, provider)
 where t.brand_responses > 0
 order by t.project_id, t.provider, rank

@@ -2,7 +2,7 @@
  * Acceptance of the analytics against the world's ground truth (`/_reference/truth/…`), on demo worlds of seeds
  * that are not the demo's (42) and of several sizes: marts.action_impact's interval covers the true effect of the
  * completed actions and a conclusive verdict agrees with the truth's; the trend's alerts point the right way at true
- * changes of at least 1 point. The estimators were designed on seeds 3, 11 and 29 (3 × 5 × 60, 2 × 6 × 60,
+ * changes of at least 1 point; the share of voice report's tracked-share interval covers the true share. The estimators were designed on seeds 3, 11 and 29 (3 × 5 × 60, 2 × 6 × 60,
  * 3 × 5 × 62); these worlds are others. The figures are printed (and quoted in docs/analytics.md):
  *   npx vitest run test/analytics/truth.test.ts
  */
@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/days.js';
 import { silentLogger } from '../../src/core/log.js';
+import { findReport, loadReports } from '../../src/export/reports/catalog.js';
+import { runReport } from '../../src/export/reports/run.js';
 import { loadProject } from '../../src/models/project.js';
 import { runProject } from '../../src/models/runner.js';
 import { Database } from '../../src/warehouse/duckdb.js';
@@ -69,6 +71,43 @@ function pooled(days: Map<string, TruthDay>, from: string, to: string): number |
   return answers > 0 ? (100 * named) / answers : null;
 }
 
+/** Tracked share of voice (provider all) over the 28 days before the world's today, by the report, and the truth's. */
+const sovScored: Array<{ seed: number; brand: string; est: number; low: number; high: number; truth: number }> = [];
+
+async function scoreShareOfVoice(world: SyncedWorld, db: Database, seed: number): Promise<void> {
+  const from = addDays(WORLD_TODAY, -28);
+  const to = addDays(WORLD_TODAY, -1);
+  const result = await runReport(db, findReport('share_of_voice', loadReports()), { from, to });
+  const rows = result.rows.map((r) => Object.fromEntries(result.columns.map((c, i) => [c, r[i]])));
+  for (const projectId of new Set(rows.map((r) => String(r.project_id)))) {
+    // The true share: expected answers naming the brand over expected tracked mentions, summed over the days.
+    const truth = await getJson<{ rows: TruthDay[] }>(
+      world,
+      `/_reference/truth/visibility?project_id=${projectId}&date_from=${from}&date_to=${to}`,
+    );
+    const named = new Map<string, number>();
+    let mentions = 0;
+    for (const t of truth.rows.filter((x) => x.provider === 'all')) {
+      const expected = (t.answers * t.visibility_pct) / 100;
+      named.set(t.brand_id, (named.get(t.brand_id) ?? 0) + expected);
+      mentions += expected;
+    }
+    for (const r of rows) {
+      if (r.project_id !== projectId || r.provider !== 'all' || r.sov_tracked_pct === null) continue;
+      const expected = named.get(String(r.brand_key));
+      if (expected === undefined) continue;
+      sovScored.push({
+        seed,
+        brand: String(r.brand_name),
+        est: Number(r.sov_tracked_pct),
+        low: Number(r.sov_tracked_ci_low_pct),
+        high: Number(r.sov_tracked_ci_high_pct),
+        truth: (100 * expected) / mentions,
+      });
+    }
+  }
+}
+
 async function scoreTrend(world: SyncedWorld, db: Database, seed: number): Promise<void> {
   const rows = await db.session.all<TrendRow>(`
     select project_id, brand_id, provider, cast(date as varchar) as date, 'wow' as metric, wow_delta_pp as delta_pp,
@@ -116,7 +155,7 @@ async function measure(shape: WorldShape): Promise<void> {
       const build = await runProject(db, await loadProject(MODELS_DIR), {
         command: 'build',
         threads: 2,
-        select: ['+marts.action_impact', '+marts.brand_visibility_trend'],
+        select: ['+marts.action_impact', '+marts.brand_visibility_trend', '+marts.share_of_voice_daily'],
         clock: new ManualClock(Date.parse(`${addDays(WORLD_TODAY, 1)}T01:00:00Z`)),
         logger: silentLogger,
       });
@@ -125,6 +164,7 @@ async function measure(shape: WorldShape): Promise<void> {
       const rows = await db.session.all<ActionRow>('select * from marts.action_impact');
       const truth = await getJson<{ actions: TruthAction[] }>(world, '/_reference/truth/actions');
       await scoreTrend(world, db, shape.seed);
+      await scoreShareOfVoice(world, db, shape.seed);
       for (const t of truth.actions) {
         if (t.effect_pp === null) continue;
         const mart = rows.find((r) => r.action_id === t.action_id);
@@ -231,3 +271,20 @@ function binomialTail(k: number, n: number, p: number): number {
   }
   return tail;
 }
+
+describe('the share of voice report against the true shares', () => {
+  it('covers the true tracked share of at least 90% of the brands, over the last 28 days', () => {
+    expect(sovScored.length).toBeGreaterThanOrEqual(15);
+    const covered = sovScored.filter((s) => s.low - 0.005 <= s.truth && s.truth <= s.high + 0.005);
+    const width = sovScored.map((s) => s.high - s.low).sort((a, b) => a - b);
+    const errors = sovScored.map((s) => Math.abs(s.est - s.truth));
+    console.log(
+      `tracked share of voice on seeds ${SHAPES.map((s) => s.seed).join(', ')}: ${covered.length} of ${sovScored.length} ` +
+        `intervals cover the true share; median width ${width[Math.floor(width.length / 2)]?.toFixed(1)} points, ` +
+        `mean |error| ${(errors.reduce((a, b) => a + b, 0) / errors.length).toFixed(2)} points`,
+    );
+    for (const s of sovScored.filter((x) => !covered.includes(x)))
+      console.log(`  miss: seed ${s.seed} ${s.brand} truth ${s.truth.toFixed(2)} est ${s.est} [${s.low}, ${s.high}]`);
+    expect(covered.length / sovScored.length).toBeGreaterThanOrEqual(0.9);
+  });
+});

@@ -148,7 +148,7 @@ describe('reports', () => {
     }
   });
 
-  it('share of voice: the shares of a project and provider add up to 100, numerators to denominators', async () => {
+  it('share of voice: the shares add up to 100, numerators to denominators; each share inside its interval', async () => {
     const file = join(out, 'sov.json');
     await writeReport({ db: world.db, name: 'share_of_voice', format: 'json', out: file });
     interface Sov {
@@ -158,8 +158,26 @@ describe('reports', () => {
       brand_responses: number;
       all_mentions_total: number;
       sov_all_pct: number;
+      sov_all_ci_low_pct: number;
+      sov_all_ci_high_pct: number;
+      sov_tracked_pct: number | null;
+      sov_tracked_ci_low_pct: number | null;
+      sov_tracked_ci_high_pct: number | null;
+      is_tracked: boolean;
     }
     const rows = JSON.parse(readFileSync(file, 'utf8')) as Sov[];
+    for (const r of rows) {
+      // the interval holds the share (to the rounding), within 0..100, and is no point (it has answers behind it)
+      expect(r.sov_all_ci_low_pct).toBeLessThanOrEqual(r.sov_all_pct + 0.01);
+      expect(r.sov_all_ci_high_pct).toBeGreaterThanOrEqual(r.sov_all_pct - 0.01);
+      expect(r.sov_all_ci_low_pct).toBeGreaterThanOrEqual(0);
+      expect(r.sov_all_ci_high_pct).toBeLessThanOrEqual(100);
+      expect(r.sov_all_ci_high_pct - r.sov_all_ci_low_pct).toBeGreaterThan(0);
+      if (r.is_tracked && r.sov_tracked_pct !== null) {
+        expect(r.sov_tracked_ci_low_pct ?? 101).toBeLessThanOrEqual(r.sov_tracked_pct + 0.01);
+        expect(r.sov_tracked_ci_high_pct ?? -1).toBeGreaterThanOrEqual(r.sov_tracked_pct - 0.01);
+      } else expect(r.sov_tracked_ci_low_pct).toBeNull();
+    }
     const groups = new Map<string, Sov[]>();
     for (const r of rows) {
       const key = `${r.project_id}/${r.provider}`;

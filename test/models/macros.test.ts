@@ -1,7 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadProject } from '../../src/models/project.js';
 import { runUnitTests } from '../../src/models/unit-tests.js';
 import { build, type Sandbox, sandbox, writeModels } from './helpers.js';
+
+/** The shipped dbt-like-models folder. */
+const MODELS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dbt-like-models');
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());
@@ -63,5 +69,28 @@ expected: [{x: 4, n: 10, p: 0.4, lo: 0.168177581}]`,
     await expect(loadProject(s.modelsDir)).rejects.toThrow(/macros\/bad\.sql: only CREATE MACRO statements/);
     writeModels(s.modelsDir, { 'macros/bad.sql': WILSON, 'macros/more.sql': 'create macro share(a, b) as a / b;' });
     await expect(loadProject(s.modelsDir)).rejects.toThrow(/macros\/more\.sql: a second macro named share/);
+  });
+});
+
+describe('the shipped share-of-voice interval (dbt-like-models/macros/stats.sql)', () => {
+  it('treats the answer as the unit: wider than Wilson over the mentions when the brand sits in small answers', async () => {
+    s = await sandbox();
+    writeModels(s.modelsDir, { 'macros/stats.sql': readFileSync(join(MODELS, 'macros', 'stats.sql'), 'utf8') });
+    await build(s);
+    // Four answers: a1 and a2 name only B; a3 and a4 name four other brands each. B: x = 2 of m = 10 mentions,
+    // c = 1 + 1 = 2, s = 1 + 1 + 16 + 16 = 34, n = 4. R = 0.2; x − 2Rc + R²s = 2 − 0.8 + 1.36 = 2.56;
+    // V = 4/3 · 2.56 / 100 = 0.034133; effective mentions R(1−R)/V = 0.16 / 0.034133 = 4.6875 (< 10, not capped);
+    // Wilson at p = 0.2, n = 4.6875: (0.2 + 0.409771 ∓ 1.96 · sqrt(0.034133 + 0.043709)) / 1.819541 = 0.034584, 0.635663
+    // (Wilson over the 10 mentions would say 0.056681 .. 0.509843).
+    const [row] = await s.db.session.all<{ n: number; lo: number; hi: number; capped: number; none: number | null }>(
+      `select share_effective_n(2, 10, 2, 34, 4) as n, share_low(2, 10, 2, 34, 4) as lo, share_high(2, 10, 2, 34, 4) as hi,
+              share_effective_n(2, 7, 5, 17, 3) as capped, share_low(2, 10, 2, 34, 1) as none`,
+    );
+    expect(row?.n).toBeCloseTo(4.6875, 9);
+    expect(row?.lo).toBeCloseTo(0.034584, 5);
+    expect(row?.hi).toBeCloseTo(0.635663, 5);
+    // the fixture's O (tracked_mentions_total 7): 12.56 effective mentions, capped at the 7 there are
+    expect(row?.capped).toBe(7);
+    expect(row?.none).toBeNull();
   });
 });
