@@ -101,16 +101,8 @@ tracked_grid as (
   where date between @start_date and @end_date
 ),
 responses as (
-  select
-    answers.team_id,
-    answers.project_id,
-    answers.provider,
-    answers.date,
-    count(*) as responses,
-    coalesce(sum(answer_loads.named ^ 2), 0) as mentions_sq_total,
-    coalesce(sum(answer_loads.tracked_named ^ 2), 0) as tracked_mentions_sq_total
+  select team_id, project_id, provider, date, count(*) as responses
   from answers
-  left join answer_loads on answer_loads.team_id = answers.team_id and answer_loads.chat_id = answers.chat_id
   group by all
 ),
 rows_ as (
@@ -142,7 +134,11 @@ totals as (
   select
     *,
     cast(sum(tracked_brand_responses) over day as bigint) as tracked_mentions_total,
-    cast(sum(brand_responses) over day as bigint) as all_mentions_total
+    cast(sum(brand_responses) over day as bigint) as all_mentions_total,
+    -- Σ over answers of (brands named)² = Σ over brands of their co-mentions (each answer's count, once per brand
+    -- it names): no second pass over the answers.
+    cast(sum(tracked_co_mentions) over day as bigint) as tracked_mentions_sq_total,
+    cast(sum(brand_co_mentions) over day as bigint) as mentions_sq_total
   from rows_
   window day as (partition by team_id, project_id, provider, date)
 )
@@ -166,17 +162,17 @@ select
     as sov_tracked_pct,
   round(100 * totals.brand_responses / nullif(totals.all_mentions_total, 0), 2) as sov_all_pct,
   case when totals.is_tracked then round(100 * share_low(totals.tracked_brand_responses, totals.tracked_mentions_total,
-    totals.tracked_co_mentions, responses.tracked_mentions_sq_total, responses.responses), 2) end as sov_tracked_ci_low_pct,
+    totals.tracked_co_mentions, totals.tracked_mentions_sq_total, responses.responses), 2) end as sov_tracked_ci_low_pct,
   case when totals.is_tracked then round(100 * share_high(totals.tracked_brand_responses, totals.tracked_mentions_total,
-    totals.tracked_co_mentions, responses.tracked_mentions_sq_total, responses.responses), 2) end as sov_tracked_ci_high_pct,
+    totals.tracked_co_mentions, totals.tracked_mentions_sq_total, responses.responses), 2) end as sov_tracked_ci_high_pct,
   round(100 * share_low(totals.brand_responses, totals.all_mentions_total, totals.brand_co_mentions,
-    responses.mentions_sq_total, responses.responses), 2) as sov_all_ci_low_pct,
+    totals.mentions_sq_total, responses.responses), 2) as sov_all_ci_low_pct,
   round(100 * share_high(totals.brand_responses, totals.all_mentions_total, totals.brand_co_mentions,
-    responses.mentions_sq_total, responses.responses), 2) as sov_all_ci_high_pct,
+    totals.mentions_sq_total, responses.responses), 2) as sov_all_ci_high_pct,
   cast(totals.tracked_co_mentions as bigint) as tracked_co_mentions,
   cast(totals.brand_co_mentions as bigint) as brand_co_mentions,
-  cast(responses.tracked_mentions_sq_total as bigint) as tracked_mentions_sq_total,
-  cast(responses.mentions_sq_total as bigint) as mentions_sq_total
+  cast(totals.tracked_mentions_sq_total as bigint) as tracked_mentions_sq_total,
+  cast(totals.mentions_sq_total as bigint) as mentions_sq_total
 from totals
 join responses
   on responses.team_id = totals.team_id
