@@ -60,9 +60,9 @@ create or replace macro normal_sf(z) as
 -- s = Σ over all n answers of (brands named)². The interval is Wilson's at the effective number of mentions
 -- R(1−R)/V, capped at m: never narrower than if each mention were an answer of its own (at small n the variance
 -- estimate can come out near 0, e.g. two answers naming the same two brands). m itself when R is 0 or 1 or V is 0.
--- NULL when m is 0 or n < 2. As proportions in [0, 1].
+-- NULL when m is 0, n < 2, or c or s is NULL (days built before the mart kept them). As proportions in [0, 1].
 create or replace macro share_effective_n(x, m, c, s, n) as
-  case when m > 0 and n > 1 then
+  case when m > 0 and n > 1 and c is not null and s is not null then
     case when x > 0 and x < m and x - 2 * (x / m) * c + (x / m) ^ 2 * s > 0
       then least(m, (x / m) * (1 - x / m) / ((n / (n - 1)) * (x - 2 * (x / m) * c + (x / m) ^ 2 * s) / m ^ 2))
       else m

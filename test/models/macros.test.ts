@@ -82,9 +82,17 @@ describe('the shipped share-of-voice interval (dbt-like-models/macros/stats.sql)
     // V = 4/3 · 2.56 / 100 = 0.034133; effective mentions R(1−R)/V = 0.16 / 0.034133 = 4.6875 (< 10, not capped);
     // Wilson at p = 0.2, n = 4.6875: (0.2 + 0.409771 ∓ 1.96 · sqrt(0.034133 + 0.043709)) / 1.819541 = 0.034584, 0.635663
     // (Wilson over the 10 mentions would say 0.056681 .. 0.509843).
-    const [row] = await s.db.session.all<{ n: number; lo: number; hi: number; capped: number; none: number | null }>(
+    const [row] = await s.db.session.all<{
+      n: number;
+      lo: number;
+      hi: number;
+      capped: number;
+      none: number | null;
+      unknown: number | null;
+    }>(
       `select share_effective_n(2, 10, 2, 34, 4) as n, share_low(2, 10, 2, 34, 4) as lo, share_high(2, 10, 2, 34, 4) as hi,
-              share_effective_n(2, 7, 5, 17, 3) as capped, share_low(2, 10, 2, 34, 1) as none`,
+              share_effective_n(2, 7, 5, 17, 3) as capped, share_low(2, 10, 2, 34, 1) as none,
+              share_high(2, 10, 2, null, 4) as unknown`,
     );
     expect(row?.n).toBeCloseTo(4.6875, 9);
     expect(row?.lo).toBeCloseTo(0.034584, 5);
@@ -92,5 +100,7 @@ describe('the shipped share-of-voice interval (dbt-like-models/macros/stats.sql)
     // the fixture's O (tracked_mentions_total 7): 12.56 effective mentions, capped at the 7 there are
     expect(row?.capped).toBe(7);
     expect(row?.none).toBeNull();
+    // a sum a warehouse built before the intervals does not hold: no interval, not Wilson's over the mentions
+    expect(row?.unknown).toBeNull();
   });
 });

@@ -185,22 +185,23 @@ function horizontalBars(labels: string[], values: number[], axis: string, interv
 export function shareOfVoiceChart(p: ProjectData): Chart {
   const rows = p.shareOfVoice;
   const total = num(rows[0]?.all_mentions_total);
+  // A range holding days built before the mart had intervals has none (docs/analytics.md): bars without whiskers.
+  const intervals = rows.every((r) => r.sov_all_ci_low_pct !== null && r.sov_all_ci_low_pct !== undefined);
   return {
     key: 'sov',
     title: 'Share of voice',
     caption:
-      `Each brand's share of the brand mentions in AI answers, all providers pooled, top ${rows.length}, with 95% ` +
-      `intervals (the answer as the unit: one answer names several brands). n = ${fmt(total)} brand mentions in ` +
-      `${fmt(num(rows[0]?.responses))} answers.`,
+      `Each brand's share of the brand mentions in AI answers, all providers pooled, top ${rows.length}` +
+      (intervals
+        ? ', with 95% intervals (the answer as the unit: one answer names several brands). '
+        : ' (no intervals: the range holds days built before the warehouse kept them). ') +
+      `n = ${fmt(total)} brand mentions in ${fmt(num(rows[0]?.responses))} answers.`,
     height: 40 + rows.length * 28,
     option: horizontalBars(
       rows.map((r) => String(r.brand_name)),
       rows.map((r) => num(r.sov_all_pct)),
       '% of brand mentions',
-      // a range built before the mart had intervals has none: bars without whiskers then
-      rows.every((r) => r.sov_all_ci_low_pct !== null && r.sov_all_ci_low_pct !== undefined)
-        ? rows.map((r) => [num(r.sov_all_ci_low_pct), num(r.sov_all_ci_high_pct)])
-        : undefined,
+      intervals ? rows.map((r) => [num(r.sov_all_ci_low_pct), num(r.sov_all_ci_high_pct)]) : undefined,
     ),
     table: {
       columns: ['rank', 'brand', 'mentions', 'all mentions (n)', 'share %', '95% low', '95% high', 'tracked share %'],
