@@ -318,6 +318,38 @@ describe('html report', () => {
     });
   }, 120_000);
 
+  it('on days built before share of voice had intervals, says so instead of inventing one (report and chart)', async () => {
+    // A warehouse upgraded from a version without the interval sums keeps nulls on its older days.
+    const copy = await world.copy('pre-intervals.duckdb');
+    const db = await Database.open(copy);
+    let split = '';
+    try {
+      split = String(await db.session.scalar('select cast(min(date) + 20 as varchar) from marts.share_of_voice_daily'));
+      await db.session.run(
+        `update marts.share_of_voice_daily set brand_co_mentions = null, tracked_co_mentions = null,
+           mentions_sq_total = null, tracked_mentions_sq_total = null where date < date '${split}'`,
+      );
+    } finally {
+      db.close();
+    }
+    type Row = { sov_all_pct: number; sov_all_ci_low_pct: number | null; sov_tracked_ci_high_pct: number | null };
+    const read = async (from?: string) => {
+      const file = join(out, `pre-${from ?? 'all'}.json`);
+      await writeReport({ db: copy, name: 'share_of_voice', format: 'json', out: file, ...(from ? { from } : {}) });
+      return JSON.parse(readFileSync(file, 'utf8')) as Row[];
+    };
+    const whole = await read();
+    expect(whole.length).toBeGreaterThan(0);
+    expect(whole.filter((r) => r.sov_all_ci_low_pct !== null || r.sov_tracked_ci_high_pct !== null)).toEqual([]);
+    const recent = await read(split);
+    expect(recent.every((r) => r.sov_all_ci_low_pct !== null)).toBe(true);
+    const page = join(out, 'pre-intervals.html');
+    await writeHtmlReport({ db: copy, out: page });
+    const html = readFileSync(page, 'utf8');
+    expect(html).toContain('no intervals: the range holds days built before the warehouse kept them');
+    expect(html).not.toContain('top 10, with 95% intervals (the answer as the unit');
+  }, 120_000);
+
   it('opens in headless Chromium with no console error and marks in every chart; a screenshot is written', async () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(
