@@ -21,7 +21,12 @@ export function formatSummary(result: PipelineResult, places: Places): string {
   const lines = [`\nrun ${result.runId}: ${result.status} (exit ${result.exitCode})`];
   for (const s of result.stages) {
     const why = s.outcome.error ? `  ${s.outcome.error.split('\n')[0]}` : '';
-    lines.push(`  ${s.name.padEnd(8)} ${s.outcome.status.padEnd(11)} ${formatMs(s.durationMs).padStart(7)}${why}`);
+    // Audits at warn do not fail the stage (the run exits 0): say so here, or nobody reads the log line.
+    const warned = Number(s.outcome.counts?.audits_warned ?? 0);
+    const note = warned > 0 ? `  ${warned} audit${warned === 1 ? '' : 's'} warned (vwh status lists them)` : '';
+    lines.push(
+      `  ${s.name.padEnd(8)} ${s.outcome.status.padEnd(11)} ${formatMs(s.durationMs).padStart(7)}${why}${note}`,
+    );
   }
   lines.push('', 'Where to look:', `  warehouse       ${places.db}`);
   if (places.published) lines.push(`  published copy  ${places.published}   (open this one from BI tools)`);
