@@ -83,12 +83,6 @@ with api_windows as (
   from staging.source_stats
   group by team_id, project_id
 ),
-last_complete as (
-  select team_id, project_id, max(date) as last_complete
-  from intermediate.int_day_completeness
-  where is_complete
-  group by team_id, project_id
-),
 unmodelled as (
   -- Answers the sync landed inside the API's window on days after the build's last day: the API counted them, the
   -- marts cannot (a run during the day lands today's on-time answers while the build stops at yesterday).
@@ -100,17 +94,18 @@ unmodelled as (
   group by w.team_id, w.project_id
 ),
 windows as (
-  -- The API's latest window; else the 30 days ending on the project's last complete day.
+  -- The API's latest window; else the 30 days ending on the project's last complete day (where the other
+  -- opportunity marts' window ends).
   select
     c.team_id,
     c.project_id,
-    coalesce(w.window_from, lc.last_complete - 29) as window_from,
-    coalesce(w.window_to, lc.last_complete) as window_to,
+    coalesce(w.window_from, ow.window_to - 29) as window_from,
+    coalesce(w.window_to, ow.window_to) as window_to,
     w.project_id is not null as has_api_window,
     case when w.project_id is not null then u.answers is null end as api_window_modelled
   from (select distinct team_id, project_id from intermediate.int_opportunity_chats) as c
   left join api_windows as w on w.team_id = c.team_id and w.project_id = c.project_id
-  left join last_complete as lc on lc.team_id = c.team_id and lc.project_id = c.project_id
+  left join intermediate.int_opportunity_windows as ow on ow.team_id = c.team_id and ow.project_id = c.project_id
   left join unmodelled as u on u.team_id = c.team_id and u.project_id = c.project_id
 ),
 responses as (
