@@ -1,13 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadProject } from '../../src/models/project.js';
+import { loadProject, shippedModelsDir } from '../../src/models/project.js';
 import { runUnitTests } from '../../src/models/unit-tests.js';
 import { build, type Sandbox, sandbox, writeModels } from './helpers.js';
-
-/** The shipped dbt-like-models folder. */
-const MODELS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dbt-like-models');
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());
@@ -75,7 +71,9 @@ expected: [{x: 4, n: 10, p: 0.4, lo: 0.168177581}]`,
 describe('the shipped share-of-voice interval (dbt-like-models/macros/stats.sql)', () => {
   it('treats the answer as the unit: wider than Wilson over the mentions when the brand sits in small answers', async () => {
     s = await sandbox();
-    writeModels(s.modelsDir, { 'macros/stats.sql': readFileSync(join(MODELS, 'macros', 'stats.sql'), 'utf8') });
+    writeModels(s.modelsDir, {
+      'macros/stats.sql': readFileSync(join(shippedModelsDir(), 'macros', 'stats.sql'), 'utf8'),
+    });
     await build(s);
     // Four answers: a1 and a2 name only B; a3 and a4 name four other brands each. B: x = 2 of m = 10 mentions,
     // c = 1 + 1 = 2, s = 1 + 1 + 16 + 16 = 34, n = 4. R = 0.2; x − 2Rc + R²s = 2 − 0.8 + 1.36 = 2.56;
