@@ -50,6 +50,12 @@ describe('one validation for every input', () => {
     [['models', 'build', '--db', ''], /--db is empty/],
     [['query', '--db', '', 'select 1'], /--db is empty/],
     [['query', '--max-rows', '0', 'select 1'], /--max-rows must be a whole number >= 1, got 0/],
+    [['report', 'html', '--format', 'csv', '--out', 'r.csv'], /html report is one HTML file and takes no --format/],
+    [['report', 'html', '--bom', '--out', 'r.html'], /html report is one HTML file and takes no --bom/],
+    [
+      ['report', 'share_of_voice', '--format', 'json', '--bom', '--out', 'r.json'],
+      /--bom is for CSV \(Excel\): drop it with --format json/,
+    ],
   ])('vwh %j exits 64 and says what to fix', async (args, message) => {
     env();
     const r = await vwh(...args);

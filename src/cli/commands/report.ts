@@ -70,11 +70,21 @@ export function register(program: Command): void {
         to: flags.to,
       };
       if (name === 'html') {
+        // One self-contained HTML file: a --format or --bom meant for the named reports would be silently ignored.
+        if (flags.format || flags.bom) {
+          throw new VwhError(
+            'USAGE',
+            `The html report is one HTML file and takes no ${flags.format ? '--format' : '--bom'}: drop it, or name a table report (vwh report --list) for ${REPORT_FORMATS.join(', ')}.`,
+          );
+        }
         const html = await writeHtmlReport({ db: flags.db, out: flags.out, ...params, log });
         process.stdout.write(`${describeSummary(html)}\n`);
         return;
       }
       if (!flags.format) throw new VwhError('USAGE', `--format is required: ${REPORT_FORMATS.join(', ')}.`);
+      if (flags.bom && flags.format !== 'csv') {
+        throw new VwhError('USAGE', `--bom is for CSV (Excel): drop it with --format ${flags.format}.`);
+      }
       const summary = await writeReport({
         db: flags.db,
         name,
