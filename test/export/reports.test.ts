@@ -303,6 +303,12 @@ describe('html report', () => {
     expect(figures.length).toBeGreaterThanOrEqual(2 * 5);
     expect(html.match(/<svg /g)).toHaveLength(figures.length);
     expect(html.match(/<figcaption[^>]*>[^<]*n = [\d,]+/g)).toHaveLength(figures.length);
+    // the date line names the first and last days of the data (not a placeholder)
+    const [span] = await query<{ first: string; last: string }>(
+      `select strftime(min(date), '%Y-%m-%d') as first, strftime(max(date), '%Y-%m-%d') as last
+         from marts.brand_visibility_daily`,
+    );
+    expect(html).toContain(`2 projects, ${span?.first} to ${span?.last}. Data through ${span?.last}`);
     // same input, same bytes: another render, from another copy of the warehouse
     const copy = await world.copy('html-copy.duckdb');
     const second = join(out, 'report-2.html');

@@ -26,7 +26,11 @@ export interface ProjectData {
 
 export interface ReportData {
   projects: ProjectData[];
-  /** Newest day with answers, and the sync run the data comes from: the page's date line (never the clock). */
+  /**
+   * First and newest day with answers in the range, and the sync run the data comes from: the page's date line
+   * (never the clock).
+   */
+  dataFrom: string | null;
   dataThrough: string | null;
   syncRun: string | null;
 }
@@ -146,13 +150,16 @@ export async function loadReportData(db: Database, params: ReportParameters): Pr
   }
   const [meta] = await rows(
     db,
-    `select (select strftime(max(date), '%Y-%m-%d') from marts.brand_visibility_daily
+    `select (select strftime(min(date), '%Y-%m-%d') from marts.brand_visibility_daily
+              where ($project is null or project_id = $project) and ($from is null or date >= $from::date)) as data_from,
+            (select strftime(max(date), '%Y-%m-%d') from marts.brand_visibility_daily
               where ($project is null or project_id = $project) and ($to is null or date <= $to::date)) as data_through,
             (select max_by(run_id, ended_at) from ops.sync_runs where ended_at is not null) as sync_run`,
-    { project: params.projectId ?? null, to: params.to ?? null },
+    { project: params.projectId ?? null, from: params.from ?? null, to: params.to ?? null },
   );
   return {
     projects: out,
+    dataFrom: (meta?.data_from as string | null) ?? null,
     dataThrough: (meta?.data_through as string | null) ?? null,
     syncRun: (meta?.sync_run as string | null) ?? null,
   };

@@ -72,7 +72,7 @@ ${empty.length > 0 ? `<p class="empty">No data in this range for: ${escapeHtml(e
       const links = data.projects.map((project, p) => `<li><a href="#p${p}">${escapeHtml(project.name)}</a></li>`);
       sections.unshift(`<nav class="projects" aria-label="Projects"><ol>${links.join('')}</ol></nav>`);
     }
-    const range = `${options.from ?? 'first day'} to ${options.to ?? data.dataThrough ?? 'last day'}`;
+    const range = `${options.from ?? data.dataFrom ?? 'first day'} to ${options.to ?? data.dataThrough ?? 'last day'}`;
     const html = page(
       'Brand visibility in AI answers',
       `${data.projects.length} project${data.projects.length === 1 ? '' : 's'}, ${range}. ` +
