@@ -309,6 +309,20 @@ describe('html report', () => {
          from marts.brand_visibility_daily`,
     );
     expect(html).toContain(`2 projects, ${span?.first} to ${span?.last}. Data through ${span?.last}`);
+    // competitor gaps: each competitor's n is at most the project's answers in the window (an answer naming two
+    // competitors counts once for each: their n are not summed)
+    const windows = await query<{ answers: bigint }>(
+      `select sum(d.responses)::bigint as answers
+         from marts.brand_visibility_daily d
+         join (select distinct project_id, window_from, window_to from marts.competitor_gaps) w
+           on w.project_id = d.project_id and d.date between w.window_from and w.window_to
+        where d.is_own_brand and d.provider = 'all' group by d.project_id`,
+    );
+    const gapCaptions = [...html.matchAll(/n = ([\d,]+)(?: to ([\d,]+))? answers per competitor/g)];
+    expect(gapCaptions.length).toBeGreaterThan(0);
+    const most = Math.max(...windows.map((w) => Number(w.answers)));
+    for (const [, lo, hi] of gapCaptions)
+      expect(Number((hi ?? lo ?? '').replaceAll(',', ''))).toBeLessThanOrEqual(most);
     // same input, same bytes: another render, from another copy of the warehouse
     const copy = await world.copy('html-copy.duckdb');
     const second = join(out, 'report-2.html');

@@ -29,6 +29,12 @@ const base = { color: COLORS, aria: { enabled: true }, textStyle: { fontFamily: 
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0));
 const fmt = (n: number) => n.toLocaleString('en-US');
 const sum = (rows: Row[], key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
+/** The smallest and largest n of the rows: "57" or "57 to 108". */
+function nRange(rows: Row[], key: string): string {
+  const ns = rows.map((r) => num(r[key]));
+  const [lo, hi] = [Math.min(...ns), Math.max(...ns)];
+  return lo === hi ? fmt(lo) : `${fmt(lo)} to ${fmt(hi)}`;
+}
 
 /** Vertical error bars (low..high at each category) as a custom series: ECharts has no error-bar series. */
 function errorBars(name: string, points: [number, number, number][], color: string, offset = 0): object {
@@ -343,7 +349,8 @@ export function gapChart(p: ProjectData): Chart {
     title: 'Competitor gaps',
     caption:
       `Share of answers naming the competitor and not the brand, over the prompts where it happens, all providers, ` +
-      `with 95% Wilson intervals. n = ${fmt(sum(rows, 'responses'))} answers over ${fmt(sum(rows, 'prompts'))} prompt-competitor pairs.`,
+      `with 95% Wilson intervals. n = ${nRange(rows, 'responses')} answers per competitor (those to the prompts where ` +
+      `it has a gap; one answer counts for each competitor it names), ${fmt(sum(rows, 'prompts'))} prompt-competitor pairs.`,
     height: 40 + rows.length * 28,
     option: horizontalBars(
       rows.map((r) => String(r.competitor_name)),

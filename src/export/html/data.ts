@@ -84,15 +84,15 @@ group by provider, brand_id
 order by provider = 'all', provider, is_own_brand desc, brand_name`;
 
 const GAPS_SQL = `
-select competitor_name, sum(gap_responses)::bigint as gap_responses, sum(responses)::bigint as responses,
+select any_value(competitor_name) as competitor_name, sum(gap_responses)::bigint as gap_responses, sum(responses)::bigint as responses,
        count(*)::bigint as prompts,
        round(100 * sum(gap_responses) / sum(responses), 2) as gap_pct,
        round(100 * wilson_low(sum(gap_responses), sum(responses)), 2) as ci_low,
        round(100 * wilson_high(sum(gap_responses), sum(responses)), 2) as ci_high
 from marts.competitor_gaps
 where project_id = $project and provider = 'all'
-group by competitor_name
-order by gap_pct desc, competitor_name
+group by competitor_id
+order by gap_pct desc, competitor_name, competitor_id
 limit ${TOP}`;
 
 const ACTIONS_SQL = `
