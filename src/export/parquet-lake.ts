@@ -90,6 +90,8 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
     let rows = 0;
     let bytes = 0;
     let files = 0;
+    let keptRows = 0;
+    let keptFiles = 0;
     mkdirSync(stagingDir, { recursive: true });
     const sessions = [db.session];
     try {
@@ -155,7 +157,12 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
       for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
       for (const plan of slots as PlannedTable[]) {
         planned.push(plan);
-        for (const part of plan.partitions.filter((p) => p.changed)) {
+        for (const part of plan.partitions) {
+          if (!part.changed) {
+            keptRows += part.rows;
+            keptFiles += part.files.length;
+            continue;
+          }
           rows += part.rows;
           bytes += part.bytes;
           files += part.files.length;
@@ -170,7 +177,15 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
       rmSync(stagingDir, { recursive: true, force: true });
       removeIfEmpty(join(root, STAGING));
     }
-    const summary: ExportSummary = { kind: 'parquet', files, rows, bytes, ms: Date.now() - started, outputs };
+    const summary: ExportSummary = {
+      kind: 'parquet',
+      files,
+      rows,
+      bytes,
+      ms: Date.now() - started,
+      outputs,
+      unchanged: { files: keptFiles, rows: keptRows },
+    };
     log.info('parquet lake exported', { out: root, files, rows, bytes, ms: summary.ms, tables: planned.length });
     return summary;
   });

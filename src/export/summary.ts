@@ -8,15 +8,24 @@ export interface ExportSummary {
   ms: number;
   /** Absolute paths of what was written (for the lake: the manifest, then each rewritten file). */
   outputs: string[];
+  /** The lake: the files of the partitions whose rows did not change, kept as they were (not rewritten). */
+  unchanged?: { files: number; rows: number };
 }
 
-/** One line for a terminal: `parquet: 12 files, 34,567 rows, 1.2 MB in 0.8 s`. */
+/**
+ * One line for a terminal: `parquet: 12 files, 34,567 rows, 1.2 MB in 0.8 s`; the lake adds what it kept
+ * (`; 78 files, 5,627 rows unchanged, kept`), so that a re-export writing nothing does not read as an empty lake.
+ */
 export function describeSummary(summary: ExportSummary): string {
+  const kept = summary.unchanged;
   return (
-    `${summary.kind}: ${summary.files} file${summary.files === 1 ? '' : 's'}, ` +
-    `${summary.rows.toLocaleString('en-US')} rows, ${formatBytes(summary.bytes)} in ${(summary.ms / 1000).toFixed(1)} s`
+    `${summary.kind}: ${files(summary.files)}, ` +
+    `${summary.rows.toLocaleString('en-US')} rows, ${formatBytes(summary.bytes)} in ${(summary.ms / 1000).toFixed(1)} s` +
+    (kept && kept.files > 0 ? `; ${files(kept.files)}, ${kept.rows.toLocaleString('en-US')} rows unchanged, kept` : '')
   );
 }
+
+const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

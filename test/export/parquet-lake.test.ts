@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportParquetLake } from '../../src/export/index.js';
+import { describeSummary, exportParquetLake } from '../../src/export/index.js';
 import type { LakeManifest } from '../../src/export/lake-manifest.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { buildExportWorld, type ExportWorld, readWithDuckDB } from './support.js';
@@ -141,11 +141,16 @@ describe('parquet lake', () => {
 
   it('is incremental: the same data rewrites nothing; one changed partition rewrites one file; no orphans', async () => {
     const lake = join(world.dir, 'lake-incremental');
-    await exportParquetLake({ db: world.db, outDir: lake });
+    const written = await exportParquetLake({ db: world.db, outDir: lake });
     const first = snapshot(lake);
     const firstTimes = mtimes(lake);
     const again = await exportParquetLake({ db: world.db, outDir: lake });
     expect(again.files).toBe(0);
+    // what it kept is the whole lake, and the summary line says so (not "0 files, 0 rows" alone)
+    expect(again.unchanged).toEqual({ files: written.files, rows: written.rows });
+    expect(describeSummary(again)).toContain(
+      `; ${written.files} files, ${written.rows.toLocaleString('en-US')} rows unchanged, kept`,
+    );
     expect(mtimes(lake)).toEqual(firstTimes);
     const second = snapshot(lake);
     expect(Object.keys(second).sort()).toEqual(Object.keys(first).sort());
