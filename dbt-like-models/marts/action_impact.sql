@@ -414,9 +414,9 @@ select
   100 * (r.after_mentions / nullif(r.after_responses, 0) - r.before_mentions / nullif(r.before_responses, 0))
     as delta_pp,
   f.method,
-  case f.method when 'did_prompts' then f.did_n_t when 'placebo_brands' then f.placebo_n_t else 0 end
+  case f.method when 'did_prompts' then f.did_n_t when 'placebo_brands' then f.placebo_n_t else 0 end::bigint
     as n_treated_prompts,
-  case when f.method = 'did_prompts' then f.did_n_c else 0 end as n_control_prompts,
+  case when f.method = 'did_prompts' then f.did_n_c else 0 end::bigint as n_control_prompts,
   case when f.method = 'placebo_brands' then f.placebo_k else 0 end as n_control_brands,
   f.control_delta_pp,
   f.effect_pp,

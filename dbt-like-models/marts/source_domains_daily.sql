@@ -84,9 +84,9 @@ per_domain as (
     any_value(category) as category,
     bool_or(is_own_domain) as is_own_domain,
     count(*) as citing_responses,
-    sum(citations) as citations,
+    sum(citations)::bigint as citations,
     count(*) filter (where brand_mentioned) as brand_mentioned_responses,
-    coalesce(sum(citations) filter (where not brand_mentioned), 0) as unbranded_citations,
+    coalesce(sum(citations) filter (where not brand_mentioned), 0)::bigint as unbranded_citations,
     count(*) filter (where competitors_named > 0 and not brand_mentioned) as competitor_only_responses,
     list_distinct(flatten(list(competitors))) as competitor_names,
     len(list_distinct(flatten(list(competitor_ids)))) as competitors_present

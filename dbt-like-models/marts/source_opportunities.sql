@@ -136,11 +136,11 @@ per_domain as (
     any_value(category) as category,
     bool_or(is_own_domain) as is_own_domain,
     count(*) as citing_responses,
-    sum(citations) as citations,
+    sum(citations)::bigint as citations,
     count(*) filter (where brand_mentioned) as brand_mentioned_responses,
     count(*) filter (where competitors_named > 0 and not brand_mentioned) as competitor_only_responses,
-    sum(competitors_named) as competitor_mentions,
-    coalesce(sum(citations) filter (where not brand_mentioned), 0) as unbranded_citations
+    sum(competitors_named)::bigint as competitor_mentions,
+    coalesce(sum(citations) filter (where not brand_mentioned), 0)::bigint as unbranded_citations
   from citing
   group by team_id, project_id, domain
 ),
