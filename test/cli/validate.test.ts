@@ -50,6 +50,14 @@ describe('one validation for every input', () => {
     [['models', 'build', '--db', ''], /--db is empty/],
     [['query', '--db', '', 'select 1'], /--db is empty/],
     [['query', '--max-rows', '0', 'select 1'], /--max-rows must be a whole number >= 1, got 0/],
+    [
+      ['models', 'build', '--log-format', 'xml'],
+      /'--log-format <format>' argument 'xml' is invalid\. Allowed choices are pretty, json/,
+    ],
+    [
+      ['export', 'arrow', '--out', 'a', '--log-format', 'text'],
+      /argument 'text' is invalid\. Allowed choices are pretty, json/,
+    ],
     [['report', 'html', '--format', 'csv', '--out', 'r.csv'], /html report is one HTML file and takes no --format/],
     [['report', 'html', '--bom', '--out', 'r.html'], /html report is one HTML file and takes no --bom/],
     [

@@ -3,13 +3,13 @@
  * project.bootstrap callbacks on /bootstrap) into an append-only journal that the next `vwh run` ingests into
  * raw.webhook_events. It never opens the warehouse, so it runs beside the nightly job.
  */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { registerSecret } from '../../core/errors.js';
 import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
 import type { LogFormat, Logger } from '../../core/log.js';
 import type { SyncConfig } from '../../extract/config.js';
 import type { Receiver } from '../../ops/events/receiver.js';
-import { numberFlag, textFlag } from '../validate.js';
+import { logFormatOption, numberFlag, textFlag } from '../validate.js';
 
 interface ListenFlags {
   config?: string;
@@ -47,7 +47,7 @@ export function register(program: Command): void {
       'larger bodies get 413 (default 1048576)',
       numberFlag('--max-body-bytes', wholeNumber(1)),
     )
-    .addOption(new Option('--log-format <format>', 'pretty or json').choices(['pretty', 'json']))
+    .addOption(logFormatOption())
     .addHelpText(
       'after',
       '\nRegister https://<this host>/webhooks with POST /webhooks (events action.checkpoint, action.completed,\n' +

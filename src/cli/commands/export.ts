@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { DbFile } from '../../core/inputs.js';
 import type { LogFormat, Logger } from '../../core/log.js';
 import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
-import { textFlag } from '../validate.js';
+import { logFormatOption, textFlag } from '../validate.js';
 
 type ExportModule = typeof import('../../export/index.js');
 
@@ -41,7 +41,7 @@ export function register(program: Command): void {
     .option('--raw', 'also the raw.* tables')
     .option('--staging', 'also the staging.* views')
     .option('--tables <name...>', 'only these tables (name or schema.name)')
-    .option('--log-format <format>', 'pretty or json (default: pretty on a terminal)')
+    .addOption(logFormatOption())
     .addHelpText(
       'after',
       '\nExamples:\n  vwh export parquet --out lake/\n  vwh export parquet --out lake/ --raw --tables brand_visibility_daily raw.chats\n' +
@@ -66,7 +66,7 @@ export function register(program: Command): void {
     .requiredOption('--out <dir>', 'the output folder (created when missing)')
     .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFile), DEFAULT_DB_PATH)
     .option('--tables <name...>', 'only these marts')
-    .option('--log-format <format>', 'pretty or json (default: pretty on a terminal)')
+    .addOption(logFormatOption())
     .addHelpText(
       'after',
       '\nExamples:\n  vwh export arrow --out arrow/\n' +
@@ -90,7 +90,7 @@ export function register(program: Command): void {
         'exactly one export; a no-op on a clean lake. Every export does this first; readers run it after a crash.',
     )
     .requiredOption('--out <dir>', 'the lake folder')
-    .option('--log-format <format>', 'pretty or json (default: pretty on a terminal)')
+    .addOption(logFormatOption())
     .action(async (flags: { out: string; logFormat?: 'pretty' | 'json' }) => {
       const { exporter, log } = await load(flags.logFormat);
       const done = await exporter.recoverLake(flags.out, log);

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { systemClock } from '../../core/clock.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
-import { createLogger } from '../../core/log.js';
+import { createLogger, type LogFormat, type Logger } from '../../core/log.js';
 import { buildCatalog } from '../../models/artifacts/catalog.js';
 import { docsHtml } from '../../models/artifacts/docs-html.js';
 import { dataDictionary } from '../../models/artifacts/docs-markdown.js';
@@ -29,6 +29,7 @@ export interface CommonOptions {
   select?: string[];
   exclude?: string[];
   json?: boolean;
+  logFormat?: LogFormat;
 }
 export interface RunCliOptions extends CommonOptions {
   start?: string;
@@ -40,10 +41,14 @@ export interface RunCliOptions extends CommonOptions {
   unit?: boolean;
 }
 
+function loggerOf(o: CommonOptions): Logger {
+  return createLogger(o.logFormat ? { format: o.logFormat } : {});
+}
+
 /** Loads the models folder and says which files it ignored (a model in a misspelt folder would never build). */
 async function load(o: CommonOptions): Promise<Project> {
   const project = await loadProject(o.modelsDir ?? shippedModelsDir());
-  const logger = createLogger();
+  const logger = loggerOf(o);
   for (const warning of project.warnings) logger.warn(warning);
   return project;
 }
@@ -80,7 +85,7 @@ export async function execute(command: 'build' | 'run' | 'test', o: RunCliOption
       threads: command === 'test' ? 1 : resources.threads,
       storeFailures: o.storeFailures ?? false,
       clock: systemClock,
-      logger: createLogger(),
+      logger: loggerOf(o),
     });
   } finally {
     db.close();

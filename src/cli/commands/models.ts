@@ -3,7 +3,7 @@ import { Day, DbFile, ExistingDir, MemoryLimit, wholeNumber } from '../../core/i
 import { DEFAULT_TARGET_DIR } from '../../models/artifacts/write.js';
 import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
 import { DEFAULT_MEMORY_LIMIT, defaultThreads } from '../../warehouse/resources.js';
-import { numberFlag, textFlag } from '../validate.js';
+import { logFormatOption, numberFlag, textFlag } from '../validate.js';
 import type { CommonOptions, RunCliOptions } from './models-actions.js';
 
 const SELECT_HELP = `
@@ -43,7 +43,8 @@ export function register(program: Command): void {
       .option(
         '--target-dir <dir>',
         `where manifest.json, run_results.json and docs go (default: target/ beside the warehouse file, ${DEFAULT_TARGET_DIR} for the default --db)`,
-      );
+      )
+      .addOption(logFormatOption());
     if (select) {
       cmd
         .option('-s, --select <selector...>', 'models to include (see vwh models --help)')

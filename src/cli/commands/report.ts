@@ -7,7 +7,7 @@ import { VwhError } from '../../core/errors.js';
 import { Day, DbFile } from '../../core/inputs.js';
 import { REPORT_FORMATS, type ReportFormat } from '../../export/reports/format-names.js';
 import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
-import { textFlag } from '../validate.js';
+import { logFormatOption, textFlag } from '../validate.js';
 
 interface ReportFlags {
   db: string;
@@ -46,7 +46,7 @@ export function register(program: Command): void {
     .option('--from <day>', 'first day (YYYY-MM-DD)', textFlag('--from', Day))
     .option('--to <day>', 'last day (YYYY-MM-DD)', textFlag('--to', Day))
     .option('--bom', 'CSV: start with a UTF-8 byte order mark, for Excel')
-    .option('--log-format <format>', 'pretty or json (default: pretty on a terminal)')
+    .addOption(logFormatOption())
     .addHelpText(
       'after',
       '\nExamples:\n  vwh report --list\n  vwh report weekly_visibility --format csv --out weekly.csv --from 2026-10-01\n' +

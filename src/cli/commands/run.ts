@@ -2,11 +2,11 @@
  * `vwh run`: the nightly job, once: sync → models build (with audits) → exports → publish → alerts, each stage in
  * the run ledger (ops.pipeline_runs). With no API key configured it runs on the embedded reference services.
  */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { BaseUrl, Day, DbFile, ExistingDir, wholeNumber } from '../../core/inputs.js';
 import type { NightlyFlags } from '../../ops/nightly.js';
 import { EXIT_INTERRUPTED, STAGE_EXIT } from '../../ops/stage.js';
-import { numberFlag, textFlag } from '../validate.js';
+import { logFormatOption, numberFlag, textFlag } from '../validate.js';
 
 interface RunCliFlags extends Omit<NightlyFlags, 'world'> {
   seed: number;
@@ -55,9 +55,7 @@ export function register(program: Command): void {
       'your own models folder (default: models.dir in the config, else the shipped models)',
       textFlag('--models-dir', ExistingDir),
     )
-    .addOption(
-      new Option('--log-format <format>', 'pretty or json (default: pretty on a terminal)').choices(['pretty', 'json']),
-    )
+    .addOption(logFormatOption())
     .option('--embedded', 'run on the embedded reference services even when a key is configured')
     .option('--seed <n>', 'embedded: seed of the demo world', numberFlag('--seed', wholeNumber(0)), 42)
     .option('--projects <n>', 'embedded: demo projects', numberFlag('--projects', wholeNumber(1)), 3)

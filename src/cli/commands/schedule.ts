@@ -9,7 +9,7 @@ import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
 import type { LogFormat } from '../../core/log.js';
 import { DEFAULT_CRON } from '../../ops/config.js';
 import type { Receiver } from '../../ops/events/receiver.js';
-import { numberFlag, textFlag } from '../validate.js';
+import { logFormatOption, numberFlag, textFlag } from '../validate.js';
 import { listenForEvents } from './events.js';
 
 interface ScheduleFlags {
@@ -45,9 +45,7 @@ export function register(program: Command): void {
     )
     .option('--once', 'do the catch-up check (run if a firing was missed), then exit: for cron-driven setups')
     .option('--embedded', 'run on the embedded reference services even when a key is configured')
-    .addOption(
-      new Option('--log-format <format>', 'pretty or json (default: pretty on a terminal)').choices(['pretty', 'json']),
-    )
+    .addOption(logFormatOption())
     .option(
       '--events-port <n>',
       'also receive the webhook deliveries in this process (what vwh events listen does), on this port (0: any)',

@@ -4,7 +4,7 @@
  * `--plan` prints the request plan and stops. Exit codes: 0 ok, 1 failed units, 2 rejected rows or unreachable
  * projects, 3 key refused, 4 warehouse locked.
  */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { DEFAULT_MAX_RETRY_AFTER_MS } from '../../client/retry-after.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
 import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, MemorySize, Share, Uuid, wholeNumber } from '../../core/inputs.js';
@@ -15,7 +15,7 @@ import { STREAM_NAMES } from '../../extract/streams/names.js';
 import type { summary } from '../../extract/team-sync.js';
 import type { SyncSettings } from '../../extract/types.js';
 import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../warehouse/defaults.js';
-import { numberFlag, resolved, textFlag } from '../validate.js';
+import { logFormatOption, numberFlag, resolved, textFlag } from '../validate.js';
 
 export interface SyncFlags {
   db?: string;
@@ -104,9 +104,7 @@ export function register(program: Command): void {
       'domains per project for source_details and source_chats (default 3)',
       numberFlag('--top-domains', wholeNumber(0, 100)),
     )
-    .addOption(
-      new Option('--log-format <format>', 'pretty or json (default: pretty on a terminal)').choices(['pretty', 'json']),
-    )
+    .addOption(logFormatOption())
     .option('--team <name>', 'team name stored in every row (single-key runs; default VWH_TEAM or "default")')
     .option('--key-file <path>', 'read the API key from this file instead of VWH_API_KEY')
     .option('--base-url <url>', 'API base URL (default VWH_BASE_URL)')
