@@ -4,7 +4,9 @@
  * own; target: flat, <= 1.5x), and the HTML report's render time on a 10-project x 52-week reference world.
  * Each timing is the best of five runs, the bare COPY and the export interleaved, so that a burst of load on a
  * shared machine weighs on both alike; the load average is recorded beside the figures, and the Parquet ratio also
- * as the median of each round's pair and as a ratio of CPU time.
+ * as the median of each round's pair and as a ratio of CPU time. With VWH_BENCH_EXPORT_WAREHOUSE set to a warehouse
+ * with its marts built (an agency's: the world bench/models-real.bench.ts syncs into VWH_BENCH_WAREHOUSE, then
+ * `vwh models build --db` on a copy of it), the lake is measured on its largest marts too.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,6 +95,63 @@ async function bareCopy(db: string, sql: string): Promise<Run> {
 
 /** Interleaved rounds of the Parquet and CSV measurements (a burst of load weighs on each variant alike). */
 const ROUNDS = 5;
+
+/** A synced warehouse (e.g. an agency's, 10 x 50 x 365) whose largest marts are measured too (optional). */
+const REAL = process.env.VWH_BENCH_EXPORT_WAREHOUSE;
+const REAL_MARTS = ['prompt_performance_daily', 'source_domains_daily', 'share_of_voice_daily'];
+
+interface RealMart {
+  rows: number;
+  /** Partition files the lake wrote. */
+  files: number;
+  bare_ms: number;
+  bare_partitioned_ms: number;
+  lake_ms: number;
+}
+
+/**
+ * The lake against bare COPY on real marts (the product's own tables, as the models build them): three interleaved
+ * rounds per mart, best of each. Their partitions are small (10 projects x 13 months of a few thousand rows), so
+ * the cost DuckDB pays per partition file weighs more than on the synthetic 2M-row mart.
+ */
+async function realMarts(db: string, dir: string): Promise<Record<string, RealMart>> {
+  const out: Record<string, RealMart> = {};
+  for (const table of REAL_MARTS) {
+    const runs = { bare: [] as number[], partitioned: [] as number[], lake: [] as number[] };
+    let summary = { rows: 0, files: 0 };
+    for (let i = 0; i < 3; i++) {
+      runs.bare.push(
+        (
+          await bareCopy(
+            db,
+            `COPY marts.${table} TO '${join(dir, `real-${i}.parquet`)}' (FORMAT parquet, COMPRESSION zstd)`,
+          )
+        ).ms,
+      );
+      runs.partitioned.push(
+        (
+          await bareCopy(
+            db,
+            `COPY (select *, strftime(date, '%Y-%m') as month from marts.${table}) TO '${join(dir, `real-part-${i}`)}'
+               (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (team_id, project_id, month))`,
+          )
+        ).ms,
+      );
+      const lake = await timed(() => exportParquetLake({ db, outDir: join(dir, `real-lake-${i}`), tables: [table] }));
+      runs.lake.push(lake.ms);
+      summary = { rows: lake.value.rows, files: lake.value.files };
+      rmSync(join(dir, `real-lake-${i}`), { recursive: true, force: true });
+      rmSync(join(dir, `real-part-${i}`), { recursive: true, force: true });
+    }
+    out[table] = {
+      ...summary,
+      bare_ms: round(Math.min(...runs.bare)),
+      bare_partitioned_ms: round(Math.min(...runs.partitioned)),
+      lake_ms: round(Math.min(...runs.lake)),
+    };
+  }
+  return out;
+}
 
 export async function main(): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'vwh-bench-export-'));
@@ -190,6 +249,8 @@ export async function main(): Promise<BenchResult> {
     const html = await timed(() => writeHtmlReport({ db: world, out: join(dir, 'report.html') }));
     // kept outside the repository for a person to look at (docs/exports.md: screenshot it)
     if (process.env.VWH_BENCH_KEEP_HTML) copyFileSync(join(dir, 'report.html'), process.env.VWH_BENCH_KEEP_HTML);
+    const real = REAL ? await realMarts(REAL, dir) : undefined;
+    const realSum = (key: keyof RealMart) => Object.values(real ?? {}).reduce((sum, m) => sum + m[key], 0);
     const loadAfter = loadavg();
 
     const parquetRatio = bareParquet.ms / lake.ms;
@@ -200,7 +261,9 @@ export async function main(): Promise<BenchResult> {
       description:
         `Parquet lake and CSV report of a ${ROWS.toLocaleString('en-US')}-row mart against DuckDB's bare COPY of the ` +
         `same table in the same run; Arrow export peak RSS at ${ARROW_SMALL.toLocaleString('en-US')} and 10x rows ` +
-        `(separate processes); HTML report of a 10-project x ${HTML_DAYS}-day world. ${cpus().length} cores.`,
+        `(separate processes); HTML report of a 10-project x ${HTML_DAYS}-day world` +
+        `${REAL ? `; the lake against bare COPY on the largest marts of a synced warehouse (${REAL_MARTS.join(', ')})` : ''}. ` +
+        `${cpus().length} cores.`,
       ratios: {
         parquet_throughput_vs_bare_copy: round(parquetRatio),
         parquet_throughput_vs_bare_partitioned_copy: round(barePartitioned.ms / lake.ms),
@@ -208,6 +271,14 @@ export async function main(): Promise<BenchResult> {
         parquet_cpu_vs_bare_copy: round(cpuRatio),
         csv_throughput_vs_bare_copy: round(csvRatio),
         arrow_peak_rss_10x_over_1x: round(rssRatio),
+        ...(real
+          ? {
+              real_marts_parquet_throughput_vs_bare_copy: round(realSum('bare_ms') / realSum('lake_ms')),
+              real_marts_parquet_throughput_vs_bare_partitioned_copy: round(
+                realSum('bare_partitioned_ms') / realSum('lake_ms'),
+              ),
+            }
+          : {}),
       },
       figures: {
         rows: ROWS,
@@ -237,6 +308,7 @@ export async function main(): Promise<BenchResult> {
         arrow_peak_rss_large_mb: round(arrowLarge.maxRssMb),
         arrow_ms_small: arrowSmall.ms,
         arrow_ms_large: arrowLarge.ms,
+        ...(real ? { real_marts: JSON.stringify(real) } : {}),
         html_render_ms: round(html.ms),
         html_bytes: html.value.bytes,
         load_average_1_5_15_before: loadBefore.map(round).join(' '),
