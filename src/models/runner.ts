@@ -9,7 +9,7 @@ import { runSingularTest } from './audits/singular.js';
 import { DimensionKeys, inputKeys, sourcesOf, sourceVersions } from './freshness.js';
 import { createMacros } from './macros.js';
 import { Relations } from './relations.js';
-import { failingAudits, type NodeResult, type RunResults, report } from './results.js';
+import { failingAudits, type NodeResult, type RunResults, report, skippedResult } from './results.js';
 import { type NodeRun, runNode } from './run-node.js';
 import { schedule } from './schedule.js';
 import { selectModels } from './selection.js';
@@ -84,14 +84,30 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     dimensions,
     written,
   };
-  const runNodeOf = (model: Model, exec: Session) => runNode(run, model, exec);
+  const inRun = new Set(order);
+  const runNodeOf = async (model: Model, exec: Session): Promise<NodeResult> => {
+    // A parent left out of the selection that the warehouse does not have (a model a newer version added, say)
+    // would fail in DuckDB as "Table … does not exist": say which, and how to build it.
+    const missing = materialize ? unbuiltParent(relations, project, model.parents, inRun) : null;
+    if (missing) {
+      return {
+        ...skippedResult(
+          model,
+          `${missing} is not in the warehouse yet and not selected: build it with this model (vwh models build --select +${model.id}) or build every model (vwh models build)`,
+        ),
+        status: 'error',
+      };
+    }
+    return runNode(run, model, exec);
+  };
 
   await schedule(order, project, executors, results, runNodeOf, options.logger);
 
   if (audit) {
     for (const test of project.tests) {
       if (!test.parents.some((p) => selected.has(p)) && selected.size !== project.models.size) continue;
-      const missing = missingParent(relations, project, test.parents);
+      // a test selected through one parent must not fail because another was never built
+      const missing = unbuiltParent(relations, project, test.parents, new Set());
       const result = missing
         ? skippedTest(test, `skipped: ${missing} is not in the warehouse yet (vwh models build --select ${missing})`)
         : await runSingularTest(main, project, test, results, options.storeFailures ?? false);
@@ -130,14 +146,24 @@ export async function runProject(db: Database, project: Project, options: RunOpt
 }
 
 /**
- * The first parent of a singular test that is not in the warehouse (an ephemeral parent is inlined, so it counts
- * as present). A test selected through one parent must not fail because another was never built.
+ * The first parent (looking through ephemeral ones, which are pasted in) that is neither built in this run nor in
+ * the warehouse.
  */
-function missingParent(relations: Relations, project: Project, parents: readonly string[]): string | null {
+function unbuiltParent(
+  relations: Relations,
+  project: Project,
+  parents: readonly string[],
+  inRun: ReadonlySet<string>,
+  seen = new Set<string>(),
+): string | null {
   for (const id of parents) {
     const model = project.models.get(id);
-    if (!model || model.config.kind === 'ephemeral') continue;
-    if (!relations.kind(model.schema, model.name)) return id;
+    if (!model || seen.has(id)) continue;
+    seen.add(id);
+    if (model.config.kind === 'ephemeral') {
+      const missing = unbuiltParent(relations, project, model.parents, inRun, seen);
+      if (missing) return missing;
+    } else if (!inRun.has(id) && !relations.kind(model.schema, model.name)) return id;
   }
   return null;
 }

@@ -42,6 +42,27 @@ describe('selection', () => {
     ]);
   });
 
+  it('a selected model whose parent is neither selected nor in the warehouse fails naming it and the fix', async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 2);
+    writeModels(s.modelsDir, {
+      'staging/stg.sql': '/* @model\nkind: view\n*/\nselect day, brand from raw.chats',
+      'intermediate/eph.sql': '/* @model\nkind: ephemeral\n*/\nselect brand from staging.stg',
+      'marts/direct.sql': 'select count(*) as n from staging.stg',
+      'marts/through.sql': 'select count(*) as n from intermediate.eph',
+    });
+    const r = await build(s, { select: ['marts.direct', 'marts.through'] });
+    for (const id of ['marts.direct', 'marts.through']) {
+      expect(r.byId(id).status).toBe('error');
+      expect(r.byId(id).message).toBe(
+        `staging.stg is not in the warehouse yet and not selected: build it with this model (vwh models build --select +${id}) or build every model (vwh models build)`,
+      );
+    }
+    // with its ancestors selected it builds; afterwards the parent is there and the model alone builds too
+    expect((await build(s, { select: ['+marts.direct'] })).byId('marts.direct').status).toBe('success');
+    expect((await build(s, { select: ['marts.through'] })).byId('marts.through').status).toBe('success');
+  });
+
   it('a selector that matches nothing is a usage error', async () => {
     await expect(pick(['nosuch'])).rejects.toThrow(VwhError);
     await expect(pick(['colour:red'])).rejects.toThrow(/Unknown selector method/);
