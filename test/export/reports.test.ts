@@ -323,6 +323,32 @@ describe('html report', () => {
     const most = Math.max(...windows.map((w) => Number(w.answers)));
     for (const [, lo, hi] of gapCaptions)
       expect(Number((hi ?? lo ?? '').replaceAll(',', ''))).toBeLessThanOrEqual(most);
+    // the source window may be the API's, ending after the warehouse's newest day: the caption says so when it does
+    const windows_ = await query<{ project_id: string; window_to: string; through: string }>(
+      `select s.project_id, strftime(max(s.window_to), '%Y-%m-%d') as window_to,
+              (select strftime(max(date), '%Y-%m-%d') from marts.brand_visibility_daily d where d.project_id = s.project_id) as through
+         from marts.source_opportunities s group by s.project_id`,
+    );
+    const notes = [...html.matchAll(/the warehouse holds its answers through (\d{4}-\d{2}-\d{2})\)/g)].map((m) => m[1]);
+    expect(notes.sort()).toEqual(
+      windows_
+        .filter((w) => w.window_to > w.through)
+        .map((w) => w.through)
+        .sort(),
+    );
+    // a warehouse a day behind the API's window (the nightly build stops at yesterday): the caption says so
+    const behind = await world.copy(
+      'behind.duckdb',
+      `delete from marts.brand_visibility_daily
+        where project_id = (select min(project_id) from marts.source_opportunities)
+          and date >= (select max(window_to) from marts.source_opportunities
+                        where project_id = (select min(project_id) from marts.source_opportunities))`,
+    );
+    const behindPage = join(out, 'behind.html');
+    await writeHtmlReport({ db: behind, out: behindPage });
+    expect(readFileSync(behindPage, 'utf8')).toMatch(
+      /window \d{4}-\d{2}-\d{2} to (\d{4}-\d{2}-\d{2}) \(the API&#39;s analysis window; the warehouse holds its answers through \d{4}-\d{2}-\d{2}\)/,
+    );
     // same input, same bytes: another render, from another copy of the warehouse
     const copy = await world.copy('html-copy.duckdb');
     const second = join(out, 'report-2.html');

@@ -4,6 +4,7 @@
  * copying).
  */
 
+import type { Plain } from '../reports/formats.js';
 import type { ProjectData, Row } from './data.js';
 import type { ChartOption } from './svg.js';
 
@@ -284,6 +285,15 @@ export function providerChart(p: ProjectData): Chart {
   };
 }
 
+/**
+ * The source window is the API's latest analysis window, which can end after the warehouse's newest day (the API
+ * counts today's answers, the nightly build stops at yesterday): the caption says where the counted answers end.
+ */
+function sourceWindowNote(p: ProjectData, windowTo: Plain | undefined): string {
+  if (!p.answersThrough || typeof windowTo !== 'string' || windowTo <= p.answersThrough) return '';
+  return ` (the API's analysis window; the warehouse holds its answers through ${p.answersThrough})`;
+}
+
 export function sourceChart(p: ProjectData): Chart {
   const rows = p.sourceOpportunities;
   return {
@@ -291,7 +301,8 @@ export function sourceChart(p: ProjectData): Chart {
     title: 'Top source opportunities',
     caption:
       `Domains AI answers cite where the brand could earn a place, by opportunity score (0–100), top ${rows.length}; ` +
-      `window ${rows[0]?.window_from ?? '–'} to ${rows[0]?.window_to ?? '–'}, n = ${fmt(num(rows[0]?.responses))} answers.`,
+      `window ${rows[0]?.window_from ?? '–'} to ${rows[0]?.window_to ?? '–'}${sourceWindowNote(p, rows[0]?.window_to)}, ` +
+      `n = ${fmt(num(rows[0]?.responses))} answers.`,
     height: 40 + rows.length * 28,
     option: horizontalBars(
       rows.map((r) => String(r.domain)),

@@ -19,6 +19,8 @@ export interface ProjectData {
   shareOfVoice: Row[];
   providers: Row[];
   sourceOpportunities: Row[];
+  /** The project's newest day with answers in the warehouse (the source window may be the API's, ending later). */
+  answersThrough: string | null;
   promptOpportunities: Row[];
   gaps: Row[];
   actions: Row[];
@@ -132,6 +134,14 @@ export async function loadReportData(db: Database, params: ReportParameters): Pr
       shareOfVoice: (await reportRows(db, 'share_of_voice', p)).filter((r) => r.provider === 'all').slice(0, TOP),
       providers: await rows(db, PROVIDERS_SQL, bound),
       sourceOpportunities: (await reportRows(db, 'source_opportunities', p)).slice(0, TOP),
+      answersThrough:
+        ((
+          await rows(
+            db,
+            `select strftime(max(date), '%Y-%m-%d') as day from marts.brand_visibility_daily where project_id = $project`,
+            bound,
+          )
+        )[0]?.day as string | null) ?? null,
       promptOpportunities: (await reportRows(db, 'prompt_opportunities', p))
         .filter((r) => r.provider === 'all')
         .slice(0, TOP),
