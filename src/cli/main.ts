@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { ExitCode, isVwhError, redact } from '../core/errors.js';
+import { describeFsError } from '../core/folders.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from './version.js';
 
@@ -43,6 +44,12 @@ export async function main(argv: string[] = process.argv): Promise<number> {
     if (isVwhError(error)) {
       process.stderr.write(`vwh: ${error.message} [${error.code}]\n`);
       return error.exitCode;
+    }
+    // a file-system error the commands did not foresee (a disk filled up, a folder removed under them): one line
+    const fs = describeFsError(error);
+    if (fs) {
+      process.stderr.write(`vwh: ${redact(fs)}\n`);
+      return ExitCode.failure;
     }
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     process.stderr.write(`vwh: unexpected error: ${redact(message)}\n`);

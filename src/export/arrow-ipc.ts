@@ -3,10 +3,10 @@
  * from DuckDB chunk by chunk into record batches of at most BATCH_ROWS rows, and each batch's bytes go to the file
  * as the writer produces them (FileSink), so memory stays bounded whatever the table's size.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { JSDuckDBValueConverter } from '@duckdb/node-api';
 import { AsyncByteQueue, Field, makeData, RecordBatch, RecordBatchFileWriter, Schema, Struct } from 'apache-arrow';
+import { ensureWritableDir } from '../core/folders.js';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
 import type { Database } from '../warehouse/duckdb.js';
@@ -36,8 +36,7 @@ export const BATCH_ROWS = 8_192;
 export async function exportArrow(options: ArrowExportOptions): Promise<ExportSummary> {
   const started = Date.now();
   const log = options.log ?? silentLogger;
-  const root = resolve(options.outDir);
-  mkdirSync(root, { recursive: true });
+  const root = ensureWritableDir(options.outDir, '--out');
   return withWarehouse(options.db, async (db) => {
     const tables = await selectTables(db, options.tables ? { tables: options.tables } : {});
     const outputs: string[] = [];

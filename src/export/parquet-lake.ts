@@ -9,8 +9,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { listValue } from '@duckdb/node-api';
+import { ensureWritableDir } from '../core/folders.js';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
 import { quoteIdent, quoteLiteral } from '../core/sql.js';
@@ -75,8 +76,7 @@ interface PlannedTable {
 export async function exportParquetLake(options: ParquetLakeOptions): Promise<ExportSummary> {
   const started = Date.now();
   const log = options.log ?? silentLogger;
-  const root = resolve(options.outDir);
-  mkdirSync(root, { recursive: true });
+  const root = ensureWritableDir(options.outDir, '--out');
   const runId = `${new Date().toISOString().replace(/[-:.]/g, '')}-${checkSegment(hostname(), 'Host')}-${process.pid}`;
   const stagingDir = inside(root, STAGING, runId);
   // a writer that died publishing is undone (or completed) before this one reads the manifests it plans from

@@ -9,7 +9,7 @@ import { dayDiff, msToDay } from '../core/days.js';
 import { registerSecret } from '../core/errors.js';
 import { writeFileAtomic } from '../export/paths.js';
 import type { SyncConfig } from '../extract/config.js';
-import { control, startReferenceServer } from '../reference/index.js';
+import { control, type ReferenceServer, startReferenceServer } from '../reference/index.js';
 
 export interface EmbeddedWorld {
   seed: number;
@@ -98,8 +98,25 @@ export async function startEmbedded(world: EmbeddedWorld, dbPath?: string): Prom
     rateWindowMs: world.rateWindowMs,
     today: origin,
   });
+  try {
+    return await describeServices(server, world, origin, today, dbPath && !anchor ? dbPath : undefined);
+  } catch (error) {
+    // a server left listening would keep the process alive after the error is reported
+    await server.close();
+    throw error;
+  }
+}
+
+/** The started server moved to the night's day, its anchor written beside a new warehouse (`anchorDb`), described. */
+async function describeServices(
+  server: ReferenceServer,
+  world: EmbeddedWorld,
+  origin: string,
+  today: string,
+  anchorDb: string | undefined,
+): Promise<EmbeddedServices> {
   if (origin < today) control.advanceClock(server.state, { days: dayDiff(origin, today) });
-  if (dbPath && !anchor) {
+  if (anchorDb) {
     const fresh: WorldAnchor = {
       seed: world.seed,
       historyDays: world.historyDays,
@@ -107,13 +124,10 @@ export async function startEmbedded(world: EmbeddedWorld, dbPath?: string): Prom
       prompts: world.prompts,
       origin,
     };
-    writeFileAtomic(anchorPathOf(dbPath), `${JSON.stringify(fresh, null, 2)}\n`);
+    writeFileAtomic(anchorPathOf(anchorDb), `${JSON.stringify(fresh, null, 2)}\n`);
   }
   const apiKey = server.demoApiKey;
-  if (!apiKey) {
-    await server.close();
-    throw new Error('the reference server started without a demo key');
-  }
+  if (!apiKey) throw new Error('the reference server started without a demo key');
   registerSecret(apiKey);
   // The demo key belongs to the demo user: its id lets the team_members stream run too.
   const userId = server.state.accounts.findKey(apiKey)?.user_id ?? undefined;

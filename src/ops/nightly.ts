@@ -5,6 +5,7 @@
 
 import type { SyncFlags } from '../cli/commands/sync.js';
 import { type Clock, systemClock } from '../core/clock.js';
+import { ensureWritableFile } from '../core/folders.js';
 import { createLogger, type LogFormat, type Logger } from '../core/log.js';
 import { loadConfig } from '../extract/config.js';
 import { shippedModelsDir } from '../models/project.js';
@@ -60,6 +61,8 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
   const embedded = flags.embedded || wantsEmbedded(config, flags);
   // A conditional spread: an explicit today: undefined would override the world's default day.
   const world = { ...DEMO_WORLD, ...flags.world, ...(flags.today ? { today: flags.today } : {}) };
+  // before the embedded services start: a warehouse folder this user cannot write is a usage error, not a hang
+  ensureWritableFile(dbPath, '--db (or "db" in the config)');
   const services = embedded ? await startEmbedded(world, dbPath) : undefined;
   const previousKey = process.env.VWH_API_KEY;
   try {

@@ -15,6 +15,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// a file where a folder should be: the warehouse cannot go below it
+const inTheWay = join(dir, 'in-the-way');
+writeFileSync(inTheWay, 'x');
 
 async function vwh(...args: string[]): Promise<{ code: number; err: string }> {
   let err = '';
@@ -50,6 +53,10 @@ describe('one validation for every input', () => {
     [['models', 'build', '--db', ''], /--db is empty/],
     [['query', '--db', '', 'select 1'], /--db is empty/],
     [['query', '--max-rows', '0', 'select 1'], /--max-rows must be a whole number >= 1, got 0/],
+    [
+      ['run', '--db', join(inTheWay, 'w.duckdb')],
+      /^vwh: --db \(or "db" in the config\) .*in-the-way\/w\.duckdb: .*in-the-way is a file, not a folder\./,
+    ],
     [
       ['models', 'build', '--log-format', 'xml'],
       /'--log-format <format>' argument 'xml' is invalid\. Allowed choices are pretty, json/,

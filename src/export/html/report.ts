@@ -1,8 +1,4 @@
-/**
- * `vwh report html`: one self-contained HTML file with a section per project and seven charts each. Same input,
- * same bytes: nothing depends on the clock or the machine (the date line is the data's newest day).
- */
-import { resolve } from 'node:path';
+import { ensureWritableFile } from '../../core/folders.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
 import { writeFileAtomic } from '../paths.js';
@@ -26,7 +22,7 @@ export interface HtmlReportOptions {
 export async function writeHtmlReport(options: HtmlReportOptions): Promise<ExportSummary> {
   const started = Date.now();
   const log = options.log ?? silentLogger;
-  const out = resolve(options.out);
+  const out = ensureWritableFile(options.out, '--out');
   return withWarehouse(options.db, async (db) => {
     // Conditional spreads: loadReportData reads the parameters given by Object.entries.
     const params = {

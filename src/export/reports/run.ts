@@ -1,7 +1,8 @@
 /** `vwh report NAME`: one named report, its parameters bound, written atomically as CSV, JSON or Markdown. */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { VwhError } from '../../core/errors.js';
+import { ensureWritableFile } from '../../core/folders.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
 import { quoteLiteral } from '../../core/sql.js';
@@ -54,7 +55,7 @@ export async function writeReport(options: WriteReportOptions): Promise<ExportSu
   }
   if (!options.out) throw new VwhError('USAGE', '--out is required: the file to write the report to.');
   const report = findReport(options.name, loadReports(options.reportsDir));
-  const out = resolve(options.out);
+  const out = ensureWritableFile(options.out, '--out');
   return withWarehouse(options.db, async (db) => {
     let rows: number;
     let bytes: number;

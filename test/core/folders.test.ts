@@ -1,0 +1,91 @@
+/**
+ * Output folders are checked before work starts: made if missing, proven writable, and a file in the way, a folder
+ * named as a file or a folder nobody can write is a USAGE error naming the flag. On the real file system: /sys is
+ * not writable even by root (CI runs as root, so permission bits would prove nothing), and /proc is where Node's
+ * recursive mkdir never returns.
+ */
+import { existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { VwhError } from '../../src/core/errors.js';
+import { describeFsError, ensureWritableDir, ensureWritableFile } from '../../src/core/folders.js';
+import { startEmbedded } from '../../src/ops/embedded.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'vwh-folders-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function usage(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(VwhError);
+    expect((error as VwhError).exitCode).toBe(64);
+    return (error as VwhError).message;
+  }
+  throw new Error('expected a USAGE error');
+}
+
+const linux = process.platform === 'linux' && existsSync('/sys/kernel');
+
+describe('ensureWritableDir / ensureWritableFile', () => {
+  it('make the missing folders and leave nothing behind but them', () => {
+    const deep = join(dir, 'a', 'b', 'c');
+    expect(ensureWritableDir(deep, '--out')).toBe(deep);
+    expect(readdirSync(deep)).toEqual([]);
+    const file = join(dir, 'x', 'y', 'report.csv');
+    expect(ensureWritableFile(file, '--out')).toBe(file);
+    expect(readdirSync(join(dir, 'x', 'y'))).toEqual([]);
+  });
+
+  it('refuse a file in the way, and a folder given for a file, naming the flag', () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    expect(usage(() => ensureWritableDir(file, '--out'))).toBe(
+      `--out ${file} is a file, not a folder: point --out at a folder.`,
+    );
+    expect(usage(() => ensureWritableDir(join(file, 'lake'), '--out'))).toBe(
+      `--out ${join(file, 'lake')}: ${file} is a file, not a folder.`,
+    );
+    expect(usage(() => ensureWritableFile(join(file, 'w.duckdb'), '--db'))).toBe(
+      `--db ${join(file, 'w.duckdb')}: ${file} is a file, not a folder.`,
+    );
+    expect(usage(() => ensureWritableFile(dir, '--out'))).toMatch(/is a folder: name a file in it/);
+  });
+
+  it.skipIf(!linux)('refuse a folder nobody can write, and return under /proc instead of hanging', () => {
+    expect(usage(() => ensureWritableDir('/sys/vwh-lake', '--out'))).toMatch(
+      /^--out \/sys\/vwh-lake cannot be written \((operation not permitted, EPERM|permission denied, EACCES)\): point --out at a folder this user can write\.$/,
+    );
+    expect(usage(() => ensureWritableFile('/sys/w.duckdb', '--db'))).toMatch(/its folder \/sys cannot be written/);
+    expect(usage(() => ensureWritableDir('/proc/vwh-lake', '--out'))).toMatch(
+      /^--out \/proc\/vwh-lake cannot be written/,
+    );
+  });
+});
+
+describe('describeFsError', () => {
+  it('says what, where and why in one line; nothing for other errors', () => {
+    let error: unknown;
+    try {
+      openSync(join(dir, 'missing', 'file'), 'r');
+    } catch (e) {
+      error = e;
+    }
+    expect(describeFsError(error)).toBe(`cannot open ${join(dir, 'missing', 'file')}: no such file or folder [ENOENT]`);
+    expect(describeFsError(new Error('boom'))).toBeUndefined();
+  });
+});
+
+describe('the embedded services', () => {
+  it.skipIf(!linux)('close their server when the world cannot be anchored beside the warehouse', async () => {
+    const servers = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+    const before = servers();
+    await expect(
+      startEmbedded({ seed: 3, projects: 1, prompts: 2, historyDays: 3, today: '2026-04-10' }, '/sys/w.duckdb'),
+    ).rejects.toMatchObject({ code: 'EACCES' });
+    // a closed server leaves the list of live handles a few turns of the event loop later; an open one never does
+    for (let i = 0; i < 100 && servers() !== before; i++) await new Promise((done) => setTimeout(done, 20));
+    expect(servers()).toBe(before);
+  });
+});
