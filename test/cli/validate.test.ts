@@ -54,6 +54,10 @@ describe('one validation for every input', () => {
     [['query', '--db', '', 'select 1'], /--db is empty/],
     [['query', '--max-rows', '0', 'select 1'], /--max-rows must be a whole number >= 1, got 0/],
     [
+      ['models', 'docs', '--target-dir', inTheWay],
+      /^vwh: --target-dir .*in-the-way is a file, not a folder: point --target-dir at a folder\./,
+    ],
+    [
       ['run', '--db', join(inTheWay, 'w.duckdb')],
       /^vwh: --db \(or "db" in the config\) .*in-the-way\/w\.duckdb: .*in-the-way is a file, not a folder\./,
     ],

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
 import { describeFsError, ensureWritableDir, ensureWritableFile } from '../../src/core/folders.js';
-import { startEmbedded } from '../../src/ops/embedded.js';
+import { DEMO_WORLD, startEmbedded } from '../../src/ops/embedded.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vwh-folders-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,7 +82,7 @@ describe('the embedded services', () => {
     const servers = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
     const before = servers();
     await expect(
-      startEmbedded({ seed: 3, projects: 1, prompts: 2, historyDays: 3, today: '2026-04-10' }, '/sys/w.duckdb'),
+      startEmbedded({ ...DEMO_WORLD, projects: 1, prompts: 2, historyDays: 3, today: '2026-04-10' }, '/sys/w.duckdb'),
     ).rejects.toMatchObject({ code: 'EACCES' });
     // a closed server leaves the list of live handles a few turns of the event loop later; an open one never does
     for (let i = 0; i < 100 && servers() !== before; i++) await new Promise((done) => setTimeout(done, 20));

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { systemClock } from '../../core/clock.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
+import { ensureWritableDir } from '../../core/folders.js';
 import { createLogger, type LogFormat, type Logger } from '../../core/log.js';
 import { buildCatalog } from '../../models/artifacts/catalog.js';
 import { docsHtml } from '../../models/artifacts/docs-html.js';
@@ -62,16 +63,17 @@ async function openForReading(path: string): Promise<Database> {
   return Database.open(path, { access_mode: 'READ_ONLY' });
 }
 
+/** Where the artifacts go, made and proven writable before any model runs (not found unwritable after a build). */
 function targetOf(o: CommonOptions): string {
-  return o.targetDir ?? defaultTargetDir(o.db);
+  return ensureWritableDir(o.targetDir ?? defaultTargetDir(o.db), '--target-dir');
 }
 
 export async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Promise<void> {
   const file = existingWarehouse('--db', o.db);
   const resources = { memoryLimit: o.memoryLimit ?? DEFAULT_MEMORY_LIMIT, threads: o.threads ?? defaultThreads() };
+  const target = targetOf(o);
   const project = await load(o);
   const db = await Database.open(file, duckdbOptions(resources));
-  const target = targetOf(o);
   let results: RunResults;
   try {
     results = await runProject(db, project, {
@@ -196,9 +198,9 @@ async function statesIfAny(o: CommonOptions, _project: Project) {
 }
 
 export async function docs(o: CommonOptions): Promise<void> {
+  const target = targetOf(o);
   const project = await load(o);
   const db = await openForReading(o.db);
-  const target = targetOf(o);
   try {
     const manifest = buildManifest(project, new Date());
     const catalog = await buildCatalog(db.session, project);
