@@ -53,6 +53,7 @@ describe('vwh starts without its heavy modules', () => {
     [['sync', '--help'], 'team_members'],
     [['models', 'build', '--help'], 'Usage: vwh models build [options]'],
     [['report', '--help'], '(csv|json|md)'],
+    [['export', 'parquet', '--help'], '4    the warehouse is held by a writer'],
   ])(
     'vwh %j loads neither DuckDB, HTTP, Arrow, ECharts nor the reference server (needs npm run build)',
     (args, text) => {

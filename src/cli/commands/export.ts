@@ -25,6 +25,16 @@ async function load(logFormat: LogFormat | undefined): Promise<{ exporter: Expor
   return { exporter: await import('../../export/index.js'), log: createLogger(logFormat ? { format: logFormat } : {}) };
 }
 
+/** The exit codes of every export and report (README and docs/exports.md say the same). */
+export const EXPORT_EXIT_CODES = `
+
+Exit codes:
+  0    written (or nothing changed)
+  1    an unexpected failure, named in the message; the previous files are intact
+  4    the warehouse is held by a writer (DuckDB lets no reader beside it), or another export held the lake's lock
+       for more than a minute
+  64   bad arguments: an unknown table, report, day or project, or an --out that cannot be written`;
+
 export function register(program: Command): void {
   const exp = program
     .command('export')
@@ -45,7 +55,8 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       '\nExamples:\n  vwh export parquet --out lake/\n  vwh export parquet --out lake/ --raw --tables brand_visibility_daily raw.chats\n' +
-        '  duckdb -c "select * from read_parquet(\'lake/marts/brand_visibility_daily/**/*.parquet\', hive_partitioning = true)"',
+        '  duckdb -c "select * from read_parquet(\'lake/marts/brand_visibility_daily/**/*.parquet\', hive_partitioning = true)"' +
+        EXPORT_EXIT_CODES,
     )
     .action(async (flags: ParquetFlags) => {
       const { exporter, log } = await load(flags.logFormat);
@@ -70,7 +81,8 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       '\nExamples:\n  vwh export arrow --out arrow/\n' +
-        '  python -c "import pyarrow.feather as f; print(f.read_table(\'arrow/marts.brand_visibility_daily.arrow\'))"',
+        '  python -c "import pyarrow.feather as f; print(f.read_table(\'arrow/marts.brand_visibility_daily.arrow\'))"' +
+        EXPORT_EXIT_CODES,
     )
     .action(async (flags: Omit<ParquetFlags, 'raw' | 'staging'>) => {
       const { exporter, log } = await load(flags.logFormat);

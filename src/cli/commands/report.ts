@@ -8,6 +8,7 @@ import { Day, DbFile } from '../../core/inputs.js';
 import { REPORT_FORMATS, type ReportFormat } from '../../export/reports/format-names.js';
 import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
 import { logFormatOption, textFlag } from '../validate.js';
+import { EXPORT_EXIT_CODES } from './export.js';
 
 interface ReportFlags {
   db: string;
@@ -52,7 +53,8 @@ export function register(program: Command): void {
       '\nExamples:\n  vwh report --list\n  vwh report weekly_visibility --format csv --out weekly.csv --from 2026-10-01\n' +
         '  vwh report share_of_voice --format md --out sov.md --project <project id>\n' +
         '  vwh report html --out report.html --from 2026-10-01\n\n' +
-        'CSV is RFC 4180 with CRLF line ends, UTF-8, ISO dates; columns are documented in docs/exports.md.',
+        'CSV is RFC 4180 with CRLF line ends, UTF-8, ISO dates; columns are documented in docs/exports.md.' +
+        EXPORT_EXIT_CODES,
     )
     .action(async (name: string | undefined, flags: ReportFlags) => {
       if (flags.list) {
