@@ -23,24 +23,33 @@ const REASONS: Record<string, string> = {
   ENAMETOOLONG: 'the name is too long',
 };
 
-type Prepared = { ok: true } | { ok: false; fileAt: string } | { ok: false; error: unknown };
+/** The folders of `dir` that do not exist yet, the top one first, and the nearest path that does exist. */
+function missingFolders(dir: string): { missing: string[]; existing: { path: string; kind?: 'folder' | 'file' } } {
+  const missing: string[] = [];
+  let path = resolve(dir);
+  let kind = kindOf(path);
+  while (kind === undefined && dirname(path) !== path) {
+    missing.unshift(path);
+    path = dirname(path);
+    kind = kindOf(path);
+  }
+  return { missing, existing: { path, kind } };
+}
 
 /**
- * Creates `dir` (with its parents) and proves a file can be created in it. The parents are made one at a time
- * rather than with `mkdirSync(…, { recursive: true })`, which never returns for a path under /proc (Node 20-24).
+ * `mkdirSync(dir, { recursive: true })` without its hang: Node's recursive mkdir never returns for a path under
+ * /proc (Node 20-24), so the missing folders are made one at a time, the top one first. Throws Node's error.
  */
+export function makeFolders(dir: string): void {
+  for (const folder of missingFolders(dir).missing) mkdirSync(folder);
+}
+
+type Prepared = { ok: true } | { ok: false; fileAt: string } | { ok: false; error: unknown };
+
+/** Creates `dir` (with its parents, see makeFolders) and proves a file can be created in it. */
 function prepare(dir: string): Prepared {
-  const missing: string[] = [];
-  let existing = dir;
-  for (;;) {
-    const kind = kindOf(existing);
-    if (kind === 'folder') break;
-    if (kind === 'file') return { ok: false, fileAt: existing };
-    missing.unshift(existing);
-    const parent = dirname(existing);
-    if (parent === existing) break;
-    existing = parent;
-  }
+  const { missing, existing } = missingFolders(dir);
+  if (existing.kind === 'file') return { ok: false, fileAt: existing.path };
   try {
     for (const folder of missing) mkdirSync(folder);
     const probe = join(dir, `.vwh-probe-${randomBytes(4).toString('hex')}`);

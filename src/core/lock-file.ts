@@ -12,7 +12,6 @@ import {
   closeSync,
   fsyncSync,
   linkSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -24,6 +23,7 @@ import {
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { VwhError } from './errors.js';
+import { makeFolders } from './folders.js';
 import { processAlive } from './process.js';
 
 export interface LockHolder {
@@ -103,7 +103,7 @@ export function tryLock(
   options: LockOptions,
 ): { lock: HeldLock; tookOver?: string } | { heldBy: LockHolder | undefined } {
   const now = options.now ?? Date.now;
-  mkdirSync(dirname(path), { recursive: true });
+  makeFolders(dirname(path));
   let holder: LockHolder | undefined;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const lock = create(path, options, now);

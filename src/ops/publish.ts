@@ -10,7 +10,6 @@ import {
   copyFileSync,
   existsSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   renameSync,
   rmSync,
@@ -18,6 +17,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { VwhError } from '../core/errors.js';
+import { makeFolders } from '../core/folders.js';
 import { Database } from '../warehouse/duckdb.js';
 
 export interface PublishResult {
@@ -38,7 +38,7 @@ export async function publishWarehouse(dbPath: string, target: string): Promise<
       db.close();
     }
   }
-  mkdirSync(dirname(target), { recursive: true });
+  makeFolders(dirname(target));
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
   rmSync(temp, { force: true });
   try {

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { VwhError } from '../core/errors.js';
+import { makeFolders } from '../core/folders.js';
 import { type DbResources, DEFAULT_DB_PATH } from './defaults.js';
 import { Session } from './session.js';
 
@@ -40,7 +40,7 @@ export class Database {
   static async open(path: string = DEFAULT_DB_PATH, options: Record<string, string> = {}): Promise<Database> {
     const scope = sharedScope.getStore();
     if (scope && !isMemory(path) && resolve(path) === scope.path) return Database.shared(path, options, scope);
-    if (!isMemory(path)) mkdirSync(dirname(resolve(path)), { recursive: true });
+    if (!isMemory(path)) makeFolders(dirname(resolve(path)));
     const instance = await createInstance(path, options);
     const connection = await instance.connect();
     return new Database(path, instance, connection);
@@ -49,7 +49,7 @@ export class Database {
   /** See `open`: a connection on the scope's instance, created by the first open of the scope. */
   private static async shared(path: string, options: Record<string, string>, scope: SharedScope): Promise<Database> {
     if (!scope.instance) {
-      mkdirSync(dirname(resolve(path)), { recursive: true });
+      makeFolders(dirname(resolve(path)));
       const { access_mode: _readOnly, ...writable } = options;
       scope.instance = createInstance(path, writable);
     }

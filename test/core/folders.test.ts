@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
-import { describeFsError, ensureWritableDir, ensureWritableFile } from '../../src/core/folders.js';
+import { describeFsError, ensureWritableDir, ensureWritableFile, makeFolders } from '../../src/core/folders.js';
 import { DEMO_WORLD, startEmbedded } from '../../src/ops/embedded.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vwh-folders-'));
@@ -61,6 +61,16 @@ describe('ensureWritableDir / ensureWritableFile', () => {
     expect(usage(() => ensureWritableDir('/proc/vwh-lake', '--out'))).toMatch(
       /^--out \/proc\/vwh-lake cannot be written/,
     );
+  });
+});
+
+describe('makeFolders', () => {
+  it('makes the missing folders like a recursive mkdir, and throws under /proc where that never returns', () => {
+    const deep = join(dir, 'm', 'n', 'o');
+    makeFolders(deep);
+    makeFolders(deep);
+    expect(readdirSync(join(dir, 'm', 'n'))).toEqual(['o']);
+    if (linux) expect(() => makeFolders('/proc/vwh-x/y')).toThrow(/ENOENT|EACCES|EPERM/);
   });
 });
 

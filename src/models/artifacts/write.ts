@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { makeFolders } from '../../core/folders.js';
 
 /** Where artifacts go for the default warehouse (`data/warehouse.duckdb`); gitignored. */
 export const DEFAULT_TARGET_DIR = 'data/target';
@@ -14,7 +15,7 @@ export function defaultTargetDir(dbPath: string): string {
 
 /** Writes one artifact into the target folder and returns its path. */
 export function writeArtifact(targetDir: string, name: string, content: unknown): string {
-  mkdirSync(targetDir, { recursive: true });
+  makeFolders(targetDir);
   const file = join(targetDir, name);
   writeFileSync(file, typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`);
   return file;

@@ -1,5 +1,6 @@
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { makeFolders } from '../../core/folders.js';
 import { quoteLiteral } from '../../core/sql.js';
 import { substituteMacros } from '../sql-text.js';
 import { replaceWithView } from '../swap.js';
@@ -21,7 +22,7 @@ export const materializeExport: Materializer = async ({
 }) => {
   const { exportPath, exportFormat, compression } = model.config;
   const target = resolve(baseDir, exportPath as string);
-  mkdirSync(dirname(target), { recursive: true });
+  makeFolders(dirname(target));
   const partial = `${target}.${runId}.partial`;
   const select = substituteMacros(sql, { start_date: model.config.start ?? '1970-01-01', end_date: end });
   const options =

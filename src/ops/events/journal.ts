@@ -5,8 +5,9 @@
  * body's SHA-256) and fsynced before the sender gets its 200; a line cut short by a crash was never acknowledged, so
  * readers skip it and the sender's retry brings it again.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeFolders } from '../../core/folders.js';
 
 export interface JournalEntry {
   key: string;
@@ -48,7 +49,7 @@ export class EventJournal {
   private readonly seen: Set<string>;
 
   constructor(readonly dir: string) {
-    mkdirSync(dir, { recursive: true });
+    makeFolders(dir);
     this.seen = new Set(readJournal(dir).map((e) => e.key));
   }
 
