@@ -1,3 +1,7 @@
+/**
+ * `vwh report html`: one self-contained HTML file with a section per project and seven charts each. Same input,
+ * same bytes: nothing depends on the clock or the machine (the date line is the data's first and newest day).
+ */
 import { ensureWritableFile } from '../../core/folders.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
