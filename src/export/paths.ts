@@ -1,8 +1,9 @@
 /** Output paths that cannot escape their folder, and files that appear whole or not at all. */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { VwhError } from '../core/errors.js';
+import { makeFolders } from '../core/folders.js';
 
 /** A name that becomes one path segment (a table, a report, a hive partition value). */
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
@@ -39,7 +40,7 @@ export function tempBeside(path: string): string {
  * or the new one, never half of one, and a failure (or a kill) leaves the old file as it was.
  */
 export function writeFileAtomic(path: string, chunks: string | Buffer | Iterable<string | Buffer>): number {
-  mkdirSync(dirname(path), { recursive: true });
+  makeFolders(dirname(path));
   const tmp = tempBeside(path);
   const fd = openSync(tmp, 'w');
   let bytes = 0;

@@ -1,6 +1,5 @@
 /** `vwh report NAME`: one named report, its parameters bound, written atomically as CSV, JSON or Markdown. */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { VwhError } from '../../core/errors.js';
 import { ensureWritableFile } from '../../core/folders.js';
 import type { Logger } from '../../core/log.js';
@@ -89,7 +88,6 @@ async function copyCsv(
   out: string,
 ): Promise<{ rows: number; bytes: number }> {
   const bound = await bindParameters(db, report, params);
-  mkdirSync(dirname(out), { recursive: true });
   const tmp = tempBeside(out);
   try {
     let result: Awaited<ReturnType<Database['connection']['run']>>;
