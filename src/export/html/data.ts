@@ -114,8 +114,11 @@ order by completed_at, action_id`;
 export async function loadReportData(db: Database, params: ReportParameters): Promise<ReportData> {
   const projects = await rows(
     db,
-    `select id as project_id, arg_max(name, _extracted_at) as name, arg_max(brand_name, _extracted_at) as brand_name
-       from raw.projects where $project is null or id = $project group by id order by name, id`,
+    `select p.id as project_id, arg_max(p.name, p._extracted_at) as name,
+            arg_max(p.brand_name, p._extracted_at) as brand_name,
+            (select strftime(max(d.date), '%Y-%m-%d') from marts.brand_visibility_daily d where d.project_id = p.id)
+              as answers_through
+       from raw.projects p where $project is null or p.id = $project group by p.id order by name, p.id`,
     { project: params.projectId ?? null },
   );
   const out: ProjectData[] = [];
@@ -134,14 +137,7 @@ export async function loadReportData(db: Database, params: ReportParameters): Pr
       shareOfVoice: (await reportRows(db, 'share_of_voice', p)).filter((r) => r.provider === 'all').slice(0, TOP),
       providers: await rows(db, PROVIDERS_SQL, bound),
       sourceOpportunities: (await reportRows(db, 'source_opportunities', p)).slice(0, TOP),
-      answersThrough:
-        ((
-          await rows(
-            db,
-            `select strftime(max(date), '%Y-%m-%d') as day from marts.brand_visibility_daily where project_id = $project`,
-            bound,
-          )
-        )[0]?.day as string | null) ?? null,
+      answersThrough: (project.answers_through as string | null) ?? null,
       promptOpportunities: (await reportRows(db, 'prompt_opportunities', p))
         .filter((r) => r.provider === 'all')
         .slice(0, TOP),
