@@ -64,21 +64,8 @@ function prepare(dir: string): Prepared {
 /** `dir` made and proven writable: its absolute path, or USAGE naming `flag` and what to do. */
 export function ensureWritableDir(dir: string, flag: string): string {
   const target = resolve(dir);
-  const prepared = prepare(target);
-  if (prepared.ok) return target;
-  if ('fileAt' in prepared) {
-    throw new VwhError(
-      'USAGE',
-      prepared.fileAt === target
-        ? `${flag} ${target} is a file, not a folder: point ${flag} at a folder.`
-        : `${flag} ${target}: ${prepared.fileAt} is a file, not a folder.`,
-    );
-  }
-  throw new VwhError(
-    'USAGE',
-    `${flag} ${target} cannot be written (${reasonOf(prepared.error)}): point ${flag} at a folder this user can write.`,
-    { cause: prepared.error },
-  );
+  refuseUnless(prepare(target), flag, target, target);
+  return target;
 }
 
 /** `file`'s folder made and proven writable, and `file` not a folder: its absolute path, or USAGE naming `flag`. */
@@ -87,15 +74,27 @@ export function ensureWritableFile(file: string, flag: string): string {
   if (kindOf(target) === 'folder') {
     throw new VwhError('USAGE', `${flag} ${target} is a folder: name a file in it (e.g. ${join(target, 'report')}).`);
   }
-  const folder = dirname(target);
-  const prepared = prepare(folder);
-  if (prepared.ok) return target;
+  refuseUnless(prepare(dirname(target)), flag, target, dirname(target));
+  return target;
+}
+
+/** The USAGE error for a `folder` that `prepare` could not make writable, said of `target` (the folder or a file in it). */
+function refuseUnless(prepared: Prepared, flag: string, target: string, folder: string): void {
+  if (prepared.ok) return;
   if ('fileAt' in prepared) {
-    throw new VwhError('USAGE', `${flag} ${target}: ${prepared.fileAt} is a file, not a folder.`);
+    throw new VwhError(
+      'USAGE',
+      prepared.fileAt === target
+        ? `${flag} ${target} is a file, not a folder: point ${flag} at a folder.`
+        : `${flag} ${target}: ${prepared.fileAt} is a file, not a folder.`,
+    );
   }
+  const reason = reasonOf(prepared.error);
   throw new VwhError(
     'USAGE',
-    `${flag} ${target}: its folder ${folder} cannot be written (${reasonOf(prepared.error)}): point ${flag} at a file in a folder this user can write.`,
+    folder === target
+      ? `${flag} ${target} cannot be written (${reason}): point ${flag} at a folder this user can write.`
+      : `${flag} ${target}: its folder ${folder} cannot be written (${reason}): point ${flag} at a file in a folder this user can write.`,
     { cause: prepared.error },
   );
 }
