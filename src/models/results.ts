@@ -39,13 +39,14 @@ export function blocks(status: NodeStatus | undefined): boolean {
   return status === 'error' || status === 'fail' || status === 'skipped';
 }
 
-export function skippedResult(model: Model, message: string): NodeResult {
+/** The result of a model that did not run: `skipped` (an upstream failed) or `error` (it could not start). */
+export function skippedResult(model: Model, message: string, status: 'skipped' | 'error' = 'skipped'): NodeResult {
   return {
     id: model.id,
     type: 'model',
     kind: model.config.kind,
     path: model.path,
-    status: 'skipped',
+    status,
     startedAt: new Date().toISOString(),
     durationMs: 0,
     rowsAffected: null,

@@ -90,13 +90,11 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     // would fail in DuckDB as "Table … does not exist": say which, and how to build it.
     const missing = materialize ? unbuiltParent(relations, project, model.parents, inRun) : null;
     if (missing) {
-      return {
-        ...skippedResult(
-          model,
-          `${missing} is not in the warehouse yet and not selected: build it with this model (vwh models build --select +${model.id}) or build every model (vwh models build)`,
-        ),
-        status: 'error',
-      };
+      return skippedResult(
+        model,
+        `${missing} is not in the warehouse yet and not selected: build it with this model (vwh models build --select +${model.id}) or build every model (vwh models build)`,
+        'error',
+      );
     }
     return runNode(run, model, exec);
   };

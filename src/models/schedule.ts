@@ -38,10 +38,7 @@ export async function schedule(
       running.set(
         id,
         runNode(model, exec)
-          .catch((error: unknown) => ({
-            ...skippedResult(model, `${model.path}: ${(error as Error).message}`),
-            status: 'error' as const,
-          }))
+          .catch((error: unknown) => skippedResult(model, `${model.path}: ${(error as Error).message}`, 'error'))
           .then((result) => {
             results.set(id, result);
             report(logger, result);
