@@ -311,7 +311,7 @@ describe('html report', () => {
     expect(html).toContain(`2 projects, ${span?.first} to ${span?.last}. Data through ${span?.last}`);
     // competitor gaps: each competitor's n is at most the project's answers in the window (an answer naming two
     // competitors counts once for each: their n are not summed)
-    const windows = await query<{ answers: bigint }>(
+    const gapWindows = await query<{ answers: bigint }>(
       `select sum(d.responses)::bigint as answers
          from marts.brand_visibility_daily d
          join (select distinct project_id, window_from, window_to from marts.competitor_gaps) w
@@ -320,18 +320,18 @@ describe('html report', () => {
     );
     const gapCaptions = [...html.matchAll(/n = ([\d,]+)(?: to ([\d,]+))? answers per competitor/g)];
     expect(gapCaptions.length).toBeGreaterThan(0);
-    const most = Math.max(...windows.map((w) => Number(w.answers)));
+    const most = Math.max(...gapWindows.map((w) => Number(w.answers)));
     for (const [, lo, hi] of gapCaptions)
       expect(Number((hi ?? lo ?? '').replaceAll(',', ''))).toBeLessThanOrEqual(most);
     // the source window may be the API's, ending after the warehouse's newest day: the caption says so when it does
-    const windows_ = await query<{ project_id: string; window_to: string; through: string }>(
+    const sourceWindows = await query<{ project_id: string; window_to: string; through: string }>(
       `select s.project_id, strftime(max(s.window_to), '%Y-%m-%d') as window_to,
               (select strftime(max(date), '%Y-%m-%d') from marts.brand_visibility_daily d where d.project_id = s.project_id) as through
          from marts.source_opportunities s group by s.project_id`,
     );
     const notes = [...html.matchAll(/the warehouse holds its answers through (\d{4}-\d{2}-\d{2})\)/g)].map((m) => m[1]);
     expect(notes.sort()).toEqual(
-      windows_
+      sourceWindows
         .filter((w) => w.window_to > w.through)
         .map((w) => w.through)
         .sort(),
