@@ -7,16 +7,7 @@ import { existsSync } from 'node:fs';
 import { Option } from 'commander';
 import type * as z from 'zod';
 import { VwhError } from '../core/errors.js';
-import { DbFile } from '../core/inputs.js';
-
-/** Checks `value` with `schema`; `name` says where the value came from (`--db`, `VWH_BASE_URL`, `baseUrl in …`). */
-export function checked<S extends z.ZodType>(name: string, schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
-  throw new VwhError('USAGE', `${name}${where} ${issue?.message ?? 'is invalid'}.`);
-}
+import { checked, DbFile } from '../core/inputs.js';
 
 /** A commander parser for a text flag. */
 export function textFlag<S extends z.ZodType>(name: string, schema: S): (value: string) => z.output<S> {
@@ -30,19 +21,6 @@ export function numberFlag<S extends z.ZodType>(name: string, schema: S): (value
     const n = Number(value);
     return checked(name, schema, value.trim() === '' || Number.isNaN(n) ? value : n);
   };
-}
-
-/**
- * The first defined value among `sources` (`[where it came from, value]`, highest precedence first), checked with
- * the name of its source; `fallback` when none is defined.
- */
-export function resolved<S extends z.ZodType>(
-  schema: S,
-  sources: ReadonlyArray<readonly [string, unknown]>,
-  fallback?: z.output<S>,
-): z.output<S> | undefined {
-  for (const [name, value] of sources) if (value !== undefined) return checked(name, schema, value);
-  return fallback;
 }
 
 /**

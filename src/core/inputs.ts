@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import * as z from 'zod';
 import { isCalendarDay } from './days.js';
+import { VwhError } from './errors.js';
 
 /** A calendar day that exists: `2026-02-28`, not `2026-02-30`. */
 export const Day = z
@@ -88,4 +89,26 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Checks `value` with `schema`; `name` says where the value came from (`--db`, `VWH_BASE_URL`, `baseUrl in …`). */
+export function checked<S extends z.ZodType>(name: string, schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
+  throw new VwhError('USAGE', `${name}${where} ${issue?.message ?? 'is invalid'}.`);
+}
+
+/**
+ * The first defined value among `sources` (`[where it came from, value]`, highest precedence first), checked with
+ * the name of its source; `fallback` when none is defined.
+ */
+export function resolved<S extends z.ZodType>(
+  schema: S,
+  sources: ReadonlyArray<readonly [string, unknown]>,
+  fallback?: z.output<S>,
+): z.output<S> | undefined {
+  for (const [name, value] of sources) if (value !== undefined) return checked(name, schema, value);
+  return fallback;
 }

@@ -16,6 +16,7 @@ export interface TeamJob {
 
 export interface MultiSyncResult {
   exitCode: ExitCodeValue;
+  /** Each team's result (for a team that failed, as far as it got) or error. */
   teams: Array<{ teamId: string; result?: TeamResult; error?: VwhError }>;
 }
 
@@ -33,8 +34,9 @@ export async function syncAll(
   logger: Logger,
   progress: ProgressSink,
 ): Promise<MultiSyncResult> {
+  const started: Array<TeamResult | undefined> = jobs.map(() => undefined);
   const settled = await Promise.allSettled(
-    jobs.map((job) =>
+    jobs.map((job, i) =>
       syncTeam({
         ...common,
         warehouse,
@@ -48,6 +50,9 @@ export async function syncAll(
         rate: { ...common.rate, ...(job.rateShare ? { share: job.rateShare } : {}) },
         logger: logger.child({ team: job.teamId }),
         progress,
+        onResult: (result) => {
+          started[i] = result;
+        },
       }),
     ),
   );
@@ -57,7 +62,9 @@ export async function syncAll(
     const error = isVwhError(s.reason)
       ? s.reason
       : new VwhError('INTERNAL', s.reason instanceof Error ? s.reason.message : String(s.reason), { cause: s.reason });
-    return { teamId, error };
+    // the result as far as it got (its counts), when the team failed after it began
+    const result = started[i];
+    return result ? { teamId, result, error } : { teamId, error };
   });
   return { exitCode: exitCodeOf(teams), teams };
 }

@@ -61,6 +61,8 @@ export interface TeamSyncOptions {
   hooks?: SyncHooks;
   /** JSON progress lines at least this often (default 25 s, under the 30 s a cron log may stay silent). */
   heartbeatMs?: number;
+  /** Handed the team's result as soon as it exists, so that a team that throws still leaves its counts. */
+  onResult?: (result: TeamResult) => void;
 }
 
 export type TeamStatus = 'planned' | 'succeeded' | 'partial' | 'failed' | 'interrupted';
@@ -119,6 +121,7 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     unreachable: [],
     failedUnits: [],
   };
+  options.onResult?.(result);
   let crashed = false;
   try {
     const discovery = await discover(client, options.projects, logger, signal);

@@ -3,11 +3,11 @@
  * when no key is configured, resolves the models folder, the published path and the stages, runs the pipeline.
  */
 
-import type { SyncFlags } from '../cli/commands/sync.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { ensureWritableFile } from '../core/folders.js';
 import { createLogger, type LogFormat, type Logger } from '../core/log.js';
 import { loadConfig } from '../extract/config.js';
+import type { SyncOptions } from '../extract/sync.js';
 import { shippedModelsDir } from '../models/project.js';
 import { DEMO_WORLD, type EmbeddedWorld, startEmbedded, wantsEmbedded } from './embedded.js';
 import type { Trigger } from './ledger.js';
@@ -66,7 +66,7 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
   const services = embedded ? await startEmbedded(world, dbPath) : undefined;
   const previousKey = process.env.VWH_API_KEY;
   try {
-    let sync: SyncFlags = {
+    let sync: SyncOptions = {
       config: flags.config,
       keyFile: flags.keyFile,
       baseUrl: flags.baseUrl,

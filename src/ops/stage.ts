@@ -1,9 +1,9 @@
 /** What a stage of the nightly job is, what it gets, what it returns, and the exit code of each failed stage. */
 
-import type { SyncFlags } from '../cli/commands/sync.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { SyncConfig } from '../extract/config.js';
+import type { SyncOptions } from '../extract/sync.js';
 import type { StageStatus, Trigger } from './ledger.js';
 
 export type StageName = 'events' | 'sync' | 'models' | 'exports' | 'publish' | 'alerts';
@@ -34,7 +34,7 @@ export interface RunContext {
   dbPath: string;
   config: SyncConfig;
   /** Flags handed to the sync (config path, key file, base URL, the embedded server's URL and key...). */
-  sync: SyncFlags;
+  sync: SyncOptions;
   /** The API's current day when known (the embedded server's simulated day); the models process up to the day before. */
   today?: string;
   modelsDir: string;

@@ -1,22 +1,22 @@
-/** Stage `sync`: `vwh sync` as the command runs it (config, keys, budgets), its counters read from ops.sync_runs. */
-import { runSyncCommand } from '../../cli/commands/sync.js';
+/** Stage `sync`: the sync as `vwh sync` runs it (config, keys, budgets), its counts those the sync returns. */
 import { ExitCode, isVwhError } from '../../core/errors.js';
-import { withOps } from '../ledger.js';
+import { runSync, syncProblems } from '../../extract/sync.js';
 import { STAGE_EXIT, type Stage, type StageOutcome } from '../stage.js';
 
 export const syncStage: Stage = {
   name: 'sync',
   needs: [],
   async run(ctx): Promise<StageOutcome> {
-    const since = new Date();
-    let code: number;
+    let outcome: Awaited<ReturnType<typeof runSync>>;
     try {
-      code = await runSyncCommand({ ...ctx.sync, db: ctx.dbPath }, ctx.out, ctx.stop);
+      outcome = await runSync({ ...ctx.sync, db: ctx.dbPath }, { out: ctx.out, stop: ctx.stop });
     } catch (error) {
       if (!isVwhError(error)) throw error;
       return { status: 'failed', error: `${error.message} [${error.code}]`, exitCode: error.exitCode };
     }
-    const counts = await syncCounts(ctx.dbPath, since);
+    for (const line of syncProblems(outcome)) process.stderr.write(`${line}\n`);
+    const code = outcome.exitCode;
+    const counts = { ...outcome.counts };
     if (ctx.stop.aborted) return { status: 'interrupted', counts };
     if (code === ExitCode.ok) return { status: 'succeeded', counts };
     if (code === ExitCode.partial) return { status: 'partial', counts, error: 'rows rejected or projects skipped' };
@@ -24,28 +24,3 @@ export const syncStage: Stage = {
     return { status: 'failed', counts, exitCode, error: `vwh sync exited ${code}; see ops.sync_runs` };
   },
 };
-
-async function syncCounts(dbPath: string, since: Date): Promise<Record<string, unknown>> {
-  return withOps(dbPath, async ({ session }) => {
-    const rows = await session.all<{
-      teams: number;
-      requests: number;
-      units: number;
-      rejected: number;
-      throttled: number;
-    }>(
-      `select count(*) as teams, coalesce(sum(requests), 0) as requests, coalesce(sum(units_done), 0) as units,
-              coalesce(sum(rejected_rows), 0) as rejected, coalesce(sum(throttled_429), 0) as throttled
-         from ops.sync_runs where started_at >= ?`,
-      [since.toISOString().replace('T', ' ').replace('Z', '')],
-    );
-    const r = rows[0];
-    return {
-      teams: Number(r?.teams ?? 0),
-      requests: Number(r?.requests ?? 0),
-      units: Number(r?.units ?? 0),
-      rejected_rows: Number(r?.rejected ?? 0),
-      throttled_429: Number(r?.throttled ?? 0),
-    };
-  });
-}

@@ -5,9 +5,9 @@
  * project made to call vwh back is one the user wants synced. `vwh sync --projects` (a selection for that one command)
  * is left as given.
  */
-import type { Logger } from '../../core/log.js';
-import type { TeamJob } from '../../extract/run-sync.js';
-import type { Session } from '../../warehouse/session.js';
+import type { Logger } from '../core/log.js';
+import type { Session } from '../warehouse/session.js';
+import type { TeamJob } from './run-sync.js';
 
 export async function addBootstrappedProjects(session: Session, jobs: TeamJob[], logger: Logger): Promise<void> {
   if (!jobs.some((job) => job.projects)) return;
