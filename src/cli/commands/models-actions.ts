@@ -9,18 +9,18 @@ import { buildCatalog } from '../../models/artifacts/catalog.js';
 import { docsHtml } from '../../models/artifacts/docs-html.js';
 import { dataDictionary } from '../../models/artifacts/docs-markdown.js';
 import { buildManifest } from '../../models/artifacts/manifest.js';
-import { runResultsJson } from '../../models/artifacts/run-results.js';
 import { defaultTargetDir, writeArtifact } from '../../models/artifacts/write.js';
+import { runModels } from '../../models/build.js';
 import { formatRanges } from '../../models/intervals.js';
 import { planProject } from '../../models/plan.js';
 import { loadProject, shippedModelsDir } from '../../models/project.js';
-import { exitCodeFor, type RunResults, runProject } from '../../models/runner.js';
+import { exitCodeFor } from '../../models/runner.js';
 import { selectModels } from '../../models/selection.js';
 import { readModelStates } from '../../models/state.js';
 import type { Project } from '../../models/types.js';
 import { runUnitTests } from '../../models/unit-tests.js';
 import { Database } from '../../warehouse/duckdb.js';
-import { DEFAULT_MEMORY_LIMIT, defaultThreads, duckdbOptions } from '../../warehouse/resources.js';
+import { DEFAULT_MEMORY_LIMIT, defaultThreads } from '../../warehouse/resources.js';
 import { existingWarehouse } from '../validate.js';
 
 export interface CommonOptions {
@@ -72,11 +72,12 @@ export async function execute(command: 'build' | 'run' | 'test', o: RunCliOption
   const file = existingWarehouse('--db', o.db);
   const resources = { memoryLimit: o.memoryLimit ?? DEFAULT_MEMORY_LIMIT, threads: o.threads ?? defaultThreads() };
   const target = targetOf(o);
-  const project = await load(o);
-  const db = await Database.open(file, duckdbOptions(resources));
-  let results: RunResults;
-  try {
-    results = await runProject(db, project, {
+  const results = await runModels({
+    dbPath: file,
+    modelsDir: o.modelsDir ?? shippedModelsDir(),
+    target,
+    resources,
+    run: {
       command,
       select: o.select,
       exclude: o.exclude,
@@ -88,12 +89,9 @@ export async function execute(command: 'build' | 'run' | 'test', o: RunCliOption
       storeFailures: o.storeFailures ?? false,
       clock: systemClock,
       logger: loggerOf(o),
-    });
-  } finally {
-    db.close();
-  }
-  writeArtifact(target, 'manifest.json', buildManifest(project, new Date()));
-  writeArtifact(target, 'run_results.json', runResultsJson(results));
+    },
+    logger: loggerOf(o),
+  });
   const counts = new Map<string, number>();
   for (const r of results.results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
   const summary = [...counts.entries()].map(([s, n]) => `${n} ${s}`).join(', ') || 'nothing selected';

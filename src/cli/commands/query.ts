@@ -21,47 +21,16 @@ const FORMATS: readonly QueryFormat[] = ['table', 'csv', 'json'];
 /** Widest a table cell gets before it is cut with an ellipsis (CSV and JSON are never cut). */
 const MAX_CELL = 60;
 
-/**
- * The user's SQL can reach nothing but the warehouse: read-only, so no statement changes it; no external access, so
- * no COPY TO, EXPORT, ATTACH, INSTALL/LOAD of extensions or read_text/read_csv of any other file; and the
- * configuration locked, so no SET undoes either. DuckDB enforces all three, whatever the statement's text.
- */
-const LOCKED_DOWN = {
-  access_mode: 'READ_ONLY',
-  enable_external_access: 'false',
-  autoinstall_known_extensions: 'false',
-  autoload_known_extensions: 'false',
-  lock_configuration: 'true',
-};
-
-/** Runs `sql` on the warehouse, locked down, and writes the result to `out`; returns the number of rows. */
+/** Runs `sql` on the warehouse, locked down (warehouse/locked-query.ts), and writes the result to `out`; returns the number of rows. */
 export async function runQuery(sql: string, flags: QueryFlags, out: NodeJS.WritableStream): Promise<number> {
   if (!FORMATS.includes(flags.format)) {
     throw new VwhError('USAGE', `--format must be one of ${FORMATS.join(', ')}, got ${flags.format}.`);
   }
   const file = existingWarehouse('--db', flags.db);
-  const { Database } = await import('../../warehouse/duckdb.js');
-  const { normalizeRow } = await import('../../warehouse/session.js');
-  const db = await Database.open(file, LOCKED_DOWN);
-  try {
-    let rows: Row[];
-    let columns: string[];
-    try {
-      const reader = await db.connection.runAndReadAll(sql);
-      columns = reader.columnNames();
-      rows = reader.getRowObjectsJS().map(normalizeRow);
-    } catch (error) {
-      const message = (error as Error).message;
-      const fence = /Permission Error|read-only mode|configuration has been locked/.test(message)
-        ? ' (vwh query only reads the warehouse: it cannot write, attach, export, install or read other files)'
-        : '';
-      throw new VwhError('USAGE', `The query failed: ${message}${fence}`, { cause: error });
-    }
-    out.write(render(columns, rows, flags));
-    return rows.length;
-  } finally {
-    db.close();
-  }
+  const { lockedQuery } = await import('../../warehouse/locked-query.js');
+  const { columns, rows } = await lockedQuery(file, sql);
+  out.write(render(columns, rows, flags));
+  return rows.length;
 }
 
 function render(columns: string[], rows: Row[], flags: QueryFlags): string {
