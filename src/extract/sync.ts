@@ -5,14 +5,14 @@
  * exit code, each team's result and the run's counts; what to print of them is the caller's.
  */
 import { DEFAULT_MAX_RETRY_AFTER_MS } from '../client/retry-after.js';
+import { loadConfig, readKey, type SyncConfig } from '../core/config.js';
 import { msToDay } from '../core/days.js';
+import { DEFAULT_DB_PATH } from '../core/defaults.js';
 import { VwhError } from '../core/errors.js';
 import { BaseUrl, Day, DbFile, MemorySize, resolved, Share, Uuid, wholeNumber } from '../core/inputs.js';
 import { createLogger, type LogFormat } from '../core/log.js';
-import { DEFAULT_DB_PATH } from '../warehouse/defaults.js';
 import { Warehouse } from '../warehouse/warehouse.js';
 import { addBootstrappedProjects } from './bootstrapped.js';
-import { loadConfig, readKey, type SyncConfig } from './config.js';
 import { formatPlan, LogProgress, type ProgressSink, TerminalProgress } from './progress.js';
 import { type MultiSyncResult, syncAll, type TeamJob } from './run-sync.js';
 import { DEFAULT_ROTATION_DAYS, type SyncSettings } from './types.js';

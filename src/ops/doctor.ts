@@ -7,10 +7,10 @@ import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs
 import { dirname } from 'node:path';
 import { request } from 'undici';
 import { endpoint } from '../api/catalogue.js';
+import { loadConfig, readKey, type SyncConfig } from '../core/config.js';
 import { msToDay } from '../core/days.js';
 import { isVwhError, maskKey, registerSecret } from '../core/errors.js';
 import { readHolder, staleReason } from '../core/lock-file.js';
-import { loadConfig, readKey, type SyncConfig } from '../extract/config.js';
 import { Database } from '../warehouse/duckdb.js';
 import { wantsEmbedded } from './embedded.js';
 import { lockPathFor, staleLockMs } from './lock.js';

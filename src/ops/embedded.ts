@@ -5,10 +5,10 @@
  * takes seconds; everything else is the production path.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import type { SyncConfig } from '../core/config.js';
 import { dayDiff, msToDay } from '../core/days.js';
 import { registerSecret } from '../core/errors.js';
 import { writeFileAtomic } from '../export/paths.js';
-import type { SyncConfig } from '../extract/config.js';
 import { control, type ReferenceServer, startReferenceServer } from '../reference/index.js';
 
 export interface EmbeddedWorld {

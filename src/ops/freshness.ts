@@ -3,9 +3,10 @@
  * of the project (from ops.sync_state: a project is as fresh as its stalest prompt), its age at `now` counted from
  * the end of that day, and `warn`/`error` past `warn_after`/`error_after`.
  */
+
+import { type Age, ageMs, DEFAULT_FRESHNESS } from '../core/config.js';
 import { addDays, dayToMs, msToDay } from '../core/days.js';
 import type { Session } from '../warehouse/session.js';
-import { type Age, ageMs, DEFAULT_FRESHNESS } from './config.js';
 
 export type FreshnessStatus = 'pass' | 'warn' | 'error';
 

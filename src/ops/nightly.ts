@@ -4,9 +4,9 @@
  */
 
 import { type Clock, systemClock } from '../core/clock.js';
+import { loadConfig } from '../core/config.js';
 import { ensureWritableFile } from '../core/folders.js';
 import { createLogger, type LogFormat, type Logger } from '../core/log.js';
-import { loadConfig } from '../extract/config.js';
 import type { SyncOptions } from '../extract/sync.js';
 import { shippedModelsDir } from '../models/project.js';
 import { DEMO_WORLD, type EmbeddedWorld, startEmbedded, wantsEmbedded } from './embedded.js';

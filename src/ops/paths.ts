@@ -3,8 +3,8 @@
  * `vwh status`, `vwh events listen` and `vwh schedule` find their files without loading the pipeline.
  */
 import { basename, dirname, join } from 'node:path';
-import type { SyncConfig } from '../extract/config.js';
-import { DEFAULT_DB_PATH } from '../warehouse/defaults.js';
+import type { SyncConfig } from '../core/config.js';
+import { DEFAULT_DB_PATH } from '../core/defaults.js';
 
 export function dbPathOf(flags: { db?: string }, config: SyncConfig): string {
   return flags.db ?? config.db ?? DEFAULT_DB_PATH;

@@ -1,8 +1,8 @@
 /** What a stage of the nightly job is, what it gets, what it returns, and the exit code of each failed stage. */
 
 import type { Clock } from '../core/clock.js';
+import type { SyncConfig } from '../core/config.js';
 import type { Logger } from '../core/log.js';
-import type { SyncConfig } from '../extract/config.js';
 import type { SyncOptions } from '../extract/sync.js';
 import type { StageStatus, Trigger } from './ledger.js';
 

@@ -5,11 +5,11 @@
  * (snake_case keys, arrays sorted) is stable for monitoring.
  */
 import { existsSync } from 'node:fs';
+import { type Age, DEFAULT_FRESHNESS } from '../core/config.js';
 import { isVwhError, VwhError } from '../core/errors.js';
 import { Database } from '../warehouse/duckdb.js';
 import { opsDb } from '../warehouse/kysely/index.js';
 import { Session } from '../warehouse/session.js';
-import { type Age, DEFAULT_FRESHNESS } from './config.js';
 import { type FreshnessRow, type FreshnessStatus, freshness, worstFreshness } from './freshness.js';
 import { type LedgerRow, recentRuns } from './ledger.js';
 

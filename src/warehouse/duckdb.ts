@@ -1,13 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { type DbResources, DEFAULT_DB_PATH } from '../core/defaults.js';
 import { VwhError } from '../core/errors.js';
 import { makeFolders } from '../core/folders.js';
-import { type DbResources, DEFAULT_DB_PATH } from './defaults.js';
 import { Session } from './session.js';
 
 // Defined apart from DuckDB so that `vwh --help` can show them without loading the binding.
-export { type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES } from './defaults.js';
+export { type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../core/defaults.js';
 
 export function duckdbOptions(resources: DbResources): Record<string, string> {
   return { memory_limit: resources.memoryLimit, threads: String(resources.threads) };

@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { STREAM_NAMES } from '../../src/core/stream-names.js';
 import { STREAMS } from '../../src/extract/streams/index.js';
-import { STREAM_NAMES } from '../../src/extract/streams/names.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { newestSource } from '../ops/soak-support.js';
 

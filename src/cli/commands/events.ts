@@ -4,10 +4,10 @@
  * raw.webhook_events. It never opens the warehouse, so it runs beside the nightly job.
  */
 import type { Command } from 'commander';
+import type { SyncConfig } from '../../core/config.js';
 import { registerSecret } from '../../core/errors.js';
 import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
 import type { LogFormat, Logger } from '../../core/log.js';
-import type { SyncConfig } from '../../extract/config.js';
 import type { Receiver } from '../../ops/events/receiver.js';
 import { logFormatOption, numberFlag, textFlag } from '../validate.js';
 
@@ -55,7 +55,7 @@ export function register(program: Command): void {
         'Answers: 200 stored (or already stored), 401 missing/invalid X-Webhook-Signature, 413 body too large, 400 not an event.',
     )
     .action(async (flags: ListenFlags) => {
-      const { loadConfig } = await import('../../extract/config.js');
+      const { loadConfig } = await import('../../core/config.js');
       const { createLogger } = await import('../../core/log.js');
       const { dbPathOf } = await import('../../ops/paths.js');
       const config = loadConfig(flags.config);

@@ -3,9 +3,9 @@
  * not speak DuckDB. The work is in src/export/; this file parses flags and prints the summary.
  */
 import type { Command } from 'commander';
+import { DEFAULT_DB_PATH } from '../../core/defaults.js';
 import { DbFile } from '../../core/inputs.js';
 import type { LogFormat, Logger } from '../../core/log.js';
-import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
 import { logFormatOption, textFlag } from '../validate.js';
 
 type ExportModule = typeof import('../../export/index.js');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import { DEFAULT_DB_PATH } from '../../core/defaults.js';
 import { Day, DbFile, ExistingDir, MemoryLimit, wholeNumber } from '../../core/inputs.js';
 import { DEFAULT_TARGET_DIR } from '../../models/artifacts/write.js';
-import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
 import { DEFAULT_MEMORY_LIMIT, defaultThreads } from '../../warehouse/resources.js';
 import { logFormatOption, numberFlag, textFlag } from '../validate.js';
 import type { CommonOptions, RunCliOptions } from './models-actions.js';

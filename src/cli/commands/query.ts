@@ -3,9 +3,9 @@
  * JSON lines. It is there so that the queries `vwh run` and the docs suggest work without the DuckDB CLI installed.
  */
 import type { Command } from 'commander';
+import { DEFAULT_DB_PATH } from '../../core/defaults.js';
 import { VwhError } from '../../core/errors.js';
 import { wholeNumber } from '../../core/inputs.js';
-import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
 import type { SqlRow as Row } from '../../warehouse/session.js';
 import { existingWarehouse, numberFlag } from '../validate.js';
 

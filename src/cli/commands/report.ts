@@ -3,10 +3,10 @@
  * with charts. The work is in src/export/; this file parses flags and prints the summary.
  */
 import type { Command } from 'commander';
+import { DEFAULT_DB_PATH } from '../../core/defaults.js';
 import { VwhError } from '../../core/errors.js';
 import { Day, DbFile } from '../../core/inputs.js';
 import { REPORT_FORMATS, type ReportFormat } from '../../export/reports/format-names.js';
-import { DEFAULT_DB_PATH } from '../../warehouse/defaults.js';
 import { logFormatOption, textFlag } from '../validate.js';
 import { EXPORT_EXIT_CODES } from './export.js';
 

@@ -4,10 +4,10 @@
  * and stops gracefully on SIGINT/SIGTERM: the unit in hand commits, the run is recorded as interrupted, exit 0.
  */
 import { type Command, Option } from 'commander';
+import { DEFAULT_CRON } from '../../core/config.js';
 import { isVwhError } from '../../core/errors.js';
 import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
 import type { LogFormat } from '../../core/log.js';
-import { DEFAULT_CRON } from '../../ops/config.js';
 import type { Receiver } from '../../ops/events/receiver.js';
 import { logFormatOption, numberFlag, textFlag } from '../validate.js';
 import { listenForEvents } from './events.js';
@@ -74,7 +74,7 @@ export function register(program: Command): void {
 }
 
 export async function runSchedule(flags: ScheduleFlags): Promise<number> {
-  const { loadConfig } = await import('../../extract/config.js');
+  const { loadConfig } = await import('../../core/config.js');
   const { createLogger } = await import('../../core/log.js');
   const { CronTrigger } = await import('../../ops/cron.js');
   const { lastFinishedRunStart } = await import('../../ops/ledger.js');

@@ -31,7 +31,7 @@ export function register(program: Command): void {
         '4 the warehouse is locked and there is no published copy; 64 bad arguments.',
     )
     .action(async (flags: StatusFlags) => {
-      const { loadConfig } = await import('../../extract/config.js');
+      const { loadConfig } = await import('../../core/config.js');
       const { dbPathOf, publishPathOf } = await import('../../ops/paths.js');
       const { formatStatus, statusReport } = await import('../../ops/status.js');
       const config = loadConfig(flags.config);

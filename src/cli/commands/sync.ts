@@ -5,11 +5,11 @@
  * projects, 3 key refused, 4 warehouse locked.
  */
 import type { Command } from 'commander';
+import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../core/defaults.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
 import { Day, MaxRetryAfterSeconds, MemorySize, Share, Uuid, wholeNumber } from '../../core/inputs.js';
-import { STREAM_NAMES } from '../../extract/streams/names.js';
+import { STREAM_NAMES } from '../../core/stream-names.js';
 import type { SyncOptions } from '../../extract/sync.js';
-import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../warehouse/defaults.js';
 import { logFormatOption, numberFlag, textFlag } from '../validate.js';
 
 /** The command's flags: the sync's options and --config-schema. */
@@ -133,7 +133,7 @@ export function register(program: Command): void {
 /** The command body, callable from tests. Returns the exit code; throws VwhError for usage, auth and lock errors. */
 export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStream = process.stdout): Promise<number> {
   if (flags.configSchema) {
-    const { configJsonSchema } = await import('../../extract/config.js');
+    const { configJsonSchema } = await import('../../core/config.js');
     out.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
     return ExitCode.ok;
   }

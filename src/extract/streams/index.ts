@@ -38,4 +38,4 @@ export const STREAMS: readonly StreamDef[] = [
   teamMembersStream,
 ];
 
-export { STREAM_NAMES } from './names.js';
+export { STREAM_NAMES } from '../../core/stream-names.js';

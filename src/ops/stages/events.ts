@@ -7,8 +7,8 @@
  */
 import { dirname, join } from 'node:path';
 import { ApiClient } from '../../client/api-client.js';
+import { readKey, type SyncConfig } from '../../core/config.js';
 import { isVwhError } from '../../core/errors.js';
-import { readKey, type SyncConfig } from '../../extract/config.js';
 import { readJournal } from '../events/journal.js';
 import { withOps } from '../ledger.js';
 import type { RunContext, Stage, StageOutcome } from '../stage.js';

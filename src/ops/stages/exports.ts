@@ -5,8 +5,8 @@
  * exports off.
  */
 import { dirname, join } from 'node:path';
+import type { ExportsSection } from '../../core/config.js';
 import { exportArrow, exportParquetLake, writeHtmlReport } from '../../export/index.js';
-import type { ExportsSection } from '../config.js';
 import type { RunContext, Stage, StageOutcome } from '../stage.js';
 
 export function exportsOf(ctx: Pick<RunContext, 'config' | 'dbPath'>): ExportsSection {

@@ -1,6 +1,7 @@
 /**
- * Every stream's name, in the order of STREAMS (index.ts; a test holds them equal). Apart from the stream
- * declarations, which load the whole API contract, so that `vwh sync --help` lists them without loading it.
+ * Every stream's name, in the order of STREAMS (extract/streams/index.ts; a test holds them equal). Apart from the
+ * stream declarations, which load the whole API contract, so that `vwh sync --help` lists them without loading it;
+ * in core, below the config schema that lists them.
  */
 export const STREAM_NAMES: readonly string[] = [
   'projects',
