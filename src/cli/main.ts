@@ -2,11 +2,20 @@
 import { Command, CommanderError } from 'commander';
 import { ExitCode, isVwhError, redact } from '../core/errors.js';
 import { describeFsError } from '../core/folders.js';
+import { jsonLine } from '../core/log.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from './version.js';
 
-export function buildProgram(): Command {
+/** `--log-format json` anywhere on the command line: then even a usage error is a JSON line. */
+export function wantsJsonLogs(argv: readonly string[]): boolean {
+  return argv.some((a, i) => a === '--log-format=json' || (a === '--log-format' && argv[i + 1] === 'json'));
+}
+
+export function buildProgram(options: { jsonErrors?: boolean } = {}): Command {
   const program = new Command();
+  // Before the subcommands exist, so that they inherit it.
+  if (options.jsonErrors)
+    program.configureOutput({ writeErr: (text) => process.stderr.write(jsonLine('error', text.trim())) });
   program
     .name('vwh')
     .description('Visibility Warehouse: sync a brand-visibility API into DuckDB, model it, export it.')
@@ -30,7 +39,9 @@ Exit codes:
 }
 
 export async function main(argv: string[] = process.argv): Promise<number> {
-  const program = buildProgram();
+  const json = wantsJsonLogs(argv);
+  const program = buildProgram({ jsonErrors: json });
+  const fail = (message: string) => process.stderr.write(json ? jsonLine('error', message) : `vwh: ${message}\n`);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
@@ -42,17 +53,17 @@ export async function main(argv: string[] = process.argv): Promise<number> {
       return ExitCode.usage;
     }
     if (isVwhError(error)) {
-      process.stderr.write(`vwh: ${error.message} [${error.code}]\n`);
+      fail(`${error.message} [${error.code}]`);
       return error.exitCode;
     }
     // a file-system error the commands did not foresee (a disk filled up, a folder removed under them): one line
     const fs = describeFsError(error);
     if (fs) {
-      process.stderr.write(`vwh: ${redact(fs)}\n`);
+      fail(redact(fs));
       return ExitCode.failure;
     }
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`vwh: unexpected error: ${redact(message)}\n`);
+    fail(`unexpected error: ${redact(message)}`);
     return ExitCode.failure;
   }
 }

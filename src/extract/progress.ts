@@ -96,6 +96,35 @@ export function formatPlan(plan: SyncPlan): string {
   return lines.join('\n');
 }
 
+const count = (n: unknown) => Number(n ?? 0).toLocaleString('en-US');
+
+/** `a 1, b 2` from `{ a: 1, b: 2 }` (nothing when empty). */
+function listCounts(counts: unknown): string {
+  return Object.entries((counts ?? {}) as Record<string, unknown>)
+    .map(([name, n]) => `${name} ${count(n)}`)
+    .join(', ');
+}
+
+/**
+ * A team's end of sync as a block a person reads (the JSON log has the same fields as one event): status, units,
+ * requests, the rows landed per table, and what went wrong, if anything.
+ */
+export function formatSyncDone(teamId: string, summary: Record<string, unknown>): string {
+  const lines = [
+    `team ${teamId}: sync ${summary.status} · ${summary.units} units · ${count(summary.requests)} requests` +
+      ` (${count(summary.throttled429)} throttled, ${count(summary.retries)} retries)`,
+  ];
+  const rows = listCounts(summary.rows);
+  lines.push(`  rows landed: ${rows || 'none'}`);
+  const rejected = listCounts(summary.rejected);
+  if (rejected) lines.push(`  rows rejected (schema drift): ${rejected}; see ops.rejected_rows`);
+  for (const u of (summary.unreachable ?? []) as Array<{ project: string; reason: string }>)
+    lines.push(`  project ${u.project} skipped: ${u.reason}`);
+  for (const f of (summary.failedUnits ?? []) as Array<{ unit: string; error: string }>)
+    lines.push(`  unit ${f.unit} failed: ${f.error}`);
+  return lines.join('\n');
+}
+
 /** Where the terminal display writes (process.stderr, or any stream in tests). */
 export interface ProgressOut {
   write(text: string): unknown;
@@ -148,7 +177,7 @@ export class TerminalProgress implements ProgressSink {
   done(teamId: string, summary: Record<string, unknown>): void {
     this.teams.delete(teamId);
     if (this.teams.size === 0) this.stopTicker();
-    this.out.write(`\r\x1b[2K${teamId}: ${summary.status} ${JSON.stringify(summary)}\n`);
+    this.out.write(`\r\x1b[2K${formatSyncDone(teamId, summary)}\n`);
     if (this.teams.size > 0) this.render();
   }
 
@@ -195,7 +224,9 @@ export class LogProgress implements ProgressSink {
   constructor(private readonly logger: Logger) {}
 
   plan(plan: SyncPlan): void {
-    this.logger.info('sync plan', { ...plan });
+    // A person reading a pretty log gets the table; a machine gets the fields.
+    if (this.logger.format === 'pretty') this.logger.info(formatPlan(plan));
+    else this.logger.info('sync plan', { ...plan });
   }
 
   unit(p: UnitProgress): void {
@@ -229,7 +260,8 @@ export class LogProgress implements ProgressSink {
   }
 
   done(teamId: string, summary: Record<string, unknown>): void {
-    this.logger.info('sync done', { teamId, ...summary });
+    if (this.logger.format === 'pretty') this.logger.info(formatSyncDone(teamId, summary));
+    else this.logger.info('sync done', { teamId, ...summary });
   }
 }
 

@@ -6,7 +6,7 @@
 import { type Clock, systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
 import { ensureWritableFile } from '../core/folders.js';
-import { createLogger, type LogFormat, type Logger } from '../core/log.js';
+import { createLogger, jsonLine, type LogFormat, type Logger, wantsColor } from '../core/log.js';
 import type { SyncOptions } from '../extract/sync.js';
 import { shippedModelsDir } from '../models/project.js';
 import { DEMO_WORLD, type EmbeddedWorld, startEmbedded, wantsEmbedded } from './embedded.js';
@@ -20,7 +20,7 @@ import { exportsStage } from './stages/exports.js';
 import { modelsStage } from './stages/models.js';
 import { publishStage } from './stages/publish.js';
 import { syncStage } from './stages/sync.js';
-import { formatSummary } from './summary.js';
+import { formatSummary, type Places, summaryFields } from './summary.js';
 
 export interface NightlyFlags {
   config?: string;
@@ -50,6 +50,8 @@ export interface NightlyOptions {
   onlyIf?: (dbPath: string) => Promise<string | undefined>;
 }
 
+const SUMMARY_LEVEL = { succeeded: 'info', partial: 'warn', interrupted: 'warn', failed: 'error' } as const;
+
 /** The stages in the order they run. */
 export const STAGES: readonly Stage[] = [eventsStage, syncStage, modelsStage, exportsStage, publishStage, alertsStage];
 
@@ -57,6 +59,8 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
   const config = loadConfig(flags.config);
   const out = options.out ?? process.stdout;
   const logger = options.logger ?? createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+  // what is printed follows the format asked for (the logger's when none was: JSON off a terminal)
+  const json = (flags.logFormat ?? logger.format) === 'json';
   const dbPath = dbPathOf(flags, config);
   const embedded = flags.embedded || wantsEmbedded(config, flags);
   // A conditional spread: an explicit today: undefined would override the world's default day.
@@ -76,9 +80,9 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
       rateWindowMs: flags.rateWindowMs,
     };
     if (services) {
-      out.write(
-        `vwh run: no API key configured, so this run uses ${services.describe}. Set VWH_API_KEY to sync your own account.\n`,
-      );
+      const banner = `vwh run: no API key configured, so this run uses ${services.describe}. Set VWH_API_KEY to sync your own account.`;
+      // JSON logs: the banner is an event like every other line
+      out.write(json ? jsonLine('info', banner, { base_url: services.url }) : `${banner}\n`);
       // The sync reads the single key from VWH_API_KEY, as it would the user's.
       process.env.VWH_API_KEY = services.apiKey;
       sync = {
@@ -110,13 +114,17 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
       const exported = result.stages.find((s) => s.name === 'exports')?.outcome.counts;
       const lake = (exported?.parquet as { path?: string } | undefined)?.path;
       const report = (exported?.html as { path?: string } | undefined)?.path;
+      const places: Places = {
+        db: dbPath,
+        ...(typeof published === 'string' ? { published } : {}),
+        ...(lake ? { lake } : {}),
+        ...(report ? { report } : {}),
+      };
+      // JSON logs: the summary is one event, so that every line of the output parses
       out.write(
-        formatSummary(result, {
-          db: dbPath,
-          published: typeof published === 'string' ? published : undefined,
-          lake,
-          report,
-        }),
+        json
+          ? jsonLine(SUMMARY_LEVEL[result.status], 'run summary', summaryFields(result, places))
+          : formatSummary(result, places, { color: wantsColor(out) }),
       );
     }
     return result;

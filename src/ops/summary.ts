@@ -1,5 +1,10 @@
-/** The end of `vwh run`: each stage's outcome, then where to look (warehouse, published copy, report, queries). */
+/**
+ * The end of `vwh run`: each stage's outcome with what it changed, then where to look (warehouse, published copy,
+ * report, queries) — or, after a stop, what was saved and that the next run resumes. With `--log-format json` the
+ * same facts are one `run summary` event.
+ */
 import { relative } from 'node:path';
+import { type Paint, paint } from '../core/log.js';
 import { DEFAULT_DB_PATH } from '../warehouse/duckdb.js';
 import type { PipelineResult } from './pipeline.js';
 
@@ -17,15 +22,30 @@ export interface Places {
   lake?: string;
 }
 
-export function formatSummary(result: PipelineResult, places: Places): string {
-  const lines = [`\nrun ${result.runId}: ${result.status} (exit ${result.exitCode})`];
+export interface SummaryStyle {
+  /** ANSI colour (a terminal without NO_COLOR). */
+  color?: boolean;
+}
+
+const STATUS_COLOUR: Record<string, Paint> = {
+  succeeded: 'green',
+  partial: 'yellow',
+  interrupted: 'yellow',
+  skipped: 'dim',
+  failed: 'red',
+};
+
+export function formatSummary(result: PipelineResult, places: Places, style: SummaryStyle = {}): string {
+  const on = Boolean(style.color);
+  const status = (s: string) => paint(on, STATUS_COLOUR[s] ?? 'bold', s);
+  const lines = [`\nrun ${result.runId}: ${status(result.status)} (exit ${result.exitCode})`];
   for (const s of result.stages) {
     const why = s.outcome.error ? `  ${s.outcome.error.split('\n')[0]}` : '';
     // Audits at warn do not fail the stage (the run exits 0): say so here, or nobody reads the log line.
     const warned = Number(s.outcome.counts?.audits_warned ?? 0);
     const note = warned > 0 ? `  ${warned} audit${warned === 1 ? '' : 's'} warned (vwh status lists them)` : '';
     lines.push(
-      `  ${s.name.padEnd(8)} ${s.outcome.status.padEnd(11)} ${formatMs(s.durationMs).padStart(7)}${why}${note}`,
+      `  ${s.name.padEnd(8)} ${status(s.outcome.status.padEnd(11))} ${formatMs(s.durationMs).padStart(7)}${why}${note}`,
     );
   }
   lines.push('', 'Where to look:', `  warehouse       ${places.db}`);
@@ -36,6 +56,23 @@ export function formatSummary(result: PipelineResult, places: Places): string {
   for (const sql of QUERIES) lines.push(`  ${queryCommand(places.db)} "${sql}"`);
   lines.push('  docs/analytics.md explains every mart; docs/operations.md runs this every night.');
   return `${lines.join('\n')}\n`;
+}
+
+/** The summary as the fields of one JSON event (`run summary`): the same facts, for a log reader. */
+export function summaryFields(result: PipelineResult, places: Places): Record<string, unknown> {
+  return {
+    run_id: result.runId,
+    status: result.status,
+    exit_code: result.exitCode,
+    stages: result.stages.map((s) => ({
+      stage: s.name,
+      status: s.outcome.status,
+      ms: s.durationMs,
+      ...(s.outcome.error ? { error: s.outcome.error } : {}),
+      ...(s.outcome.counts ? { counts: s.outcome.counts } : {}),
+    })),
+    places,
+  };
 }
 
 function formatMs(ms: number): string {

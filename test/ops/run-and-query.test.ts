@@ -13,7 +13,7 @@ import { VwhError } from '../../src/core/errors.js';
 import { type NightlyFlags, runNightly } from '../../src/ops/nightly.js';
 import type { PipelineResult } from '../../src/ops/pipeline.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { capture, tempDir, tinyWorld } from './support.js';
+import { capture, quiet, tempDir, tinyWorld } from './support.js';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -64,7 +64,8 @@ describe('vwh run on the embedded default, then vwh query', () => {
     process.chdir(t.dir);
     try {
       const { out, text } = capture();
-      first = await runNightly(flags('2026-04-10'), { out });
+      // the summary a person reads (with --log-format json it is one JSON event instead)
+      first = await runNightly({ ...flags('2026-04-10'), logFormat: 'pretty' }, { out, logger: quiet });
       printed = text();
     } finally {
       process.chdir(cwd);

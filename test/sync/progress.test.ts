@@ -84,8 +84,19 @@ describe('progress', () => {
     // A second team shares the line; a finished team leaves it with its summary on a line of its own.
     progress.wait('agency-b', { reason: 'retry-after', ms: 30_000, until: now + 30_000 });
     expect(progress.line()).toMatch(/agency-a chats .* \| agency-b starting · waiting 30s \(Retry-After of a 429\)/);
-    progress.done('agency-a', { status: 'succeeded' });
-    expect(writes.some((w) => w.includes('agency-a: succeeded'))).toBe(true);
+    progress.done('agency-a', {
+      status: 'succeeded',
+      units: '24/24',
+      requests: 31,
+      rows: { 'raw.chats': 1200, 'raw.chat_mentions': 3400 },
+      rejected: { chats: 2 },
+    });
+    // a block a person reads, not a JSON blob
+    const done = writes.find((w) => w.includes('team agency-a: sync succeeded')) ?? '';
+    expect(done).toContain('24/24 units · 31 requests');
+    expect(done).toContain('rows landed: raw.chats 1,200, raw.chat_mentions 3,400');
+    expect(done).toContain('rows rejected (schema drift): chats 2');
+    expect(done).not.toMatch(/[{[]"/);
     expect(progress.line()).toMatch(/^agency-b/);
   });
 

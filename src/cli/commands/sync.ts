@@ -139,6 +139,9 @@ export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStrea
   }
   const { runSync, syncProblems } = await import('../../extract/sync.js');
   const outcome = await runSync(flags, { out });
-  for (const line of syncProblems(outcome, Boolean(flags.plan))) process.stderr.write(`${line}\n`);
+  const { userLine } = await import('../../core/log.js');
+  // JSON logs: the problems are JSON events too (the format the logger chose: JSON off a terminal)
+  const format = flags.logFormat ?? (process.stderr.isTTY ? 'pretty' : 'json');
+  for (const line of syncProblems(outcome, Boolean(flags.plan))) process.stderr.write(userLine(line, format));
   return outcome.exitCode;
 }

@@ -1,5 +1,6 @@
 /** Stage `sync`: the sync as `vwh sync` runs it (config, keys, budgets), its counts those the sync returns. */
 import { ExitCode, isVwhError } from '../../core/errors.js';
+import { userLine } from '../../core/log.js';
 import { runSync, syncProblems } from '../../extract/sync.js';
 import { STAGE_EXIT, type Stage, type StageOutcome } from '../stage.js';
 
@@ -14,7 +15,7 @@ export const syncStage: Stage = {
       if (!isVwhError(error)) throw error;
       return { status: 'failed', error: `${error.message} [${error.code}]`, exitCode: error.exitCode };
     }
-    for (const line of syncProblems(outcome)) process.stderr.write(`${line}\n`);
+    for (const line of syncProblems(outcome)) process.stderr.write(userLine(line, ctx.logger.format));
     const code = outcome.exitCode;
     const counts = { ...outcome.counts };
     if (ctx.stop.aborted) return { status: 'interrupted', counts };
