@@ -45,3 +45,8 @@ export function logFormatOption(): Option {
     'json',
   ]);
 }
+
+/** The readers' help (query, report, status, export): which file they answer from. */
+export const READER_HELP =
+  '\nWhile a writer holds the warehouse (a vwh run in progress), the published copy answers instead; one line on\n' +
+  'stderr names the file read and the run it is as of (docs/operations.md, "Readers during a run").\n';

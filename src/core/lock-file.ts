@@ -33,11 +33,15 @@ export interface LockHolder {
   command: string;
   /** This acquisition's own mark, so a holder releases only its own lock (absent in older run locks). */
   token?: string;
+  /** What the holder is doing, for readers who show it (the run lock: the run id). */
+  job?: string;
 }
 
 export interface LockOptions {
   /** What the holder runs, named in messages to whoever finds the lock held. */
   command: string;
+  /** An id of the holder's work, written in the lock for readers (the run lock: the run id). */
+  job?: string;
   /** The clock of start times and ages (default: the wall clock). */
   now?: () => number;
   /** See the file's comment (default 12 h). */
@@ -159,6 +163,7 @@ function create(path: string, options: LockOptions, now: () => number): HeldLock
     host: hostname(),
     startedAt: new Date(now()).toISOString(),
     command: options.command,
+    ...(options.job ? { job: options.job } : {}),
     token: `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
   };
   try {

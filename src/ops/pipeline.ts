@@ -46,8 +46,11 @@ export async function runPipeline(
 ): Promise<PipelineResult> {
   const { clock, logger } = context;
   const lockPath = lockPathFor(context.dbPath);
+  // The run id is made before the lock is taken and written in it: `vwh status` names the run in progress.
+  const runId = context.runId ?? newRunId(clock.now());
   const taken = tryLock(lockPath, {
     command: `vwh run (${context.trigger})`,
+    job: runId,
     now: () => clock.now(),
     staleAfterMs: staleLockMs(context.config),
   });
@@ -55,7 +58,7 @@ export async function runPipeline(
   if (taken.tookOver) logger.warn('took over a stale run lock', { lock: lockPath, why: taken.tookOver });
   try {
     // One DuckDB instance for the whole run: the ledger writes and the stages open the warehouse about 17 times.
-    return await withSharedInstance(context.dbPath, () => runLocked(stages, context));
+    return await withSharedInstance(context.dbPath, () => runLocked(stages, { ...context, runId }));
   } finally {
     taken.lock.release();
   }

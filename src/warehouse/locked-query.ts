@@ -2,11 +2,12 @@
  * One SQL statement of a user's on the warehouse, unable to change it or reach any other file (`vwh query`). The
  * user's SQL can reach nothing but the warehouse: read-only, so no statement changes it; no external access, so no
  * COPY TO, EXPORT, ATTACH, INSTALL/LOAD of extensions or read_text/read_csv of any other file; and the configuration
- * locked, so no SET undoes either. DuckDB enforces all three, whatever the statement's text.
+ * locked, so no SET undoes either. DuckDB enforces all three, whatever the statement's text. The rows come back as
+ * DuckDB's own text of each value (a DATE as `2026-11-24`, a DECIMAL exact), for export/result-text.ts to print.
  */
+import { type DuckDBResultReader, DuckDBTypeId } from '@duckdb/node-api';
 import { VwhError } from '../core/errors.js';
 import { Database } from './duckdb.js';
-import { normalizeRow, type SqlRow } from './session.js';
 
 const LOCKED_DOWN = {
   access_mode: 'READ_ONLY',
@@ -16,17 +17,38 @@ const LOCKED_DOWN = {
   lock_configuration: 'true',
 };
 
+/** Integer and decimal types: DuckDB's text of one is a valid JSON number, exact where a JS number would round. */
+export const EXACT_NUMBER_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.UHUGEINT,
+  DuckDBTypeId.DECIMAL,
+  DuckDBTypeId.BIGNUM,
+]);
+export const FLOAT_TYPES: ReadonlySet<DuckDBTypeId> = new Set([DuckDBTypeId.FLOAT, DuckDBTypeId.DOUBLE]);
+
+/** A finished query's rows: column names, type ids, and each value as DuckDB's text and as JSON. */
 export interface QueryResult {
   columns: string[];
-  rows: SqlRow[];
+  types: DuckDBTypeId[];
+  /** DuckDB's text of each value, null for NULL. */
+  cells: Array<Array<string | null>>;
+  /** JSON of each value (integers and decimals exact, text quoted, lists and structs as JSON). */
+  json: string[][];
 }
 
 /** Runs `sql` on the warehouse `file`, locked down; a failing statement is a USAGE error saying why. */
 export async function lockedQuery(file: string, sql: string): Promise<QueryResult> {
   const db = await Database.open(file, LOCKED_DOWN);
   try {
-    const reader = await db.connection.runAndReadAll(sql);
-    return { columns: reader.columnNames(), rows: reader.getRowObjectsJS().map(normalizeRow) };
+    return queryResult(await db.connection.runAndReadAll(sql));
   } catch (error) {
     const message = (error as Error).message;
     const fence = /Permission Error|read-only mode|configuration has been locked/.test(message)
@@ -36,4 +58,18 @@ export async function lockedQuery(file: string, sql: string): Promise<QueryResul
   } finally {
     db.close();
   }
+}
+
+function queryResult(reader: DuckDBResultReader): QueryResult {
+  const columns = reader.columnNames();
+  const types = reader.columnTypes().map((t) => t.typeId);
+  const cells = reader.getRows().map((row) => row.map((v) => (v === null ? null : String(v))));
+  const json = reader.getRowsJson().map((row, r) =>
+    row.map((v, c) => {
+      const text = cells[r]?.[c];
+      if (v === null || text === null || text === undefined) return 'null';
+      return EXACT_NUMBER_TYPES.has(types[c] as DuckDBTypeId) ? text : JSON.stringify(v);
+    }),
+  );
+  return { columns, types, cells, json };
 }

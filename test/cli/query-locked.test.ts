@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runQuery } from '../../src/cli/commands/query.js';
 import { VwhError } from '../../src/core/errors.js';
+import { runQuery } from '../../src/ops/query.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vwh-query-locked-'));

@@ -8,10 +8,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runQuery } from '../../src/cli/commands/query.js';
 import { VwhError } from '../../src/core/errors.js';
 import { type NightlyFlags, runNightly } from '../../src/ops/nightly.js';
 import type { PipelineResult } from '../../src/ops/pipeline.js';
+import { runQuery } from '../../src/ops/query.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { capture, quiet, tempDir, tinyWorld } from './support.js';
 

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { DEFAULT_DB_PATH } from '../../core/defaults.js';
 import { DbFile } from '../../core/inputs.js';
 import type { LogFormat, Logger } from '../../core/log.js';
-import { logFormatOption, textFlag } from '../validate.js';
+import { logFormatOption, READER_HELP, textFlag } from '../validate.js';
 
 type ExportModule = typeof import('../../export/index.js');
 
@@ -25,14 +25,20 @@ async function load(logFormat: LogFormat | undefined): Promise<{ exporter: Expor
   return { exporter: await import('../../export/index.js'), log: createLogger(logFormat ? { format: logFormat } : {}) };
 }
 
+/** The file an export reads: the warehouse, or its published copy while a run holds it (named on stderr). */
+async function source(db: string): Promise<string> {
+  const { readerFile } = await import('../../ops/read-source.js');
+  return readerFile({ db }, (line) => process.stderr.write(`${line}\n`));
+}
+
 /** The exit codes of every export and report (README and docs/exports.md say the same). */
 export const EXPORT_EXIT_CODES = `
-
+${READER_HELP}
 Exit codes:
   0    written (or nothing changed)
   1    an unexpected failure, named in the message; the previous files are intact
-  4    the warehouse is held by a writer (DuckDB lets no reader beside it), or another export held the lake's lock
-       for more than a minute
+  4    the warehouse is held by a writer and there is no published copy to read instead, or another export held
+       the lake's lock for more than a minute
   64   bad arguments: an unknown table, report, day or project, or an --out that cannot be written`;
 
 export function register(program: Command): void {
@@ -61,7 +67,7 @@ export function register(program: Command): void {
     .action(async (flags: ParquetFlags) => {
       const { exporter, log } = await load(flags.logFormat);
       const summary = await exporter.exportParquetLake({
-        db: flags.db,
+        db: await source(flags.db),
         outDir: flags.out,
         raw: flags.raw,
         staging: flags.staging,
@@ -87,7 +93,7 @@ export function register(program: Command): void {
     .action(async (flags: Omit<ParquetFlags, 'raw' | 'staging'>) => {
       const { exporter, log } = await load(flags.logFormat);
       const summary = await exporter.exportArrow({
-        db: flags.db,
+        db: await source(flags.db),
         outDir: flags.out,
         tables: flags.tables,
         log,

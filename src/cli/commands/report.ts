@@ -66,6 +66,8 @@ export function register(program: Command): void {
       const { describeSummary, writeHtmlReport, writeReport } = await import('../../export/index.js');
       const { createLogger } = await import('../../core/log.js');
       const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+      const { readerFile } = await import('../../ops/read-source.js');
+      const db = await readerFile({ db: flags.db }, (line) => process.stderr.write(`${line}\n`));
       const params = {
         projectId: flags.project,
         from: flags.from,
@@ -79,7 +81,7 @@ export function register(program: Command): void {
             `The html report is one HTML file and takes no ${flags.format ? '--format' : '--bom'}: drop it, or name a table report (vwh report --list) for ${REPORT_FORMATS.join(', ')}.`,
           );
         }
-        const html = await writeHtmlReport({ db: flags.db, out: flags.out, ...params, log });
+        const html = await writeHtmlReport({ db, out: flags.out, ...params, log });
         process.stdout.write(`${describeSummary(html)}\n`);
         return;
       }
@@ -88,7 +90,7 @@ export function register(program: Command): void {
         throw new VwhError('USAGE', `--bom is for CSV (Excel): drop it with --format ${flags.format}.`);
       }
       const summary = await writeReport({
-        db: flags.db,
+        db,
         name,
         format: flags.format,
         out: flags.out,

@@ -1,0 +1,39 @@
+/**
+ * `vwh query`'s work: one SQL statement on the warehouse, read-only and unable to touch any other file, printed as
+ * DuckDB's own CLI prints it (export/result-text.ts). It is there so that the queries `vwh run` and the docs suggest
+ * work without the DuckDB CLI installed.
+ */
+import { VwhError } from '../core/errors.js';
+import { RESULT_FORMATS, type ResultFormat, renderResult } from '../export/result-text.js';
+import { lockedQuery } from '../warehouse/locked-query.js';
+import { chooseReadSource, describeReadSource } from './read-source.js';
+
+export type QueryFormat = ResultFormat;
+
+export interface QueryFlags {
+  db: string;
+  /** The published copy, read when a writer holds `db` (undefined: publishing is off). */
+  published?: string | undefined;
+  format: QueryFormat;
+  maxRows: number;
+}
+
+/**
+ * Runs `sql` locked down on the warehouse, or on the published copy while a writer holds it (read-source.ts), and
+ * writes the result to `out` and which file answered to `note`; returns the number of rows.
+ */
+export async function runQuery(
+  sql: string,
+  flags: QueryFlags,
+  out: NodeJS.WritableStream,
+  note: (line: string) => void = () => {},
+): Promise<number> {
+  if (!RESULT_FORMATS.includes(flags.format)) {
+    throw new VwhError('USAGE', `--format must be one of ${RESULT_FORMATS.join(', ')}, got ${flags.format}.`);
+  }
+  const source = await chooseReadSource({ db: flags.db, published: flags.published });
+  note(describeReadSource(source));
+  const result = await lockedQuery(source.path, sql);
+  out.write(renderResult(result, flags.format, flags.maxRows));
+  return result.cells.length;
+}

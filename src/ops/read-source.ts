@@ -1,0 +1,127 @@
+/**
+ * Which file a reader (`vwh query`, `report`, `status`, `export`) answers from, and the one line that says so. The
+ * warehouse while it is free: it has everything the last sync and build wrote, published or not. While a writer
+ * holds it (a `vwh run` in progress, a `vwh sync`, a `models build`), DuckDB lets no reader open it, so the published
+ * copy answers instead: the copy the last run's publish stage wrote for exactly this. The choice is made by opening
+ * the warehouse read-only (and closing it) once; a writer that takes the warehouse between that and the reader's own
+ * open is the one case left that ends in DB_LOCKED (exit 4).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { loadConfig } from '../core/config.js';
+import { isVwhError, VwhError } from '../core/errors.js';
+import { Database } from '../warehouse/duckdb.js';
+import { describeHolder, runInProgress } from './lock.js';
+import { absolute, dbPathOf, nearbyNote, publishPathOf } from './paths.js';
+
+export interface ReadSource {
+  /** The file answered from (absolute). */
+  path: string;
+  kind: 'warehouse' | 'published';
+  /** The warehouse asked for (absolute). */
+  warehouse: string;
+  /** The newest run the file records (for the published copy, the run that wrote it). */
+  run: { run_id: string; status: string; started_at: string; ended_at: string | null } | null;
+  /** When the published copy was written (its file's time); null for the warehouse. */
+  published_at: string | null;
+  /** Who holds the warehouse, when the published copy answers. */
+  held_by: string | null;
+}
+
+export interface ReadSourceOptions {
+  db: string;
+  /** The published copy (undefined: publishing is off). */
+  published?: string | undefined;
+  /** The flag that named the warehouse, for messages (default --db). */
+  flag?: string;
+}
+
+/** The warehouse and published copy of a reader's flags: --db, else the config's (./vwh.config.json or --config). */
+export function readerPaths(flags: { db?: string | undefined; config?: string | undefined }): ReadSourceOptions {
+  const config = loadConfig(flags.config);
+  const db = dbPathOf(flags.db === undefined ? {} : { db: flags.db }, config);
+  return { db, published: publishPathOf(db, config) };
+}
+
+/** Picks the file to read (see the module's comment); throws USAGE for a missing warehouse, DB_LOCKED without a copy. */
+export async function chooseReadSource(o: ReadSourceOptions): Promise<ReadSource> {
+  const warehouse = absolute(o.db);
+  if (!warehouse.startsWith(':memory:') && !existsSync(warehouse)) {
+    throw new VwhError(
+      'USAGE',
+      `No warehouse at ${warehouse}. Fill one first (vwh run, or vwh sync), or point ${o.flag ?? '--db'} at an existing file.${nearbyNote(warehouse)}`,
+    );
+  }
+  try {
+    const run = await newestRun(warehouse);
+    // The warehouse opened, so no run holds it: a run the ledger still calls running was killed before its end.
+    if (run?.status === 'running') run.status = 'interrupted';
+    return { path: warehouse, kind: 'warehouse', warehouse, run, published_at: null, held_by: null };
+  } catch (error) {
+    if (!isVwhError(error) || error.code !== 'DB_LOCKED') throw error;
+    const holder = runInProgress(warehouse);
+    const heldBy = holder
+      ? describeHolder(holder)
+      : 'another process (a vwh sync, a models build, a SQL shell or a BI tool)';
+    const published = o.published ? absolute(o.published) : undefined;
+    if (!published || !existsSync(published)) {
+      const why = published
+        ? `there is no published copy at ${published} yet (the first successful vwh run writes it)`
+        : 'publishing is off (publish.enabled: false), so there is no published copy to read instead';
+      throw new VwhError('DB_LOCKED', `${warehouse} is held by ${heldBy}, and ${why}. Run again when it is done.`, {
+        cause: error,
+      });
+    }
+    return {
+      path: published,
+      kind: 'published',
+      warehouse,
+      run: await newestRun(published),
+      published_at: statSync(published).mtime.toISOString(),
+      held_by: heldBy,
+    };
+  }
+}
+
+/** The one line (for stderr, so that stdout stays data) that says which file answers and as of which run. */
+export function describeReadSource(s: ReadSource): string {
+  if (s.kind === 'warehouse') {
+    const run = s.run
+      ? `as of run ${s.run.run_id} (${s.run.status}${s.run.ended_at ? `, ended ${s.run.ended_at}` : `, started ${s.run.started_at}`})`
+      : 'no vwh run recorded in it';
+    return `vwh: reading ${s.path}, ${run}`;
+  }
+  const run = s.run ? `as of run ${s.run.run_id}, ` : '';
+  return `vwh: ${s.warehouse} is held by ${s.held_by}; reading the published copy ${s.path}, ${run}published ${s.published_at}`;
+}
+
+/** The newest run of `path`'s ledger (null without one), read-only. Throws DB_LOCKED while a writer holds the file. */
+async function newestRun(path: string): Promise<ReadSource['run']> {
+  const db = await Database.open(path, { access_mode: 'READ_ONLY' });
+  try {
+    const has = await db.session.all(
+      "select 1 from duckdb_tables() where schema_name = 'ops' and table_name = 'pipeline_runs'",
+    );
+    if (has.length === 0) return null;
+    const row = await db.session.one<{ run_id: string; status: string; started_at: string; ended_at: string | null }>(
+      `select run_id, status, strftime(started_at, '%Y-%m-%dT%H:%M:%SZ') as started_at,
+              strftime(ended_at, '%Y-%m-%dT%H:%M:%SZ') as ended_at
+         from ops.pipeline_runs where stage = 'run' order by started_at desc limit 1`,
+    );
+    return row ?? null;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The file a reader command reads (readerPaths, then chooseReadSource), after writing the line that names it to
+ * `note` (stderr in the CLI).
+ */
+export async function readerFile(
+  flags: { db?: string | undefined; config?: string | undefined },
+  note: (line: string) => void,
+): Promise<string> {
+  const source = await chooseReadSource(readerPaths(flags));
+  note(describeReadSource(source));
+  return source.path;
+}
