@@ -2,8 +2,7 @@
  * The named shared schemas: each becomes `#/components/schemas/<name>` in the OpenAPI document, and every use of
  * it inside an endpoint schema becomes a `$ref`. Add a resource here when it is worth a name of its own.
  */
-import * as z from 'zod';
-import { envelopeA, envelopeB } from './envelopes.js';
+import type * as z from 'zod';
 import { AliasErrorBody, ContentErrorBody, ErrorBody } from './errors.js';
 import { Action, ActionExecution, ActionTarget } from './schemas/actions.js';
 import { AliasList, BrandAlias, NextAction } from './schemas/aliases.js';
@@ -37,8 +36,6 @@ import { Member, Team } from './schemas/teams.js';
 import { BootstrapCallback, Webhook, WebhookCreated, WorkflowDelivery } from './schemas/webhooks.js';
 
 export const COMPONENTS: Record<string, z.ZodType> = {
-  EnvelopeA: envelopeA(z.unknown()),
-  EnvelopeB: envelopeB(z.unknown()),
   ErrorBody,
   AliasErrorBody,
   ContentErrorBody,

@@ -2,9 +2,9 @@
  * What one catalogue entry says about an endpoint, and `defineEndpoint`, which fills in the defaults and the
  * error rows every endpoint of a kind shares (authentication, project access).
  */
-import type * as z from 'zod';
+import * as z from 'zod';
 import { type EnvelopeKind, envelope } from './envelopes.js';
-import { AUTH_ERRORS, type ErrorRow, PROJECT_ERRORS } from './errors.js';
+import { AUTH_ERRORS, ERRORS, type ErrorRow, PROJECT_ERRORS } from './errors.js';
 import { NoParams } from './schemas/common.js';
 
 export type Service = 'public' | 'content' | 'bootstrap' | 'teams';
@@ -55,7 +55,9 @@ export interface EndpointInput<
   served?: z.ZodType;
   auth?: boolean;
   pagination?: Pagination;
-  /** Endpoint-specific error rows; authentication and project-access rows are added by `defineEndpoint`. */
+  /**
+   * Endpoint-specific error rows; `defineEndpoint` adds the rows every endpoint of a kind shares (`sharedErrors`).
+   */
   errors?: readonly ErrorRow[];
 }
 
@@ -100,9 +102,8 @@ export function defineEndpoint<
 >(input: EndpointInput<Id, P, Q, B, D>): EndpointDef<Id, P, Q, B, D> {
   const auth = input.auth ?? input.service === 'public';
   const served = input.served ?? input.data;
-  const shared: ErrorRow[] = [];
-  if (input.service === 'public' && auth) shared.push(...AUTH_ERRORS);
-  if (input.service === 'public' && input.path.startsWith('/projects/{project_id}')) shared.push(...PROJECT_ERRORS);
+  const own = input.errors ?? [];
+  const shared = sharedErrors(input, auth).filter((row) => !own.includes(row));
   return {
     id: input.id,
     service: input.service,
@@ -123,8 +124,32 @@ export function defineEndpoint<
     servedResponse: envelope(input.envelope, served),
     auth,
     pagination: input.pagination ?? 'none',
-    errors: [...shared, ...(input.errors ?? [])],
+    errors: [...shared, ...own],
   };
+}
+
+/**
+ * The rows an endpoint answers because of what it is, not what it does: the key's 401s and rate limit (public,
+ * authenticated), the project-access 403/404 (under `/projects/{project_id}`), the 400 of a body or query that fails
+ * its schema (every service endpoint also checks the caller's `user_id`, so all of them), and the 413 of a body over
+ * the limit (where there is a body).
+ */
+function sharedErrors(
+  input: EndpointInput<string, z.ZodType, z.ZodType, z.ZodType | undefined, z.ZodType>,
+  auth: boolean,
+) {
+  const rows: ErrorRow[] = [];
+  const isPublic = input.service === 'public';
+  if (isPublic && auth) rows.push(...AUTH_ERRORS);
+  if (isPublic && input.path.startsWith('/projects/{project_id}')) rows.push(...PROJECT_ERRORS);
+  if (input.service === 'content') rows.push(ERRORS.contentValidation);
+  else if (!isPublic || input.body || hasFields(input.query)) rows.push(ERRORS.invalidRequest);
+  if (input.body) rows.push(ERRORS.bodyTooLarge);
+  return rows;
+}
+
+function hasFields(schema: z.ZodType | undefined): boolean {
+  return schema instanceof z.ZodObject && Object.keys(schema.shape).length > 0;
 }
 
 /** The `data` an endpoint returns, as the client gets it after parsing. */

@@ -8,7 +8,15 @@
  */
 import * as z from 'zod';
 
-export const ErrorBody = z.looseObject({ detail: z.string() });
+/**
+ * `{detail}`; `code` only on the alias errors. One schema for both shapes where a status mixes them (an alias
+ * endpoint's 404 is `Project not found` or `ALIAS_NOT_FOUND`): the OpenAPI document then needs no `oneOf` whose
+ * alternatives both match.
+ */
+export const ErrorBody = z.looseObject({
+  detail: z.string(),
+  code: z.string().optional().describe('alias errors only (ALIAS_EMPTY, ALIAS_TOO_LONG, …); absent on the others'),
+});
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const ALIAS_ERROR_CODES = [
@@ -21,7 +29,10 @@ export const ALIAS_ERROR_CODES = [
 export const AliasErrorCode = z.enum(ALIAS_ERROR_CODES);
 export type AliasErrorCode = z.infer<typeof AliasErrorCode>;
 /** Alias errors: `{detail, code}`; the client tolerates an unknown future code. */
-export const AliasErrorBody = z.looseObject({ detail: z.string(), code: z.string() });
+export const AliasErrorBody = z.looseObject({
+  detail: z.string(),
+  code: z.string().describe(ALIAS_ERROR_CODES.join(' | ')),
+});
 export type AliasErrorBody = z.infer<typeof AliasErrorBody>;
 
 export const CONTENT_ERROR_STATUS = {
@@ -57,6 +68,8 @@ export interface ErrorRow {
   /** True when the spec gives this text; false when this contract decided it ("none given"). */
   given: boolean;
   shape: ErrorShape;
+  /** Sent with `Retry-After` and the `X-RateLimit-*` and `X-Credit-Available` headers (the key's rate limit). */
+  rateLimitHeaders?: true;
 }
 
 function row(status: number, detail: string, condition: string, given: boolean): ErrorRow {
@@ -73,6 +86,14 @@ function contentRow(code: ContentErrorCode, detail: string, condition: string): 
 export function rateLimitDetail(seconds: number): string {
   return `Rate limit exceeded. Retry after ${seconds} seconds.`;
 }
+/**
+ * The largest request body any service reads (1 MiB). The limit stands for a gateway in front of every service, so
+ * its 413 is `{detail}` on all four.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024;
+export function bodyTooLargeDetail(maxBytes: number): string {
+  return `Request body too large: the limit is ${maxBytes} bytes`;
+}
 /** The spec gives only the beginning of this text; the rest is this contract's wording. */
 export function projectLimitDetail(limit: number): string {
   return `You have reached the maximum number of projects for your plan (${limit}).`;
@@ -84,7 +105,10 @@ export const ERRORS = {
   invalidKey: row(401, 'Invalid API key', 'key not recognized', true),
   inactiveKey: row(401, 'API key is inactive', 'disabled key', true),
   expiredKey: row(401, 'API key has expired', 'expired key', true),
-  rateLimited: row(429, rateLimitDetail(60), 'rate limit; header Retry-After present (N = its value)', true),
+  rateLimited: {
+    ...row(429, rateLimitDetail(60), 'rate limit; header Retry-After present (N = its value)', true),
+    rateLimitHeaders: true,
+  },
   // Account.
   badCredentials: row(401, 'Invalid email or password', 'POST /account/api-key', true),
   noAdminTeam: row(403, 'No admin team found for this user', 'caller is not a team admin', true),
@@ -101,6 +125,7 @@ export const ERRORS = {
   projectNotFound: row(404, 'Project not found', 'unknown project', true),
   // Request validation the spec leaves unworded (bad query or body shape).
   invalidRequest: row(400, 'Invalid request', 'body or query fails the schema (the detail lists the issues)', false),
+  bodyTooLarge: row(413, bodyTooLargeDetail(MAX_BODY_BYTES), 'request body over 1 MiB (every service)', false),
   dateRangeInvalid: row(400, 'date_from must not be after date_to', 'date_from > date_to', false),
   // Prompts.
   overviewPromptType: row(400, "prompt_type must be 'active' or 'suggested'", 'overview', true),

@@ -38,7 +38,7 @@ export class SchemaConverter {
     return this.convert(schema, 'input', false);
   }
 
-  /** Emits every component, also those no endpoint references (webhook deliveries, envelopes). */
+  /** Emits every component, also those no endpoint references (the webhook deliveries). */
   addAllComponents(): void {
     for (const schema of Object.values(COMPONENTS)) this.output(schema);
   }

@@ -55,7 +55,7 @@ export const WorkflowEventData = resource({
   error: z.string().optional().describe('failed events'),
 });
 export const WorkflowDelivery = resource({
-  event: z.string().describe('action.checkpoint | action.completed | action.failed'),
+  event: WebhookEvent,
   timestamp: Timestamp,
   data: WorkflowEventData,
 });

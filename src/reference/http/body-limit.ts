@@ -6,15 +6,16 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { bodyTooLargeDetail, ERRORS, errorBody, MAX_BODY_BYTES } from '../../api/index.js';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 export function boundedBodies(maxBytes = MAX_BODY_BYTES): MiddlewareHandler {
   const limit = bodyLimit({
     maxSize: maxBytes,
     onError: (c) => {
       c.header('Connection', 'close');
-      return c.json({ detail: `Request body too large: the limit is ${maxBytes} bytes` }, 413);
+      return c.json(errorBody(ERRORS.bodyTooLarge, bodyTooLargeDetail(maxBytes)) as object, 413);
     },
   });
   // GET and HEAD carry no body here: skip them before `c.req.raw` builds a full Request for every read.

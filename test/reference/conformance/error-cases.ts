@@ -159,6 +159,10 @@ export const ERROR_CASES: Partial<Record<ErrorName, ErrorCase>> = {
     detail: /^Invalid request: duration_days: /,
     run: (ctx) => ctx.req('GET', `${ctx.p}/visibility?duration_days=0`),
   },
+  bodyTooLarge: {
+    endpoint: 'createAction',
+    run: (ctx) => ctx.req('POST', `${ctx.p}/actions`, { body: { ...action, description: 'x'.repeat(1024 * 1024) } }),
+  },
   dateRangeInvalid: {
     endpoint: 'getPromptChats',
     run: (ctx) => ctx.req('GET', `${ctx.p}/prompts/${ctx.promptId}/chats?date_from=2026-03-10&date_to=2026-03-01`),
