@@ -9,8 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { silentLogger } from '../src/core/log.js';
 import { silentProgress } from '../src/extract/progress.js';
 import { syncAll, type TeamJob } from '../src/extract/run-sync.js';
-import type { TeamResult } from '../src/extract/team-sync.js';
-import type { SyncSettings } from '../src/extract/types.js';
+import type { SyncSettings, TeamResult } from '../src/extract/types.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { processCpuMs, timed } from './lib.js';
 

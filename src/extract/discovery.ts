@@ -1,33 +1,9 @@
-import {
-  catalogue,
-  type Project,
-  Project as ProjectSchema,
-  type Prompt,
-  Prompt as PromptSchema,
-} from '../api/index.js';
+import { catalogue, type Project, Project as ProjectSchema, Prompt as PromptSchema } from '../api/index.js';
 import type { ApiClient } from '../client/api-client.js';
 import { isVwhError, VwhError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { salvage } from './rows.js';
-import type { Rejection } from './types.js';
-
-export interface ProjectPrompts {
-  project: Project;
-  prompts: Prompt[];
-  /** The list response as parsed (for the prompts stream, which lands it without another request). */
-  total: number;
-  rejected: Rejection[];
-}
-
-/** The team's projects and their prompts: what every stream's parents come from. */
-export interface Discovery {
-  projects: ProjectPrompts[];
-  /** Projects named by `--projects` (or listed) that the key cannot read, with the API's reason. */
-  unreachable: Array<{ project: string; reason: string }>;
-  /** Items of GET /projects that do not fit the contract: quarantined, the others synced. */
-  rejected: Rejection[];
-  requests: number;
-}
+import type { Discovery, ProjectPrompts, Rejection } from './types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -2,7 +2,8 @@ import { ExitCode, type ExitCodeValue, isVwhError, VwhError } from '../core/erro
 import type { Logger } from '../core/log.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { ProgressSink } from './progress.js';
-import { syncTeam, type TeamResult, type TeamSyncOptions } from './team-sync.js';
+import { syncTeam } from './team-sync.js';
+import type { TeamResult, TeamSyncOptions } from './types.js';
 
 export interface TeamJob {
   teamId: string;

@@ -3,7 +3,7 @@ import { ApiClient } from '../client/api-client.js';
 import { type BudgetStore, keyIdFor } from '../client/budget-store.js';
 import { RateBudget } from '../client/rate-budget.js';
 import type { Clock } from '../core/clock.js';
-import type { TeamSyncOptions } from './team-sync.js';
+import type { TeamSyncOptions } from './types.js';
 
 export async function openTeamClient(
   options: TeamSyncOptions,

@@ -1,12 +1,10 @@
 /** Planning one team's sync: each selected stream's units from its state, and the plan the progress shows. */
 import type { RateBudget } from '../client/rate-budget.js';
 import type { WarehouseSession } from '../warehouse/warehouse.js';
-import type { Discovery } from './discovery.js';
 import { analysisWindow, planStream, type StreamPlan } from './planner.js';
 import type { SyncPlan } from './progress.js';
 import { STREAMS } from './streams/index.js';
-import type { TeamSyncOptions } from './team-sync.js';
-import type { StreamDef, SyncSettings, TeamScope } from './types.js';
+import type { Discovery, StreamDef, SyncSettings, TeamScope, TeamSyncOptions } from './types.js';
 
 export interface TeamPlan {
   selected: StreamDef[];

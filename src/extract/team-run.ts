@@ -1,8 +1,6 @@
 /** The run's record in ops.sync_runs: its start (with what discovery rejected) and its end, with the status decided. */
 import type { WarehouseSession } from '../warehouse/warehouse.js';
-import type { Discovery } from './discovery.js';
-import type { TeamResult, TeamStatus, TeamSyncOptions } from './team-sync.js';
-import type { StreamDef, SyncSettings } from './types.js';
+import type { Discovery, StreamDef, SyncSettings, TeamResult, TeamStatus, TeamSyncOptions } from './types.js';
 
 /** Opens the run's record (closing the team's abandoned ones) and records the projects discovery quarantined. */
 export async function startRun(

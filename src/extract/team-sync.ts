@@ -1,83 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import type { BackoffOptions } from '../client/api-client.js';
-import { type Clock, systemClock } from '../core/clock.js';
+import { systemClock } from '../core/clock.js';
 import { isVwhError, VwhError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { RunCounters } from '../warehouse/run-store.js';
-import type { Warehouse } from '../warehouse/warehouse.js';
 import { discover } from './discovery.js';
-import type { ProgressSink, SyncPlan } from './progress.js';
 import { openTeamClient } from './team-client.js';
 import { planTeam } from './team-plan.js';
 import { decideStatus, startRun } from './team-run.js';
-import type { SyncSettings, UnitContext } from './types.js';
-import { runUnits, SimulatedCrash, type SyncHooks, takeStats } from './unit-runner.js';
-
-export interface RateOptions {
-  /** Sliding window (60 000 ms in the spec; scaled down in tests). */
-  windowMs?: number;
-  /** Requests per window; default the standard tier (70), corrected by X-RateLimit-Limit. */
-  limit?: number;
-  /** Part of the window this sync may use (default 1). */
-  share?: number;
-}
-
-export interface TeamSyncOptions {
-  warehouse: Warehouse;
-  teamId: string;
-  baseUrl: string;
-  apiKey: string;
-  /** Base URL of the second document's services (content, teams); default `baseUrl`. */
-  servicesBaseUrl?: string;
-  /** The team service's caller (team_members); without it that stream is skipped. */
-  userId?: string;
-  settings: SyncSettings;
-  /**
-   * `settings.today` is the local UTC date, not a day the user named: the API's day (the `Date` header of its first
-   * response) replaces it. Either way the sync never goes past the API's day.
-   */
-  todayFromApi?: boolean;
-  /** Stream names; default all. */
-  streams?: readonly string[];
-  projects?: readonly string[];
-  fullRefresh?: boolean;
-  planOnly?: boolean;
-  /** Units in flight at once (default 4). */
-  concurrency?: number;
-  rate?: RateOptions;
-  retries?: number;
-  backoff?: BackoffOptions;
-  timeoutMs?: number;
-  /** Longest Retry-After waited for (default 5 min); a longer one fails its unit, which the next run fetches. */
-  maxRetryAfterMs?: number;
-  /** Largest response body read; a larger one fails its unit (default 64 MiB). */
-  maxResponseBytes?: number;
-  /** The client's clock (rate window, backoff). Default real time. */
-  clock?: Clock;
-  logger: Logger;
-  progress: ProgressSink;
-  signal?: AbortSignal;
-  hooks?: SyncHooks;
-  /** JSON progress lines at least this often (default 25 s, under the 30 s a cron log may stay silent). */
-  heartbeatMs?: number;
-  /** Handed the team's result as soon as it exists, so that a team that throws still leaves its counts. */
-  onResult?: (result: TeamResult) => void;
-}
-
-export type TeamStatus = 'planned' | 'succeeded' | 'partial' | 'failed' | 'interrupted';
-
-export interface TeamResult {
-  teamId: string;
-  runId: string | undefined;
-  status: TeamStatus;
-  plan: SyncPlan | undefined;
-  counters: RunCounters;
-  rejectedByStream: Record<string, number>;
-  unreachable: Array<{ project: string; reason: string }>;
-  failedUnits: Array<{ unit: string; error: string }>;
-  error?: VwhError;
-}
+import type { TeamResult, TeamSyncOptions, UnitContext } from './types.js';
+import { runUnits, SimulatedCrash, takeStats } from './unit-runner.js';
 
 /**
  * One team (one key): build its client, discover, plan, record the run, run every unit (each committed with its

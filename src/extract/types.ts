@@ -1,9 +1,13 @@
-import type { ApiClient } from '../client/api-client.js';
+import type { Project, Prompt } from '../api/index.js';
+import type { ApiClient, BackoffOptions } from '../client/api-client.js';
+import type { Clock } from '../core/clock.js';
 import type { DayRange } from '../core/days.js';
+import type { VwhError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { TableLoad } from '../warehouse/loader.js';
-import type { WarehouseSession } from '../warehouse/warehouse.js';
-import type { Discovery } from './discovery.js';
+import type { RunCounters } from '../warehouse/run-store.js';
+import type { Warehouse, WarehouseSession } from '../warehouse/warehouse.js';
+import type { ProgressSink, SyncPlan } from './progress.js';
 
 /** The parent a unit of work belongs to: the team, a project, or a prompt. */
 export interface Parent {
@@ -111,4 +115,95 @@ export interface Unit {
   estimate: number;
   /** The state knows none of the unit's days was landed: its rows are appended without a delete. */
   fresh: boolean;
+}
+
+export interface ProjectPrompts {
+  project: Project;
+  prompts: Prompt[];
+  /** The list response as parsed (for the prompts stream, which lands it without another request). */
+  total: number;
+  rejected: Rejection[];
+}
+
+/** The team's projects and their prompts: what every stream's parents come from. */
+export interface Discovery {
+  projects: ProjectPrompts[];
+  /** Projects named by `--projects` (or listed) that the key cannot read, with the API's reason. */
+  unreachable: Array<{ project: string; reason: string }>;
+  /** Items of GET /projects that do not fit the contract: quarantined, the others synced. */
+  rejected: Rejection[];
+  requests: number;
+}
+
+export interface RateOptions {
+  /** Sliding window (60 000 ms in the spec; scaled down in tests). */
+  windowMs?: number;
+  /** Requests per window; default the standard tier (70), corrected by X-RateLimit-Limit. */
+  limit?: number;
+  /** Part of the window this sync may use (default 1). */
+  share?: number;
+}
+
+export interface TeamSyncOptions {
+  warehouse: Warehouse;
+  teamId: string;
+  baseUrl: string;
+  apiKey: string;
+  /** Base URL of the second document's services (content, teams); default `baseUrl`. */
+  servicesBaseUrl?: string;
+  /** The team service's caller (team_members); without it that stream is skipped. */
+  userId?: string;
+  settings: SyncSettings;
+  /**
+   * `settings.today` is the local UTC date, not a day the user named: the API's day (the `Date` header of its first
+   * response) replaces it. Either way the sync never goes past the API's day.
+   */
+  todayFromApi?: boolean;
+  /** Stream names; default all. */
+  streams?: readonly string[];
+  projects?: readonly string[];
+  fullRefresh?: boolean;
+  planOnly?: boolean;
+  /** Units in flight at once (default 4). */
+  concurrency?: number;
+  rate?: RateOptions;
+  retries?: number;
+  backoff?: BackoffOptions;
+  timeoutMs?: number;
+  /** Longest Retry-After waited for (default 5 min); a longer one fails its unit, which the next run fetches. */
+  maxRetryAfterMs?: number;
+  /** Largest response body read; a larger one fails its unit (default 64 MiB). */
+  maxResponseBytes?: number;
+  /** The client's clock (rate window, backoff). Default real time. */
+  clock?: Clock;
+  logger: Logger;
+  progress: ProgressSink;
+  signal?: AbortSignal;
+  hooks?: SyncHooks;
+  /** JSON progress lines at least this often (default 25 s, under the 30 s a cron log may stay silent). */
+  heartbeatMs?: number;
+  /** Handed the team's result as soon as it exists, so that a team that throws still leaves its counts. */
+  onResult?: (result: TeamResult) => void;
+}
+
+export type TeamStatus = 'planned' | 'succeeded' | 'partial' | 'failed' | 'interrupted';
+
+export interface TeamResult {
+  teamId: string;
+  runId: string | undefined;
+  status: TeamStatus;
+  plan: SyncPlan | undefined;
+  counters: RunCounters;
+  rejectedByStream: Record<string, number>;
+  unreachable: Array<{ project: string; reason: string }>;
+  failedUnits: Array<{ unit: string; error: string }>;
+  error?: VwhError;
+}
+
+/** Test hooks that simulate a crash (a throw of `SimulatedCrash` ends the run like a kill -9: nothing more is written). */
+export interface SyncHooks {
+  /** Inside the unit's transaction, after its rows and before its state: a throw rolls the unit back. */
+  inTransaction?(unitNumber: number, unit: Unit): void;
+  /** After a unit committed. */
+  afterUnit?(unitNumber: number, unit: Unit): void;
 }

@@ -9,8 +9,7 @@ import { isVwhError } from '../core/errors.js';
 import type { RunCounters } from '../warehouse/run-store.js';
 import type { StreamPlan } from './planner.js';
 import type { ProgressSink, SyncPlan, UnitProgress } from './progress.js';
-import type { TeamResult } from './team-sync.js';
-import type { Unit, UnitContext, UnitOutput } from './types.js';
+import type { SyncHooks, TeamResult, Unit, UnitContext, UnitOutput } from './types.js';
 
 /**
  * Fetched rows waiting for the warehouse (the batch landing included) beyond which fetching pauses. Twice a batch:
@@ -18,14 +17,6 @@ import type { Unit, UnitContext, UnitOutput } from './types.js';
  * included); at 20 000, 264 MB, with the backfill as close to its floor.
  */
 const MAX_BACKLOG_ROWS = 20_000;
-
-/** Test hooks that simulate a crash (a throw of `SimulatedCrash` ends the run like a kill -9: nothing more is written). */
-export interface SyncHooks {
-  /** Inside the unit's transaction, after its rows and before its state: a throw rolls the unit back. */
-  inTransaction?(unitNumber: number, unit: Unit): void;
-  /** After a unit committed. */
-  afterUnit?(unitNumber: number, unit: Unit): void;
-}
 
 export class SimulatedCrash extends Error {
   constructor(message = 'simulated crash') {

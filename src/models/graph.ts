@@ -1,12 +1,5 @@
 import { VwhError } from '../core/errors.js';
-import type { Model } from './types.js';
-
-/** Parent and child maps of the models, and a topological order (parents first). */
-export interface ModelGraph {
-  order: string[];
-  parents: Map<string, string[]>;
-  children: Map<string, string[]>;
-}
+import type { Model, ModelGraph } from './types.js';
 
 export function buildGraph(models: Map<string, Model>): ModelGraph {
   const parents = new Map<string, string[]>();

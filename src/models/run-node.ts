@@ -16,11 +16,10 @@ import { formatRanges } from './intervals.js';
 import { materializers } from './materialize/index.js';
 import type { Relations } from './relations.js';
 import { auditStatus, describeError, type NodeResult } from './results.js';
-import type { RunOptions } from './runner.js';
 
 import { qualified } from './sql-text.js';
 import { type ModelStateRow, replaceModelState, restatedDays, writeModelState } from './state.js';
-import type { Model, Project } from './types.js';
+import type { Model, Project, RunOptions } from './types.js';
 
 /** What every model of one run shares. */
 export interface NodeRun {

@@ -14,25 +14,11 @@ import { type NodeRun, runNode } from './run-node.js';
 import { schedule } from './schedule.js';
 import { selectModels } from './selection.js';
 import { ensureState, readModelStates, recordRuns } from './state.js';
-import type { Model, Project, SingularTest } from './types.js';
+import type { Model, Project, RunOptions, SingularTest } from './types.js';
 
 export type { NodeResult, NodeStatus, RunResults } from './results.js';
 export { exitCodeFor } from './results.js';
-
-export interface RunOptions {
-  command: 'build' | 'run' | 'test';
-  select?: string[];
-  exclude?: string[];
-  /** Last day incremental models process (inclusive); default yesterday by the clock. */
-  end?: string;
-  start?: string;
-  fullRefresh?: boolean;
-  /** Models built at the same time, each on its own connection. */
-  threads?: number;
-  storeFailures?: boolean;
-  clock: Clock;
-  logger: Logger;
-}
+export type { RunOptions } from './types.js';
 
 /** `build` = models then their audits; `run` = models only; `test` = audits and singular tests on what exists. */
 export async function runProject(db: Database, project: Project, options: RunOptions): Promise<RunResults> {

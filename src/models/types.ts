@@ -1,6 +1,7 @@
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
 import type { AuditSpec } from './audits/spec.js';
 import type { ColumnsRead } from './columns-read.js';
-import type { ModelGraph } from './graph.js';
 import type { Macro } from './macros.js';
 
 export const MODEL_KINDS = [
@@ -113,4 +114,26 @@ export interface Project {
   graph: ModelGraph;
   /** Things that are not errors but are probably mistakes: `.sql` files outside the folders the runner reads. */
   warnings: string[];
+}
+
+/** Parent and child maps of the models, and a topological order (parents first). */
+export interface ModelGraph {
+  order: string[];
+  parents: Map<string, string[]>;
+  children: Map<string, string[]>;
+}
+
+export interface RunOptions {
+  command: 'build' | 'run' | 'test';
+  select?: string[];
+  exclude?: string[];
+  /** Last day incremental models process (inclusive); default yesterday by the clock. */
+  end?: string;
+  start?: string;
+  fullRefresh?: boolean;
+  /** Models built at the same time, each on its own connection. */
+  threads?: number;
+  storeFailures?: boolean;
+  clock: Clock;
+  logger: Logger;
 }

@@ -2,13 +2,14 @@
  * The `--demo` team: an enterprise team, a demo user and an admin key, with the world's demo projects. The world
  * gives the configuration (prompts, competitors, actions); the server adds the texts only it keeps (action titles).
  */
-import type { ReferenceState } from './reference-state.js';
+
 import type { ActionDetails } from './state/projects.js';
+import type { Stores } from './stores.js';
 import type { ActionConfig } from './world/types.js';
 
 export const DEMO_EMAIL = 'demo@example.com';
 
-export function seedDemoTeam(state: ReferenceState, apiKey?: string): { apiKey: string; teamId: string } {
+export function seedDemoTeam(state: Stores, apiKey?: string): { apiKey: string; teamId: string } {
   const createdAt = new Date(state.sim.now() - state.options.historyDays * 86_400_000).toISOString();
   const team = state.accounts.createTeam('Demo team', 'enterprise', createdAt);
   const user = state.accounts.createUser(DEMO_EMAIL, `demo-${state.options.seed}`, team.id);

@@ -19,6 +19,7 @@ import { Accounts } from './state/accounts.js';
 import { IdempotencyStore } from './state/idempotency.js';
 import { Projects } from './state/projects.js';
 import { Webhooks } from './state/webhooks.js';
+import type { Stores } from './stores.js';
 import type { World } from './world/api.js';
 
 export interface CallbackRecord {
@@ -30,7 +31,7 @@ export interface CallbackRecord {
   refused?: string;
 }
 
-export class ReferenceState {
+export class ReferenceState implements Stores {
   readonly sim: SimClock;
   readonly rate: RateLimiter;
   readonly faults: FaultInjector;

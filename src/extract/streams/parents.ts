@@ -1,6 +1,5 @@
-import type { Discovery } from '../discovery.js';
 import { dayOf } from '../rows.js';
-import type { Parent, SyncSettings } from '../types.js';
+import type { Discovery, Parent, SyncSettings } from '../types.js';
 
 /** Prompt types whose answers are collected (or were, before a prompt was switched off). */
 const TRACKED_TYPES = new Set(['active', 'inactive']);

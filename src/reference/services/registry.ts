@@ -2,8 +2,9 @@
  * The services' state, an explicit member of the reference state (`state.services`, options in
  * `state.servicesOptions`): a reset of the reference state rebuilds it with the other stores; the options stay.
  */
-import type { ReferenceState } from '../reference-state.js';
+
 import type { Accounts } from '../state/accounts.js';
+import type { Stores } from '../stores.js';
 import { BootstrapMachine } from './bootstrap/machine.js';
 import { STEPS } from './content/pipeline.js';
 import { ContentStore } from './content/store.js';
@@ -22,13 +23,13 @@ export interface Services {
 }
 
 /** Sets service options for this server (e.g. `allowHttpLoopback` for tests delivering to a local receiver). */
-export function configureServices(state: ReferenceState, patch: Partial<ServicesOptions>): ServicesOptions {
+export function configureServices(state: Stores, patch: Partial<ServicesOptions>): ServicesOptions {
   state.servicesOptions = { ...state.servicesOptions, ...patch };
   return state.servicesOptions;
 }
 
 /** The services of a reference state, built with its stores (ReferenceState's constructor and reset()). */
-export function createServices(state: ReferenceState): Services {
+export function createServices(state: Stores & { readonly services: Services }): Services {
   const membership = new Membership(state.accounts, state.options.seed);
   const content = new ContentStore(
     () => state.ids,

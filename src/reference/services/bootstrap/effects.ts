@@ -5,9 +5,10 @@
  * position and citations, which the world computes from the prompts. For a project of a team the results are
  * written to the project (as the public pipeline always did); a project without a team keeps counts only.
  */
-import type { ReferenceState } from '../../reference-state.js';
+
 import { PLAN_LIMITS } from '../../state/plans.js';
 import type { ProjectRecord } from '../../state/projects.js';
+import type { Stores } from '../../stores.js';
 import { normalizeWebsite } from '../../views/competitor.js';
 import type { CompetitorConfig, PromptConfig, TopicConfig } from '../../world/types.js';
 
@@ -31,7 +32,7 @@ export interface BootTarget {
 
 export class PhaseError extends Error {}
 
-export function initializeEffect(state: ReferenceState, target: BootTarget): void {
+export function initializeEffect(state: Stores, target: BootTarget): void {
   if (!/^https?:\/\/[^\s/]+\.[^\s]+$/i.test(target.website_url.trim())) {
     throw new PhaseError(`Could not fetch ${target.website_url}: the site address is not an http(s) URL`);
   }
@@ -69,7 +70,7 @@ export function initializeEffect(state: ReferenceState, target: BootTarget): voi
   if (project) state.projects.update(project, (c) => ({ ...c, topics, prompts, competitors }));
 }
 
-export function promptEffect(state: ReferenceState, target: BootTarget): void {
+export function promptEffect(state: Stores, target: BootTarget): void {
   const project = target.project;
   if (!project) return;
   const team = state.accounts.teams.get(project.config.team_id);
@@ -90,7 +91,7 @@ export function promptEffect(state: ReferenceState, target: BootTarget): void {
  * the project gets `bootstrapped_at` (once: a second completion changes nothing already served), which gives it the
  * world's bootstrap cell, the answers of its creation day (docs/reference-decisions.md, "Bootstrap").
  */
-export function completeEffect(state: ReferenceState, target: BootTarget): void {
+export function completeEffect(state: Stores, target: BootTarget): void {
   const project = target.project;
   if (!project) return;
   const ids = new Set(target.prompt_ids);

@@ -7,8 +7,8 @@
  */
 import { BOOTSTRAP_STATUSES, type BootstrapStatus, ERRORS } from '../../../api/index.js';
 import { rowError } from '../../http/http-error.js';
-import type { ReferenceState } from '../../reference-state.js';
 import type { ProjectRecord } from '../../state/projects.js';
+import type { Stores } from '../../stores.js';
 import { type BootTarget, completeEffect, initializeEffect, PhaseError, promptEffect } from './effects.js';
 
 export type BootPhase = 'initialize' | 'prompt' | 'analysis' | 'complete';
@@ -43,7 +43,7 @@ export class BootstrapMachine {
   /** Test hook: the next run of this phase fails with this message. */
   plannedFailure: { phase: BootPhase; message: string } | null = null;
 
-  constructor(private readonly state: ReferenceState) {}
+  constructor(private readonly state: Stores) {}
 
   /**
    * Starts (or re-runs) the initialize phase of a project of the public store (unknown id: 404). Refused with 409

@@ -8,8 +8,8 @@
  */
 import { CHECKPOINT_OPTION_ACTIONS, WORKFLOW_CHECKPOINTS } from '../../../api/index.js';
 import { fail } from '../../http/http-error.js';
-import type { ReferenceState } from '../../reference-state.js';
 import { replaceAction } from '../../state/projects.js';
+import type { Stores } from '../../stores.js';
 import { uuidFrom } from '../../world/hash.js';
 import type { ContentStore } from '../content/store.js';
 import { type Brief, outlineMarkdown, writeArticle } from '../content/writer.js';
@@ -58,7 +58,7 @@ export class WorkflowEngine {
   plannedFailure: { checkpoint: Checkpoint; message: string } | null = null;
 
   constructor(
-    private readonly state: ReferenceState,
+    private readonly state: Stores,
     private readonly content: () => ContentStore,
     private readonly options: () => ServicesOptions,
   ) {}
