@@ -8,21 +8,31 @@ description: >
   rates), with week-over-week (this 7 days against the 7 before) and month-over-month (this 28 days against the
   28 before) changes in percentage points and a 95% interval for each change.
 
+  Fixed panel: a change compares the prompts answered in both of its windows. A prompt that started or stopped
+  inside the span (marts.measurement_events) and was answered in one window only is left out of both sides of the
+  change (`*_prompts_left_out`, the panel's answers `*_panel_responses`), so adding or deactivating a prompt moves
+  no change; what it moves in the all-prompt figures is `*_prompt_mix_pp` (visibility_28d_pct −
+  visibility_prev_28d_pct = mom_delta_pp + mom_prompt_mix_pp, up to rounding). When the prompt set did not change,
+  the panel is every prompt and the mix 0.
+
   Test: two independent proportions, Newcombe's hybrid score interval (method 10, built from the two Wilson
   intervals): for p1 (current window, Wilson l1..u1) and p2 (previous window, l2..u2), the change d = p1 - p2 has
-  the interval [d - sqrt((p1 - l1)² + (u2 - p2)²), d + sqrt((u1 - p1)² + (p2 - l2)²)]. `wow_significant` /
-  `mom_significant` is true only when that interval excludes zero, and false when either window has no answers or
-  the series is too short for a full previous window. It is decided on the published (2-decimal) bounds, so
-  a reader never sees a significant change whose interval touches zero. It treats answers as independent; repeated answers to the
+  the interval [d - sqrt((p1 - l1)² + (u2 - p2)²), d + sqrt((u1 - p1)² + (p2 - l2)²)]. `wow_ci_excludes_zero` /
+  `mom_ci_excludes_zero` is true when that interval excludes zero (decided on the published 2-decimal bounds): a
+  per-test reading with no multiple-comparison control, not for alerting (of the many changes tested each day, a
+  share of those are noise). It treats answers as independent; repeated answers to the
   same prompt are correlated, so the interval is somewhat narrow for brands whose visibility differs a lot between
   prompts (a prompt-level paired test would be the conservative alternative; see docs/analytics.md).
 
   Alerts: each day, the week- and month-over-month changes of every brand and provider are tested against "the
-  change exceeds 1 point" (so a drift of a fraction of a point is no discovery), and Benjamini–Hochberg over the
-  team's tests of the day of each kind decides `*_fdr_significant`: q = 0.05 over the month-over-month tests, q = 0.01
-  over the week-over-week tests (a week holds a quarter of a month's answers, so few true weekly changes are
-  detectable and at q = 0.05 most weekly discoveries were noise); `*_alert` marks the first day of each run of
-  discoveries in one direction. Spans holding a measurement change are not tested.
+  change exceeds 1 point" week over week and "0.5 point" month over month (so a drift of a fraction of a point is no
+  discovery; a month holds four times a week's answers, so its margin is half), and Benjamini–Hochberg over the
+  team's tests of the day of each kind decides `wow_significant` / `mom_significant` (the decision to filter on):
+  q = 0.05 over the month-over-month tests, q = 0.01 over the week-over-week tests (a week holds a quarter of a
+  month's answers, so few true weekly changes are detectable and at q = 0.05 most weekly discoveries were noise);
+  `*_alert` marks the first day of each run of discoveries in one direction. Spans holding a measurement change
+  other than a prompt starting or stopping (an alias, a competitor tracked or dropped, which the panel cannot take
+  out) are not tested.
 
   The series has one row per calendar day from the brand's first day in marts.brand_visibility_daily to the run's
   last day, as long as one of the 56 days ending on it has answers of the series (a day without answers counts 0
@@ -57,10 +67,15 @@ columns:
   responses_prev_7d: answers in the 7 days before that (date-13 .. date-7)
   mentions_prev_7d: answers naming the brand in those days
   visibility_prev_7d_pct: 100 mentions_prev_7d / responses_prev_7d
-  wow_delta_pp: visibility_7d_pct - visibility_prev_7d_pct, percentage points
+  wow_delta_pp: the change of the prompts answered in both 7-day windows (the fixed panel), percentage points; visibility_7d_pct - visibility_prev_7d_pct when the prompt set did not change
   wow_ci_low_pp: Newcombe 95% lower bound of the change
   wow_ci_high_pp: Newcombe 95% upper bound of the change
-  wow_significant: the change's interval excludes zero
+  wow_significant: the week-over-week change is a discovery (Benjamini–Hochberg at q = 0.01 over the team's week-over-week tests of the day, against "the change exceeds 1 point"), the decision the alerts use
+  wow_ci_excludes_zero: per test only (no multiple-comparison control), not for alerting; true when the change's 95% interval excludes zero
+  wow_prompts_left_out: prompts answered in one of the two 7-day windows only (started or stopped), left out of the change
+  wow_panel_responses: answers of the panel in the 7 days (the n of the change's current side)
+  wow_panel_prev_responses: answers of the panel in the 7 days before
+  wow_prompt_mix_pp: what the prompts left out move in the all-prompt change (visibility_7d_pct - visibility_prev_7d_pct - wow_delta_pp), 0 when the prompt set did not change
   responses_28d: answers in the 28 days ending on date
   mentions_28d: answers naming the brand in those 28 days
   visibility_28d_pct: 100 mentions_28d / responses_28d
@@ -71,28 +86,33 @@ columns:
   responses_prev_28d: answers in the 28 days before that (date-55 .. date-28)
   mentions_prev_28d: answers naming the brand in those days
   visibility_prev_28d_pct: 100 mentions_prev_28d / responses_prev_28d
-  mom_delta_pp: visibility_28d_pct - visibility_prev_28d_pct, percentage points
+  mom_delta_pp: the change of the prompts answered in both 28-day windows (the fixed panel), percentage points; visibility_28d_pct - visibility_prev_28d_pct when the prompt set did not change
   mom_ci_low_pp: Newcombe 95% lower bound of the change
   mom_ci_high_pp: Newcombe 95% upper bound of the change
-  mom_significant: the change's interval excludes zero (one test on its own, no multiple-comparison control)
+  mom_significant: the month-over-month change is a discovery (Benjamini–Hochberg at q = 0.05 over the team's month-over-month tests of the day, against "the change exceeds 0.5 point"), the decision the alerts use
+  mom_ci_excludes_zero: per test only (no multiple-comparison control), not for alerting; true when the change's 95% interval excludes zero
+  mom_prompts_left_out: prompts answered in one of the two 28-day windows only, left out of the change
+  mom_panel_responses: answers of the panel in the 28 days
+  mom_panel_prev_responses: answers of the panel in the 28 days before
+  mom_prompt_mix_pp: visibility_28d_pct - visibility_prev_28d_pct - mom_delta_pp, 0 when the prompt set did not change
   position_n_7d: answers with a position in the 7 days (the n of avg_position_7d)
   sentiment_n_7d: answers with a sentiment in the 7 days (the n of sentiment_avg_7d)
   position_n_28d: the n of avg_position_28d
   sentiment_n_28d: the n of sentiment_avg_28d
-  measurement_change_wow: a measurement change (marts.measurement_events, of this brand or the whole project) falls in date − 12 .. date, so the week-over-week change mixes it in; not tested
+  measurement_change_wow: a measurement change other than a prompt starting or stopping (marts.measurement_events, of this brand or the whole project) falls in date − 12 .. date, so the week-over-week change mixes it in; not tested
   measurement_change_mom: the same over date − 54 .. date, for month over month
   wow_p_value: one-sided p-value that the week-over-week change exceeds 1 point in its direction (null when not tested)
-  wow_fdr_significant: discovered by Benjamini–Hochberg at q = 0.01 over the team's week-over-week tests of the day
-  wow_alert: wow_fdr_significant and not already discovered in the same direction the day before (once per episode)
-  mom_p_value: the same for month over month
-  mom_fdr_significant: discovered by Benjamini–Hochberg at q = 0.05 over the team's month-over-month tests of the day
+  wow_alert: wow_significant and not already discovered in the same direction the day before (once per episode)
+  mom_p_value: one-sided p-value that the month-over-month change exceeds 0.5 point in its direction (null when not tested)
   mom_alert: the same for month over month
 audits:
   - not_null: [team_id, project_id, brand_id, provider, date, responses_7d, mentions_7d, wow_significant, mom_significant]
   - unique: [team_id, project_id, brand_id, provider, date]
   - expression: {sql: "mentions_7d <= responses_7d and mentions_28d <= responses_28d and responses_7d <= responses_28d", name: window_counts_consistent}
-  - expression: {sql: "not wow_significant or (wow_ci_low_pp > 0 or wow_ci_high_pp < 0)", name: wow_significant_iff_interval_excludes_zero}
-  - expression: {sql: "not mom_significant or (mom_ci_low_pp > 0 or mom_ci_high_pp < 0)", name: mom_significant_iff_interval_excludes_zero}
+  - expression: {sql: "wow_ci_excludes_zero = coalesce(wow_ci_low_pp > 0 or wow_ci_high_pp < 0, false)", name: wow_ci_excludes_zero_iff_interval_excludes_zero}
+  - expression: {sql: "mom_ci_excludes_zero = coalesce(mom_ci_low_pp > 0 or mom_ci_high_pp < 0, false)", name: mom_ci_excludes_zero_iff_interval_excludes_zero}
+  - expression: {sql: "(not wow_significant or wow_p_value is not null) and (not mom_significant or mom_p_value is not null)", name: significant_only_when_tested}
+  - expression: {sql: "mom_delta_pp is null or mom_delta_pp between mom_ci_low_pp and mom_ci_high_pp", name: mom_delta_inside_interval}
   - expression: {sql: "wow_delta_pp is null or wow_delta_pp between wow_ci_low_pp and wow_ci_high_pp", name: wow_delta_inside_interval}
 */
 with all_days as (
@@ -114,8 +134,94 @@ partial_days as (
   where not is_complete and date between @start_date and @end_date
 ),
 events as (
-  -- Measurement changes that move this brand's figures (brand_id null: every brand of the project).
+  -- Measurement changes that move this brand's figures (brand_id null: every brand of the project), other than a
+  -- prompt starting or stopping: the change of the prompts answered in both windows (the fixed panel below) leaves
+  -- that one out.
   select team_id, project_id, brand_id, date from marts.measurement_events
+  where kind not in ('prompt_started', 'prompt_stopped')
+),
+moved_prompts as (
+  -- Prompts that started or stopped being answered: in a span holding such a day they may be answered in one window
+  -- only, and so not be part of the fixed panel.
+  select distinct team_id, project_id, subject as prompt_id
+  from marts.measurement_events
+  where kind in ('prompt_started', 'prompt_stopped')
+),
+moved_answers as (
+  select a.team_id, a.project_id, a.prompt_id, a.chat_id, a.provider, a.date
+  from intermediate.int_chats_by_provider as a
+  join moved_prompts as m on m.team_id = a.team_id and m.project_id = a.project_id and m.prompt_id = a.prompt_id
+  join intermediate.int_day_completeness as c
+    on c.team_id = a.team_id and c.project_id = a.project_id and c.date = a.date and c.is_complete
+  where a.date between @start_date - 56 and @end_date
+),
+moved_days as (
+  -- Per series (on the days it has rows), moved prompt and day: its answers and those naming the brand.
+  select
+    d.team_id, d.project_id, d.brand_id, d.provider, a.prompt_id, d.date,
+    count(*) as responses,
+    count(t.brand_id) as mentions
+  from daily as d
+  join moved_answers as a
+    on a.team_id = d.team_id and a.project_id = d.project_id and a.provider = d.provider and a.date = d.date
+  left join intermediate.int_brand_mentions_per_chat as t
+    on t.team_id = a.team_id and t.chat_id = a.chat_id and t.brand_id = d.brand_id
+  group by all
+),
+moved_calendar as (
+  select
+    team_id, project_id, brand_id, provider, prompt_id,
+    cast(unnest(generate_series(min(date), least(max(date) + 55, @end_date), interval 1 day)) as date) as date
+  from moved_days
+  group by all
+),
+moved_windows as (
+  -- The moved prompt's counts in the four windows of a day, for the series and for the project (provider all,
+  -- whatever the brand: whether the prompt was answered in a window at all).
+  select
+    k.team_id, k.project_id, k.brand_id, k.provider, k.prompt_id, k.date,
+    sum(coalesce(m.responses, 0)) over (w rows between 6 preceding and current row) as n7,
+    sum(coalesce(m.mentions, 0)) over (w rows between 6 preceding and current row) as x7,
+    sum(coalesce(m.responses, 0)) over (w rows between 13 preceding and 7 preceding) as n_prev7,
+    sum(coalesce(m.mentions, 0)) over (w rows between 13 preceding and 7 preceding) as x_prev7,
+    sum(coalesce(m.responses, 0)) over (w rows between 27 preceding and current row) as n28,
+    sum(coalesce(m.mentions, 0)) over (w rows between 27 preceding and current row) as x28,
+    sum(coalesce(m.responses, 0)) over (w rows between 55 preceding and 28 preceding) as n_prev28,
+    sum(coalesce(m.mentions, 0)) over (w rows between 55 preceding and 28 preceding) as x_prev28
+  from moved_calendar as k
+  left join moved_days as m
+    on m.team_id = k.team_id and m.project_id = k.project_id and m.brand_id = k.brand_id
+    and m.provider = k.provider and m.prompt_id = k.prompt_id and m.date = k.date
+  window w as (partition by k.team_id, k.project_id, k.brand_id, k.provider, k.prompt_id order by k.date)
+),
+moved_answered as (
+  -- Whether the prompt was answered (by any provider) in each window of the day: the project's view, so every brand
+  -- and provider of the project compares the same panel.
+  select team_id, project_id, prompt_id, date,
+    coalesce(bool_or(n7 > 0), false) as in7, coalesce(bool_or(n_prev7 > 0), false) as in_prev7,
+    coalesce(bool_or(n28 > 0), false) as in28, coalesce(bool_or(n_prev28 > 0), false) as in_prev28
+  from moved_windows
+  where provider = 'all'
+  group by all
+),
+left_out as (
+  -- Per series and day, the answers of the prompts answered in one of the two windows only: left out of the change.
+  select
+    w.team_id, w.project_id, w.brand_id, w.provider, w.date,
+    count(*) filter (where a.in7 <> a.in_prev7) as wow_prompts_left_out,
+    sum(w.n7) filter (where a.in7 <> a.in_prev7) as wow_out_n,
+    sum(w.x7) filter (where a.in7 <> a.in_prev7) as wow_out_x,
+    sum(w.n_prev7) filter (where a.in7 <> a.in_prev7) as wow_out_n_prev,
+    sum(w.x_prev7) filter (where a.in7 <> a.in_prev7) as wow_out_x_prev,
+    count(*) filter (where a.in28 <> a.in_prev28) as mom_prompts_left_out,
+    sum(w.n28) filter (where a.in28 <> a.in_prev28) as mom_out_n,
+    sum(w.x28) filter (where a.in28 <> a.in_prev28) as mom_out_x,
+    sum(w.n_prev28) filter (where a.in28 <> a.in_prev28) as mom_out_n_prev,
+    sum(w.x_prev28) filter (where a.in28 <> a.in_prev28) as mom_out_x_prev
+  from moved_windows as w
+  join moved_answered as a
+    on a.team_id = w.team_id and a.project_id = w.project_id and a.prompt_id = w.prompt_id and a.date = w.date
+  group by all
 ),
 series as (
   select
@@ -216,36 +322,60 @@ flagged as (
     ) as measurement_change_mom
   from complete as w
 ),
+panel as (
+  -- The fixed panel: the window counts without the prompts answered in one of the two windows only (a prompt that
+  -- started or stopped inside the span). Equal to the window counts when the prompt set did not change.
+  select
+    f.*,
+    coalesce(o.wow_prompts_left_out, 0) as wow_prompts_left_out,
+    coalesce(o.mom_prompts_left_out, 0) as mom_prompts_left_out,
+    f.responses_7d - coalesce(o.wow_out_n, 0) as pn7,
+    f.mentions_7d - coalesce(o.wow_out_x, 0) as px7,
+    f.responses_prev_7d - coalesce(o.wow_out_n_prev, 0) as pn_prev7,
+    f.mentions_prev_7d - coalesce(o.wow_out_x_prev, 0) as px_prev7,
+    f.responses_28d - coalesce(o.mom_out_n, 0) as pn28,
+    f.mentions_28d - coalesce(o.mom_out_x, 0) as px28,
+    f.responses_prev_28d - coalesce(o.mom_out_n_prev, 0) as pn_prev28,
+    f.mentions_prev_28d - coalesce(o.mom_out_x_prev, 0) as px_prev28
+  from flagged as f
+  left join left_out as o
+    on o.team_id = f.team_id and o.project_id = f.project_id and o.brand_id = f.brand_id
+    and o.provider = f.provider and o.date = f.date
+),
 changes as (
-  -- Proportions, their Wilson intervals and Newcombe's interval of each change (macros/stats.sql).
+  -- Proportions and their Wilson intervals over all prompts; each change and Newcombe's interval of it over the
+  -- fixed panel (macros/stats.sql); the prompt mix is what the prompts left out would have added to the change.
   select
     *,
     mentions_7d / nullif(responses_7d, 0) as p7,
     wilson_low(mentions_7d, responses_7d) as p7_lo,
     wilson_high(mentions_7d, responses_7d) as p7_hi,
     mentions_prev_7d / nullif(responses_prev_7d, 0) as q7,
-    p7 - q7 as wow,
-    newcombe_low(mentions_7d, responses_7d, mentions_prev_7d, responses_prev_7d) as wow_lo,
-    newcombe_high(mentions_7d, responses_7d, mentions_prev_7d, responses_prev_7d) as wow_hi,
+    px7 / nullif(pn7, 0) - px_prev7 / nullif(pn_prev7, 0) as wow,
+    newcombe_low(px7, pn7, px_prev7, pn_prev7) as wow_lo,
+    newcombe_high(px7, pn7, px_prev7, pn_prev7) as wow_hi,
+    (p7 - q7) - wow as wow_mix,
     mentions_28d / nullif(responses_28d, 0) as p28,
     wilson_low(mentions_28d, responses_28d) as p28_lo,
     wilson_high(mentions_28d, responses_28d) as p28_hi,
     mentions_prev_28d / nullif(responses_prev_28d, 0) as q28,
-    p28 - q28 as mom,
-    newcombe_low(mentions_28d, responses_28d, mentions_prev_28d, responses_prev_28d) as mom_lo,
-    newcombe_high(mentions_28d, responses_28d, mentions_prev_28d, responses_prev_28d) as mom_hi
-  from flagged
+    px28 / nullif(pn28, 0) - px_prev28 / nullif(pn_prev28, 0) as mom,
+    newcombe_low(px28, pn28, px_prev28, pn_prev28) as mom_lo,
+    newcombe_high(px28, pn28, px_prev28, pn_prev28) as mom_hi,
+    (p28 - q28) - mom as mom_mix
+  from panel
 ),
 tests as (
-  -- One-sided test that the change exceeds 1 point in its own direction, with the standard error read off the
-  -- Newcombe interval's inner side (its half-width / 1.96). Not tested when a measurement change falls in the span.
+  -- One-sided test that the change exceeds 1 point (week over week) or 0.5 point (month over month) in its own
+  -- direction, with the standard error read off the Newcombe interval's inner side (its half-width / 1.96). Not
+  -- tested when a measurement change other than a prompt starting or stopping falls in the span.
   select
     *,
     case when wow is not null and wow <> 0 and not measurement_change_wow then
       normal_sf((abs(wow) - 0.01) / nullif((case when wow > 0 then wow - wow_lo else wow_hi - wow end) / 1.959964, 0))
     end as wow_p,
     case when mom is not null and mom <> 0 and not measurement_change_mom then
-      normal_sf((abs(mom) - 0.01) / nullif((case when mom > 0 then mom - mom_lo else mom_hi - mom end) / 1.959964, 0))
+      normal_sf((abs(mom) - 0.005) / nullif((case when mom > 0 then mom - mom_lo else mom_hi - mom end) / 1.959964, 0))
     end as mom_p
   from changes
 ),
@@ -323,10 +453,14 @@ select
   round(100 * wow, 2) as wow_delta_pp,
   round(100 * wow_lo, 2) as wow_ci_low_pp,
   round(100 * wow_hi, 2) as wow_ci_high_pp,
-  coalesce(round(100 * wow_lo, 2) > 0 or round(100 * wow_hi, 2) < 0, false) as wow_significant,
+  wow_disc as wow_significant,
+  coalesce(round(100 * wow_lo, 2) > 0 or round(100 * wow_hi, 2) < 0, false) as wow_ci_excludes_zero,
   measurement_change_wow,
+  wow_prompts_left_out,
+  cast(pn7 as bigint) as wow_panel_responses,
+  cast(pn_prev7 as bigint) as wow_panel_prev_responses,
+  round(100 * wow_mix, 2) as wow_prompt_mix_pp,
   wow_p as wow_p_value,
-  wow_disc as wow_fdr_significant,
   wow_alert_open as wow_alert,
   responses_28d,
   mentions_28d,
@@ -343,10 +477,14 @@ select
   round(100 * mom, 2) as mom_delta_pp,
   round(100 * mom_lo, 2) as mom_ci_low_pp,
   round(100 * mom_hi, 2) as mom_ci_high_pp,
-  coalesce(round(100 * mom_lo, 2) > 0 or round(100 * mom_hi, 2) < 0, false) as mom_significant,
+  mom_disc as mom_significant,
+  coalesce(round(100 * mom_lo, 2) > 0 or round(100 * mom_hi, 2) < 0, false) as mom_ci_excludes_zero,
   measurement_change_mom,
+  mom_prompts_left_out,
+  cast(pn28 as bigint) as mom_panel_responses,
+  cast(pn_prev28 as bigint) as mom_panel_prev_responses,
+  round(100 * mom_mix, 2) as mom_prompt_mix_pp,
   mom_p as mom_p_value,
-  mom_disc as mom_fdr_significant,
   mom_alert_open as mom_alert
 from episodes
 where date between @start_date and @end_date

@@ -3,8 +3,10 @@ title: Week-over-week movers
 description: |
   Each brand's visibility over the last 7 days against the 7 days before, per project and provider, on the last
   day of the range (the newest day of the trend when --to is omitted), from marts.brand_visibility_trend. Both
-  windows come with their answers (n), the change with its 95% interval (Newcombe), and `significant` is true only
-  when the interval excludes zero: only those are flagged as movers. Significant changes first, largest first.
+  windows come with their answers (n), the change with its 95% interval (Newcombe), and `wow_significant` is the
+  trend mart's discovery (Benjamini–Hochberg over the team's week-over-week tests of the day): only those are flagged
+  as movers; an interval that excludes zero on its own is no mover (of many changes tested, some are noise). The
+  change compares the prompts answered in both weeks. Significant changes first, largest first.
   Columns the trend mart adds (flags, further n's) follow in its order.
 parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
@@ -22,10 +24,10 @@ columns:
   responses_prev_7d: answers in the 7 days before (n)
   mentions_prev_7d: of which naming the brand
   visibility_prev_7d_pct: 100 × mentions_prev_7d / responses_prev_7d
-  wow_delta_pp: change in percentage points
+  wow_delta_pp: change in percentage points, of the prompts answered in both weeks
   wow_ci_low_pp: Newcombe 95% lower bound of the change
   wow_ci_high_pp: upper bound
-  wow_significant: the interval excludes zero (the mover flag)
+  wow_significant: a discovery at a false discovery rate of 1% (the mover flag)
   wow_flag: the trend mart's change flag, where it has one
   wow_alert: the trend mart's alert (false discovery rate controlled, once per episode), where it has one
   complete_window: both windows hold complete days only, where the mart says so

@@ -268,15 +268,26 @@ describe('build on a synced reference world', () => {
     expect(lifts.length).toBe(2);
     for (const lift of lifts) expect(lift.last_28, lift.project_id).toBeGreaterThan(lift.first_28);
 
-    // Flags follow the intervals: a flagged change's interval excludes 0, an unflagged one's contains it.
-    const [flags] = await rows<{ n: number; flagged: number; inconsistent: number }>(`
-      select count(*) as n, count(*) filter (where wow_significant) as flagged,
-             count(*) filter (where wow_significant <> (wow_ci_low_pp > 0 or wow_ci_high_pp < 0)) as inconsistent
+    // The per-test reading follows the intervals: its interval excludes 0, or it is false.
+    const [flags] = await rows<{
+      n: number;
+      flagged: number;
+      inconsistent: number;
+      discovered: number;
+      untested: number;
+    }>(`
+      select count(*) as n, count(*) filter (where wow_ci_excludes_zero) as flagged,
+             count(*) filter (where wow_ci_excludes_zero <> (wow_ci_low_pp > 0 or wow_ci_high_pp < 0)) as inconsistent,
+             count(*) filter (where wow_significant) as discovered,
+             count(*) filter (where wow_significant and wow_p_value is null) as untested
       from marts.brand_visibility_trend where wow_delta_pp is not null`);
     expect(flags?.n).toBeGreaterThan(500);
     expect(flags?.inconsistent).toBe(0);
-    // Week-to-week noise on a few dozen answers is large: most changes must not be flagged.
+    // Week-to-week noise on a few dozen answers is large: most changes must not be flagged, and the FDR-controlled
+    // decision (wow_significant) flags fewer still, and only tested changes.
     expect(flags?.flagged).toBeLessThan((flags?.n ?? 0) * 0.25);
+    expect(flags?.discovered).toBeLessThanOrEqual(flags?.flagged ?? 0);
+    expect(flags?.untested).toBe(0);
   });
 
   it('prompt performance carries the attributes of the synced snapshot and pools providers', async () => {
