@@ -1,6 +1,4 @@
-import type { Clock } from '../core/clock.js';
 import { addDays, type DayRange, msToDay } from '../core/days.js';
-import type { Logger } from '../core/log.js';
 import { quoteIdent } from '../core/sql.js';
 import type { Database } from '../warehouse/duckdb.js';
 import { Session } from '../warehouse/session.js';
