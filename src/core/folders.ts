@@ -1,11 +1,13 @@
 /**
  * Output folders checked before any work starts: a path the user cannot write (a read-only mount, another user's
  * folder, a file in the way) is a clear USAGE error naming the flag, instead of a Node stack trace half-way through
- * an export or, for `vwh run`, after the embedded services started.
+ * an export or, for `vwh run`, after the embedded services started. And an output that would land on one of the
+ * tool's inputs (the warehouse, its WAL, the published copy, the lake, the events journal) is refused the same way
+ * (`refuseInputs`), symlinks followed, before anything is written.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { VwhError } from './errors.js';
 
 /** What a file-system error code means, in words a person can act on. */
@@ -61,16 +63,85 @@ function prepare(dir: string): Prepared {
   }
 }
 
+/** What an input is to the tool; an output may be exactly the input of its own kind (the lake export writes the lake). */
+export type InputKind = 'warehouse' | 'wal' | 'published' | 'lake' | 'journal';
+
+/** A file or folder the tool reads or serves, which no output may replace or write into. */
+export interface GuardedInput {
+  kind: InputKind;
+  path: string;
+  /** In words, with where it was configured: `the warehouse (--db)`. */
+  what: string;
+}
+
+/**
+ * The path `path` names once symlinks are followed: `realpath` for one that exists; for one that does not exist yet,
+ * its nearest existing folder's real path with the rest appended (a dangling symlink is followed to its target).
+ */
+export function realPathOf(path: string, hops = 0): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync.native(abs);
+  } catch {
+    const parent = dirname(abs);
+    if (parent === abs) return abs;
+    const joined = join(realPathOf(parent, hops), basename(abs));
+    try {
+      if (hops < 40 && lstatSync(joined).isSymbolicLink()) {
+        return realPathOf(resolve(dirname(joined), readlinkSync(joined)), hops + 1);
+      }
+    } catch {
+      // not there at all: the joined path is where it will be
+    }
+    return joined;
+  }
+}
+
+/**
+ * USAGE (exit 64) when `output`, symlinks followed, is one of `inputs` or inside one of them, naming `flag`, the
+ * input and the fix; before anything is written, so nothing is lost. `own` is the output's own kind: the lake export
+ * may write the lake, the publish the published copy (but not into another input).
+ */
+export function refuseInputs(output: string, flag: string, inputs: readonly GuardedInput[], own?: InputKind): void {
+  const real = realPathOf(output);
+  for (const input of inputs) {
+    const guarded = realPathOf(input.path);
+    const same = real === guarded;
+    if (same && input.kind === own) continue;
+    if (!same && !real.startsWith(guarded.endsWith(sep) ? guarded : guarded + sep)) continue;
+    const shown = resolve(output);
+    const via = shown === real ? '' : ` (which resolves to ${real})`;
+    throw new VwhError(
+      'USAGE',
+      `${flag} ${shown}${via} is ${same ? input.what : `inside ${input.what} (${guarded})`}: writing there would ` +
+        `destroy what vwh reads or serves. Point ${flag} at a path outside the warehouse, its WAL, the published copy, ` +
+        'the lake and the events journal.',
+    );
+  }
+}
+
 /** `dir` made and proven writable: its absolute path, or USAGE naming `flag` and what to do. */
-export function ensureWritableDir(dir: string, flag: string): string {
+export function ensureWritableDir(
+  dir: string,
+  flag: string,
+  inputs: readonly GuardedInput[] = [],
+  own?: InputKind,
+): string {
   const target = resolve(dir);
+  refuseInputs(target, flag, inputs, own);
   refuseUnless(prepare(target), flag, target, target);
   return target;
 }
 
 /** `file`'s folder made and proven writable, and `file` not a folder: its absolute path, or USAGE naming `flag`. */
-export function ensureWritableFile(file: string, flag: string): string {
+export function ensureWritableFile(
+  file: string,
+  flag: string,
+  inputs: readonly GuardedInput[] = [],
+  own?: InputKind,
+): string {
   const target = resolve(file);
+  refuseInputs(target, flag, inputs, own);
   if (kindOf(target) === 'folder') {
     throw new VwhError('USAGE', `${flag} ${target} is a folder: name a file in it (e.g. ${join(target, 'report')}).`);
   }

@@ -6,7 +6,7 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { JSDuckDBValueConverter } from '@duckdb/node-api';
 import { AsyncByteQueue, Field, makeData, RecordBatch, RecordBatchFileWriter, Schema, Struct } from 'apache-arrow';
-import { ensureWritableDir } from '../core/folders.js';
+import { ensureWritableDir, type GuardedInput } from '../core/folders.js';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
 import type { Database } from '../warehouse/duckdb.js';
@@ -25,6 +25,8 @@ export interface ArrowExportOptions {
   /** Rows per record batch (default BATCH_ROWS). */
   batchRows?: number;
   log?: Logger;
+  /** What the output may not replace or write into (the warehouse, its WAL, the published copy, the lake, the journal). */
+  inputs?: readonly GuardedInput[];
 }
 
 /**
@@ -36,7 +38,7 @@ export const BATCH_ROWS = 8_192;
 export async function exportArrow(options: ArrowExportOptions): Promise<ExportSummary> {
   const started = Date.now();
   const log = options.log ?? silentLogger;
-  const root = ensureWritableDir(options.outDir, '--out');
+  const root = ensureWritableDir(options.outDir, '--out', options.inputs);
   return withWarehouse(options.db, async (db) => {
     const tables = await selectTables(db, options.tables ? { tables: options.tables } : {});
     const outputs: string[] = [];

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { listValue } from '@duckdb/node-api';
-import { ensureWritableDir } from '../core/folders.js';
+import { ensureWritableDir, type GuardedInput } from '../core/folders.js';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
 import { quoteIdent, quoteLiteral } from '../core/sql.js';
@@ -60,6 +60,8 @@ export interface ParquetLakeOptions {
   log?: Logger;
   /** Called before each change the publish makes to the lake (see lake-journal.ts). */
   onStep?: StepHook;
+  /** What the output may not replace or write into (the warehouse, its WAL, the published copy, the lake, the journal). */
+  inputs?: readonly GuardedInput[];
 }
 
 interface PlannedPartition extends ManifestPartition {
@@ -76,7 +78,7 @@ interface PlannedTable {
 export async function exportParquetLake(options: ParquetLakeOptions): Promise<ExportSummary> {
   const started = Date.now();
   const log = options.log ?? silentLogger;
-  const root = ensureWritableDir(options.outDir, '--out');
+  const root = ensureWritableDir(options.outDir, '--out', options.inputs, 'lake');
   const runId = `${new Date().toISOString().replace(/[-:.]/g, '')}-${checkSegment(hostname(), 'Host')}-${process.pid}`;
   const stagingDir = inside(root, STAGING, runId);
   // a writer that died publishing is undone (or completed) before this one reads the manifests it plans from

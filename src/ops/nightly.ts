@@ -11,7 +11,7 @@ import type { SyncOptions } from '../extract/sync.js';
 import { shippedModelsDir } from '../models/project.js';
 import { DEMO_WORLD, type EmbeddedWorld, startEmbedded, wantsEmbedded } from './embedded.js';
 import type { Trigger } from './ledger.js';
-import { dbPathOf, publishPathOf } from './paths.js';
+import { dbPathOf, publishPathOf, refuseRunOutputsOnInputs } from './paths.js';
 import { type PipelineResult, runPipeline } from './pipeline.js';
 import type { Stage } from './stage.js';
 import { alertsStage } from './stages/alerts.js';
@@ -67,6 +67,8 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
   const world = { ...DEMO_WORLD, ...flags.world, ...(flags.today ? { today: flags.today } : {}) };
   // before the embedded services start: a warehouse folder this user cannot write is a usage error, not a hang
   ensureWritableFile(dbPath, '--db (or "db" in the config)');
+  // and no output of the run may land on one of its inputs (publish.path on the warehouse replaced it mid-run)
+  refuseRunOutputsOnInputs(dbPath, config);
   const services = embedded ? await startEmbedded(world, dbPath) : undefined;
   const previousKey = process.env.VWH_API_KEY;
   try {

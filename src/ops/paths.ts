@@ -1,12 +1,15 @@
 /**
- * Where a run's files are: the warehouse and its published copy, as absolute paths (what every message names), and
- * the warehouses near a path that does not exist (a mistyped --db). A module of its own, importing nothing heavy, so
- * that `vwh status`, `vwh events listen` and `vwh schedule` find their files without loading the pipeline.
+ * Where a run's files are: the warehouse and its published copy, as absolute paths (what every message names), the
+ * warehouses near a path that does not exist (a mistyped --db), the lake, the events journal, and the list of them no
+ * output may land on. A module of its own, importing nothing heavy, so that `vwh status`, `vwh events listen` and
+ * `vwh schedule` find their files without loading the pipeline.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { SyncConfig } from '../core/config.js';
+import { type ExportsSection, loadConfig, type SyncConfig } from '../core/config.js';
 import { DEFAULT_DB_PATH } from '../core/defaults.js';
+import { type GuardedInput, type InputKind, refuseInputs } from '../core/folders.js';
+import { defaultTargetDir } from '../models/artifacts/write.js';
 
 /** The warehouse of a command: --db, else "db" in the config, else data/warehouse.duckdb; absolute. */
 export function dbPathOf(flags: { db?: string }, config: SyncConfig): string {
@@ -75,4 +78,78 @@ function distance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length] ?? 0;
+}
+
+/**
+ * The exports of a run: the config's `exports`, or without one the Parquet lake in `lake/` and the HTML report in
+ * `reports/report.html` beside the warehouse; `"exports": {}` turns exports off.
+ */
+export function exportsOf(dbPath: string, config: SyncConfig): ExportsSection {
+  const beside = dirname(dbPath);
+  return (
+    config.exports ?? {
+      parquet: { outDir: join(beside, 'lake') },
+      html: { out: join(beside, 'reports', 'report.html') },
+    }
+  );
+}
+
+/** The webhook journal `vwh events listen` writes and the run ingests: `events.journalDir`, else events/ beside the db. */
+export function journalDirOf(dbPath: string, config: SyncConfig): string {
+  return config.events?.journalDir ?? join(dirname(dbPath), 'events');
+}
+
+/** The warehouse file and its write-ahead log. */
+export function warehouseInputs(dbPath: string): GuardedInput[] {
+  return [
+    { kind: 'warehouse', path: dbPath, what: 'the warehouse' },
+    { kind: 'wal', path: `${dbPath}.wal`, what: "the warehouse's write-ahead log" },
+  ];
+}
+
+/** What the tool reads or serves for the warehouse `dbPath` under `config`: no output may replace or write into it. */
+export function guardedInputs(dbPath: string, config: SyncConfig): GuardedInput[] {
+  const inputs = warehouseInputs(dbPath);
+  const published = publishPathOf(dbPath, config);
+  if (published) inputs.push({ kind: 'published', path: published, what: 'the published copy (publish.path)' });
+  const lake = exportsOf(dbPath, config).parquet?.outDir;
+  if (lake) inputs.push({ kind: 'lake', path: lake, what: 'the Parquet lake (exports.parquet.outDir)' });
+  inputs.push({ kind: 'journal', path: journalDirOf(dbPath, config), what: 'the events journal (events.journalDir)' });
+  return inputs;
+}
+
+/**
+ * The guarded inputs for a command that takes `--db` but no config (report, export, models): those of `--db` and,
+ * when ./vwh.config.json is there and valid, those of the config's own warehouse. A config that does not load is the
+ * run's business, not the report's: the defaults beside `--db` are still guarded.
+ */
+export function guardedInputsOf(db: string): GuardedInput[] {
+  let config: SyncConfig = {};
+  try {
+    config = loadConfig(undefined);
+  } catch {
+    // the defaults beside --db
+  }
+  const inputs = guardedInputs(db, config);
+  if (config.db && config.db !== db) inputs.push(...guardedInputs(config.db, config));
+  return inputs;
+}
+
+/**
+ * Every output of a run (the published copy, the exports, the models' artifacts) checked against the run's inputs
+ * before it starts: USAGE (exit 64) naming the config field, instead of a run that replaces its own warehouse.
+ * The events journal too, which `vwh events listen` writes beside the run.
+ */
+export function refuseRunOutputsOnInputs(dbPath: string, config: SyncConfig): void {
+  const inputs = guardedInputs(dbPath, config);
+  const exports = exportsOf(dbPath, config);
+  const outputs: [string | undefined, string, InputKind?][] = [
+    [publishPathOf(dbPath, config), 'publish.path', 'published'],
+    [exports.parquet?.outDir, 'exports.parquet.outDir', 'lake'],
+    [exports.arrow?.outDir, 'exports.arrow.outDir'],
+    [exports.html?.out, 'exports.html.out'],
+    [journalDirOf(dbPath, config), 'events.journalDir', 'journal'],
+    [defaultTargetDir(dbPath), "the models' target folder (target/ beside the warehouse)"],
+  ];
+  for (const [path, flag, own] of outputs) if (path) refuseInputs(path, flag, inputs, own);
 }

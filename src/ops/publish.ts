@@ -17,8 +17,9 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { VwhError } from '../core/errors.js';
-import { makeFolders } from '../core/folders.js';
+import { ensureWritableFile } from '../core/folders.js';
 import { Database } from '../warehouse/duckdb.js';
+import { warehouseInputs } from './paths.js';
 
 export interface PublishResult {
   path: string;
@@ -38,7 +39,8 @@ export async function publishWarehouse(dbPath: string, target: string): Promise<
       db.close();
     }
   }
-  makeFolders(dirname(target));
+  // the one output check: the published copy never replaces the warehouse it copies (nor its WAL)
+  ensureWritableFile(target, 'publish.path', warehouseInputs(dbPath));
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
   rmSync(temp, { force: true });
   try {

@@ -4,12 +4,19 @@
  * not writable even by root (CI runs as root, so permission bits would prove nothing), and /proc is where Node's
  * recursive mkdir never returns.
  */
-import { existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
-import { describeFsError, ensureWritableDir, ensureWritableFile, makeFolders } from '../../src/core/folders.js';
+import {
+  describeFsError,
+  ensureWritableDir,
+  ensureWritableFile,
+  makeFolders,
+  realPathOf,
+  refuseInputs,
+} from '../../src/core/folders.js';
 import { DEMO_WORLD, startEmbedded } from '../../src/ops/embedded.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vwh-folders-'));
@@ -97,5 +104,30 @@ describe('the embedded services', () => {
     // a closed server leaves the list of live handles a few turns of the event loop later; an open one never does
     for (let i = 0; i < 100 && servers() !== before; i++) await new Promise((done) => setTimeout(done, 20));
     expect(servers()).toBe(before);
+  });
+});
+
+describe('refuseInputs', () => {
+  const root = mkdtempSync(join(tmpdir(), 'vwh-inputs-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const lake = join(root, 'lake');
+  const inputs = [
+    { kind: 'warehouse' as const, path: join(root, 'w.duckdb'), what: 'the warehouse' },
+    { kind: 'lake' as const, path: lake, what: 'the lake' },
+  ];
+
+  it('lets an output be exactly the input of its own kind, but not inside it nor another input', () => {
+    expect(() => refuseInputs(lake, '--out', inputs, 'lake')).not.toThrow();
+    expect(usage(() => refuseInputs(join(lake, 'x'), '--out', inputs, 'lake'))).toContain('is inside the lake');
+    expect(usage(() => refuseInputs(join(root, 'w.duckdb'), '--out', inputs, 'lake'))).toContain('is the warehouse');
+    // a sibling whose name starts with the input's is not inside it
+    expect(() => refuseInputs(join(root, 'lake2'), '--out', inputs)).not.toThrow();
+  });
+
+  it('follows a dangling symlink to where the file would be written', () => {
+    const link = join(root, 'pointer');
+    symlinkSync(join(root, 'w.duckdb'), link);
+    expect(usage(() => refuseInputs(link, '--out', inputs))).toContain('(which resolves to');
+    expect(realPathOf(join(root, 'not', 'yet'))).toBe(join(realPathOf(root), 'not', 'yet'));
   });
 });

@@ -90,11 +90,18 @@ export async function listenForEvents(
   ];
   for (const s of secrets) registerSecret(s);
   if (secrets.length === 0) logger.warn('no webhook secret configured: every signed delivery will be refused (401)');
-  const { journalDirOf } = await import('../../ops/stages/events.js');
+  const { guardedInputs, journalDirOf } = await import('../../ops/paths.js');
+  const { ensureWritableDir } = await import('../../core/folders.js');
   const { EventJournal } = await import('../../ops/events/journal.js');
   const { startReceiver } = await import('../../ops/events/receiver.js');
   const { systemClock } = await import('../../core/clock.js');
-  const dir = flags.journalDir ?? journalDirOf(dbPath, config);
+  const flag = flags.journalDir ? '--journal-dir' : 'events.journalDir';
+  const dir = ensureWritableDir(
+    flags.journalDir ?? journalDirOf(dbPath, config),
+    flag,
+    guardedInputs(dbPath, config),
+    'journal',
+  );
   const receiver = await startReceiver({
     host: flags.host ?? config.events?.host ?? '127.0.0.1',
     port: flags.port ?? config.events?.port ?? 8788,

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { DEFAULT_DB_PATH } from '../../core/defaults.js';
+import type { GuardedInput } from '../../core/folders.js';
 import { DbFile } from '../../core/inputs.js';
 import type { LogFormat, Logger } from '../../core/log.js';
 import { logFormatOption, READER_HELP, textFlag } from '../validate.js';
@@ -29,6 +30,11 @@ async function load(logFormat: LogFormat | undefined): Promise<{ exporter: Expor
 async function source(db: string): Promise<string> {
   const { readerFile } = await import('../../ops/read-source.js');
   return readerFile({ db }, (line) => process.stderr.write(`${line}\n`));
+}
+
+/** What --out may not land on (see ops/paths.ts), loaded when a subcommand runs. */
+async function guardedInputsOf(db: string): Promise<GuardedInput[]> {
+  return (await import('../../ops/paths.js')).guardedInputsOf(db);
 }
 
 /** The exit codes of every export and report (README and docs/exports.md say the same). */
@@ -72,6 +78,7 @@ export function register(program: Command): void {
         raw: flags.raw,
         staging: flags.staging,
         tables: flags.tables,
+        inputs: await guardedInputsOf(flags.db),
         log,
       });
       process.stdout.write(`${exporter.describeSummary(summary)}\n`);
@@ -96,6 +103,7 @@ export function register(program: Command): void {
         db: await source(flags.db),
         outDir: flags.out,
         tables: flags.tables,
+        inputs: await guardedInputsOf(flags.db),
         log,
       });
       process.stdout.write(`${exporter.describeSummary(summary)}\n`);

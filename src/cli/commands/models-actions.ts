@@ -19,6 +19,7 @@ import { selectModels } from '../../models/selection.js';
 import { readModelStates } from '../../models/state.js';
 import type { Project } from '../../models/types.js';
 import { runUnitTests } from '../../models/unit-tests.js';
+import { guardedInputsOf } from '../../ops/paths.js';
 import { Database } from '../../warehouse/duckdb.js';
 import { DEFAULT_MEMORY_LIMIT, defaultThreads } from '../../warehouse/resources.js';
 import { existingWarehouse } from '../validate.js';
@@ -65,7 +66,7 @@ async function openForReading(path: string): Promise<Database> {
 
 /** Where the artifacts go, made and proven writable before any model runs (not found unwritable after a build). */
 function targetOf(o: CommonOptions): string {
-  return ensureWritableDir(o.targetDir ?? defaultTargetDir(o.db), '--target-dir');
+  return ensureWritableDir(o.targetDir ?? defaultTargetDir(o.db), '--target-dir', guardedInputsOf(o.db));
 }
 
 export async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Promise<void> {

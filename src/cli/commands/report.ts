@@ -68,10 +68,12 @@ export function register(program: Command): void {
       const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
       const { readerFile } = await import('../../ops/read-source.js');
       const db = await readerFile({ db: flags.db }, (line) => process.stderr.write(`${line}\n`));
+      const { guardedInputsOf } = await import('../../ops/paths.js');
       const params = {
         projectId: flags.project,
         from: flags.from,
         to: flags.to,
+        inputs: guardedInputsOf(flags.db),
       };
       if (name === 'html') {
         // One self-contained HTML file: a --format or --bom meant for the named reports would be silently ignored.

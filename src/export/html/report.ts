@@ -2,7 +2,7 @@
  * `vwh report html`: one self-contained HTML file with a section per project and seven charts each. Same input,
  * same bytes: nothing depends on the clock or the machine (the date line is the data's first and newest day).
  */
-import { ensureWritableFile } from '../../core/folders.js';
+import { ensureWritableFile, type GuardedInput } from '../../core/folders.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
 import { writeFileAtomic } from '../paths.js';
@@ -21,12 +21,14 @@ export interface HtmlReportOptions {
   from?: string;
   to?: string;
   log?: Logger;
+  /** What the output may not replace or write into (the warehouse, its WAL, the published copy, the lake, the journal). */
+  inputs?: readonly GuardedInput[];
 }
 
 export async function writeHtmlReport(options: HtmlReportOptions): Promise<ExportSummary> {
   const started = Date.now();
   const log = options.log ?? silentLogger;
-  const out = ensureWritableFile(options.out, '--out');
+  const out = ensureWritableFile(options.out, '--out', options.inputs);
   return withWarehouse(options.db, async (db) => {
     // Conditional spreads: loadReportData reads the parameters given by Object.entries.
     const params = {

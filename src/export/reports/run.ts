@@ -1,7 +1,7 @@
 /** `vwh report NAME`: one named report, its parameters bound, written atomically as CSV, JSON or Markdown. */
 import { readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { VwhError } from '../../core/errors.js';
-import { ensureWritableFile } from '../../core/folders.js';
+import { ensureWritableFile, type GuardedInput } from '../../core/folders.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
 import { quoteLiteral } from '../../core/sql.js';
@@ -23,6 +23,8 @@ export interface WriteReportOptions extends ReportParameters {
   log?: Logger;
   /** The reports folder (default: sql/reports). */
   reportsDir?: string;
+  /** What the output may not replace or write into (the warehouse, its WAL, the published copy, the lake, the journal). */
+  inputs?: readonly GuardedInput[];
 }
 
 /** Runs `report` with its bound parameters; the rows as DuckDB JS values and the column types. */
@@ -54,7 +56,7 @@ export async function writeReport(options: WriteReportOptions): Promise<ExportSu
   }
   if (!options.out) throw new VwhError('USAGE', '--out is required: the file to write the report to.');
   const report = findReport(options.name, loadReports(options.reportsDir));
-  const out = ensureWritableFile(options.out, '--out');
+  const out = ensureWritableFile(options.out, '--out', options.inputs);
   return withWarehouse(options.db, async (db) => {
     let rows: number;
     let bytes: number;

@@ -5,17 +5,13 @@
  * project confirms it for its team (`team_id`; the sync that follows syncs it, even where the team lists its
  * `projects`), 404/403 with every key → rejected, anything else stays pending for the next run.
  */
-import { dirname, join } from 'node:path';
 import { ApiClient } from '../../client/api-client.js';
-import { readKey, type SyncConfig } from '../../core/config.js';
+import { readKey } from '../../core/config.js';
 import { isVwhError } from '../../core/errors.js';
 import { readJournal } from '../events/journal.js';
 import { withOps } from '../ledger.js';
+import { journalDirOf } from '../paths.js';
 import type { RunContext, Stage, StageOutcome } from '../stage.js';
-
-export function journalDirOf(dbPath: string, config: SyncConfig): string {
-  return config.events?.journalDir ?? join(dirname(dbPath), 'events');
-}
 
 /** The team a row is stored for when no key confirmed it: the first team, or the single key's team (as the sync). */
 function defaultTeam(ctx: RunContext): string {

@@ -4,27 +4,17 @@
  * lake is written to `lake/` and the HTML report to `reports/report.html` beside the warehouse; `"exports": {}` turns
  * exports off.
  */
-import { dirname, join } from 'node:path';
-import type { ExportsSection } from '../../core/config.js';
 import { exportArrow, exportParquetLake, writeHtmlReport } from '../../export/index.js';
-import type { RunContext, Stage, StageOutcome } from '../stage.js';
-
-export function exportsOf(ctx: Pick<RunContext, 'config' | 'dbPath'>): ExportsSection {
-  const beside = dirname(ctx.dbPath);
-  return (
-    ctx.config.exports ?? {
-      parquet: { outDir: join(beside, 'lake') },
-      html: { out: join(beside, 'reports', 'report.html') },
-    }
-  );
-}
+import { exportsOf, guardedInputs } from '../paths.js';
+import type { Stage, StageOutcome } from '../stage.js';
 
 export const exportsStage: Stage = {
   name: 'exports',
   needs: ['models'],
   async run(ctx): Promise<StageOutcome> {
-    const plan = exportsOf(ctx);
+    const plan = exportsOf(ctx.dbPath, ctx.config);
     const counts: Record<string, unknown> = {};
+    const inputs = guardedInputs(ctx.dbPath, ctx.config);
     if (plan.parquet) {
       const { outDir, raw, staging, tables } = plan.parquet;
       const s = await exportParquetLake({
@@ -33,18 +23,19 @@ export const exportsStage: Stage = {
         raw,
         staging,
         tables,
+        inputs,
         log: ctx.logger,
       });
       counts.parquet = { path: outDir, files: s.files, rows: s.rows, bytes: s.bytes };
     }
     if (plan.arrow) {
       const { outDir, tables } = plan.arrow;
-      const s = await exportArrow({ db: ctx.dbPath, outDir, tables, log: ctx.logger });
+      const s = await exportArrow({ db: ctx.dbPath, outDir, tables, inputs, log: ctx.logger });
       counts.arrow = { path: outDir, files: s.files, rows: s.rows, bytes: s.bytes };
     }
     if (plan.html) {
       const { out, projectId } = plan.html;
-      const s = await writeHtmlReport({ db: ctx.dbPath, out, projectId, log: ctx.logger });
+      const s = await writeHtmlReport({ db: ctx.dbPath, out, projectId, inputs, log: ctx.logger });
       counts.html = { path: out, files: s.files, rows: s.rows, bytes: s.bytes };
     }
     if (Object.keys(counts).length === 0) return { status: 'skipped', error: 'no exports configured' };
