@@ -45,6 +45,8 @@ export interface UnitProgress {
   done: number;
   total: number;
   requests: number;
+  /** The plan's estimate of the sync's requests (discovery included), the same count as `requests`. */
+  requestsPlanned?: number;
   budgetAvailable: number;
   usablePerWindow: number;
   waits: number;
@@ -78,15 +80,22 @@ export function formatPlan(plan: SyncPlan): string {
     `team ${plan.teamId}: plan for ${plan.today} (window ${plan.window.from}..${plan.window.to})`,
     `  ${'stream'.padEnd(22)}${'units'.padStart(7)}${'requests'.padStart(10)}${'complete'.padStart(12)}${'rotation'.padStart(10)}`,
   ];
+  // the rows add up to the total: discovery (the projects and their prompt lists) is a row of its own
+  const discovery = plan.requests - plan.streams.reduce((n, s) => n + s.requests, 0);
+  lines.push(`  ${'discovery'.padEnd(22)}${'-'.padStart(7)}${String(discovery).padStart(10)}`);
   for (const s of plan.streams) {
     const row = `  ${s.stream.padEnd(22)}${String(s.units).padStart(7)}${String(s.requests).padStart(10)}`;
     const rotation = s.deferred > 0 ? `${s.deferred} later`.padStart(10) : '';
+    // a stream landed from discovery's responses (prompts) asks nothing of its own
+    const note = s.units > 0 && s.requests === 0 ? '  (from discovery)' : '';
     lines.push(
-      s.skipped ? `${row}  skipped: ${s.skipped}` : `${row}${`${s.complete}/${s.parents}`.padStart(12)}${rotation}`,
+      s.skipped
+        ? `${row}  skipped: ${s.skipped}`
+        : `${row}${`${s.complete}/${s.parents}`.padStart(12)}${rotation}${note}`,
     );
   }
   lines.push(
-    `  total ${plan.requests} requests (discovery included); floor ${formatDuration(plan.floorMs)} at ${plan.usablePerWindow} per ${formatDuration(plan.windowMs)}`,
+    `  total ${plan.requests} requests, one per page expected (a list longer than a page adds its pages); floor ${formatDuration(plan.floorMs)} at ${plan.usablePerWindow} per ${formatDuration(plan.windowMs)}`,
     `  ${plan.requestsPerActivePrompt} requests per active prompt (${plan.promptRequests} for ${plan.activePrompts} active prompts; ${plan.otherRequests} project, team and discovery requests apart)`,
     plan.rotationDays > 1
       ? `  rotation: prompt metrics, domains and URLs (and inactive prompts' chats) refreshed once every ${plan.rotationDays} nights per prompt, spread evenly; "later" = waiting for its night`
@@ -187,7 +196,7 @@ export class TerminalProgress implements ProgressSink {
     const parts: string[] = [];
     for (const [teamId, { unit: p, wait }] of this.teams) {
       let text = p
-        ? `${teamId} ${p.stream} ${p.done}/${p.total} units · ${p.requests} requests · budget ${p.budgetAvailable}/${p.usablePerWindow} · waits ${p.waits} · eta ${formatDuration(p.etaMs)}`
+        ? `${teamId} ${p.stream} ${p.done}/${p.total} units · ${requestsOf(p)} · budget ${p.budgetAvailable}/${p.usablePerWindow} · waits ${p.waits} · eta ${formatDuration(p.etaMs)}`
         : `${teamId} starting`;
       if (wait && wait.until > now)
         text += ` · waiting ${formatDuration(wait.until - now)} (${WAIT_WORDS[wait.reason]})`;
@@ -208,6 +217,14 @@ export class TerminalProgress implements ProgressSink {
     const width = this.out.columns;
     this.out.write(`\r\x1b[2K${width && text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text}`);
   }
+}
+
+/** `31/140 requests` against the plan; past the plan's estimate (a list longer than a page), `441 requests (plan 408)`. */
+function requestsOf(p: UnitProgress): string {
+  if (p.requestsPlanned === undefined) return `${p.requests} requests`;
+  return p.requests <= p.requestsPlanned
+    ? `${p.requests}/${p.requestsPlanned} requests`
+    : `${p.requests} requests (plan ${p.requestsPlanned})`;
 }
 
 const WAIT_WORDS: Record<WaitEvent['reason'], string> = {
@@ -252,6 +269,7 @@ export class LogProgress implements ProgressSink {
       unitsDone: p.done,
       unitsTotal: p.total,
       requests: p.requests,
+      requestsPlanned: p.requestsPlanned,
       rows: p.rows,
       budgetLeft: p.budgetAvailable,
       usablePerWindow: p.usablePerWindow,

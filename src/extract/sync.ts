@@ -62,6 +62,11 @@ export interface SyncCounts {
   units: number;
   rejected_rows: number;
   throttled_429: number;
+  /** What the plans estimated (discovery included) and the units they planned. */
+  requests_planned: number;
+  units_planned: number;
+  /** Rows landed per table (`raw.chats` → n). */
+  rows: Record<string, number>;
 }
 
 export interface SyncOutcome extends MultiSyncResult {
@@ -165,7 +170,16 @@ export function syncProblems(outcome: MultiSyncResult, planOnly = false): string
 }
 
 function countsOf(result: MultiSyncResult): SyncCounts {
-  const counts: SyncCounts = { teams: 0, requests: 0, units: 0, rejected_rows: 0, throttled_429: 0 };
+  const counts: SyncCounts = {
+    teams: 0,
+    requests: 0,
+    units: 0,
+    rejected_rows: 0,
+    throttled_429: 0,
+    requests_planned: 0,
+    units_planned: 0,
+    rows: {},
+  };
   for (const { result: team } of result.teams) {
     if (team?.runId === undefined) continue;
     counts.teams++;
@@ -173,6 +187,10 @@ function countsOf(result: MultiSyncResult): SyncCounts {
     counts.units += team.counters.unitsDone;
     counts.rejected_rows += team.counters.rejectedRows;
     counts.throttled_429 += team.counters.throttled429;
+    counts.requests_planned += team.plan?.requests ?? 0;
+    counts.units_planned += team.counters.unitsPlanned;
+    for (const [table, n] of Object.entries(team.counters.rowsPerTable ?? {}))
+      counts.rows[table] = (counts.rows[table] ?? 0) + n;
   }
   return counts;
 }

@@ -41,6 +41,7 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     throttled429: 0,
     retries: 0,
     rowsPerStream: {},
+    rowsPerTable: {},
     rejectedRows: 0,
   };
   const result: TeamResult = {
@@ -149,7 +150,8 @@ export function summary(result: TeamResult): Record<string, unknown> {
     requests: result.counters.requests,
     throttled429: result.counters.throttled429,
     retries: result.counters.retries,
-    rows: result.counters.rowsPerStream,
+    // per table, as raw.* holds them (a stream's child tables are not summed into it)
+    rows: result.counters.rowsPerTable ?? {},
     rejected: result.rejectedByStream,
     unreachable: result.unreachable,
     failedUnits: result.failedUnits.slice(0, 10),

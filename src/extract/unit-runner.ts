@@ -70,6 +70,7 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
       done: counters.unitsDone,
       total,
       requests: counters.requests,
+      requestsPlanned: plan.requests,
       budgetAvailable: budget.available(),
       usablePerWindow: budget.usable,
       waits: input.waits(),
@@ -197,13 +198,27 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
   return fatal;
 }
 
+/** Units landed before their pace is trusted for the ETA: a twentieth of the sync, at least 5 (or all of them). */
+export function measuredAfter(total: number): number {
+  return Math.min(total, Math.max(5, Math.ceil(total / 20)));
+}
+
 /**
- * Time left: the pace of the units so far, but never less than the requests still planned at the key's rate (early
- * units are often answered from a full window and would promise too much).
+ * Time left. Until enough units landed to measure a pace (`measuredAfter`), the plan's floor: the requests still
+ * planned at the key's rate (the first units pay for DuckDB's first inserts and a cold connection, and their pace
+ * once promised 16 minutes for a 37 s sync). Then the pace of the units so far, never less than that floor (early
+ * units are often answered from a full window and would promise too little).
  */
-function eta(elapsedMs: number, done: number, total: number, requestsLeft: number, budget: RateBudget): number {
-  const byUnits = done > 0 ? (elapsedMs / done) * (total - done) : 0;
+export function eta(
+  elapsedMs: number,
+  done: number,
+  total: number,
+  requestsLeft: number,
+  budget: Pick<RateBudget, 'available' | 'usable' | 'windowMs'>,
+): number {
   const byBudget = (Math.max(0, requestsLeft - budget.available()) / budget.usable) * budget.windowMs;
+  if (done < measuredAfter(total)) return byBudget;
+  const byUnits = (elapsedMs / done) * (total - done);
   return Math.max(byUnits, byBudget);
 }
 
@@ -216,6 +231,8 @@ function afterUnit(
   stats: { requests: number; rateLimited: number; retries: number },
 ): RunCounters {
   const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+  const rowsPerTable = { ...counters.rowsPerTable };
+  for (const [table, n] of Object.entries(counts)) rowsPerTable[table] = (rowsPerTable[table] ?? 0) + n;
   return {
     ...counters,
     unitsDone: counters.unitsDone + 1,
@@ -223,6 +240,7 @@ function afterUnit(
     throttled429: stats.rateLimited,
     retries: stats.retries,
     rowsPerStream: { ...counters.rowsPerStream, [stream]: (counters.rowsPerStream[stream] ?? 0) + rows },
+    rowsPerTable,
     rejectedRows: counters.rejectedRows + rejected,
   };
 }

@@ -8,6 +8,8 @@ export interface RunCounters {
   throttled429: number;
   retries: number;
   rowsPerStream: Record<string, number>;
+  /** Rows landed per table (`raw.chats` → n): a stream that lands several tables counts each apart. */
+  rowsPerTable?: Record<string, number>;
   rejectedRows: number;
 }
 

@@ -200,6 +200,15 @@ describe('vwh sync against the reference server', () => {
     expect(JSON.parse(runs[0]?.rows_per_stream ?? '{}').chats).toBeGreaterThan(0);
     const teams = await query<{ team_id: string }>(wh, 'SELECT DISTINCT team_id FROM raw.chats');
     expect(teams).toEqual([{ team_id: 'team-demo' }]);
+    // the rows the summary says landed are those raw.* holds, table by table (chats not summed with its children)
+    const perTable = result.counters.rowsPerTable ?? {};
+    expect(Object.keys(perTable)).toEqual(
+      expect.arrayContaining(['raw.chats', 'raw.chat_mentions', 'raw.chat_references']),
+    );
+    for (const [table, n] of Object.entries(perTable)) {
+      const [held] = await query<{ n: number }>(wh, `SELECT count(*)::int AS n FROM ${table}`);
+      expect(n, table).toBe(held?.n);
+    }
   });
 
   it('never stores the API key in ops tables', async () => {

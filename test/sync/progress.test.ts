@@ -8,12 +8,14 @@ import {
   TerminalProgress,
   type UnitProgress,
 } from '../../src/extract/progress.js';
+import { eta, measuredAfter } from '../../src/extract/unit-runner.js';
 
 const plan: SyncPlan = {
   teamId: 'agency-a',
   today: '2026-03-15',
   window: { from: '2026-03-09', to: '2026-03-15' },
   streams: [
+    { stream: 'prompts', units: 3, requests: 0, parents: 3, complete: 0, deferred: 0 },
     { stream: 'chats', units: 24, requests: 24, parents: 12, complete: 3, deferred: 0 },
     { stream: 'prompt_domains', units: 2, requests: 2, parents: 12, complete: 0, deferred: 10 },
     {
@@ -57,12 +59,36 @@ function sink() {
   return { writes, out: { write: (t: string) => writes.push(t), columns: 200 } };
 }
 
+describe('the ETA', () => {
+  const budget = { available: () => 70, usable: 70, windowMs: 60_000 };
+  it("is the plan's floor until the pace of enough units is measured, then the pace (never under the floor)", () => {
+    // 400 units, 441 requests left; the first unit took 2.4 s (a cold DuckDB): not 16 minutes, the floor
+    expect(measuredAfter(400)).toBe(20);
+    expect(eta(2_400, 1, 400, 441, budget)).toBe(((441 - 70) / 70) * 60_000);
+    expect(eta(2_400, 19, 400, 441, budget)).toBe(((441 - 70) / 70) * 60_000);
+    // measured: 20 units in 40 s, 380 left at that pace
+    expect(eta(40_000, 20, 400, 300, budget)).toBe(760_000);
+    // measured but faster than the key allows: the floor still holds
+    expect(eta(1_000, 20, 400, 441, budget)).toBe(((441 - 70) / 70) * 60_000);
+    // a small sync measures once all its units (or 5) landed
+    expect(measuredAfter(3)).toBe(3);
+    expect(measuredAfter(24)).toBe(5);
+  });
+});
+
 describe('progress', () => {
   it('the plan shows requests per stream, what is complete or skipped, the floor time and unreachable projects', () => {
     const text = formatPlan(plan);
     expect(text).toMatch(/chats\s+24\s+24\s+3\/12/);
     expect(text).toMatch(/team_members\s+0\s+0\s+skipped: needs the user id/);
-    expect(text).toContain('total 140 requests (discovery included); floor 2m00s at 70 per 1m00s');
+    expect(text).toContain('total 140 requests, one per page expected');
+    expect(text).toContain('floor 2m00s at 70 per 1m00s');
+    // the rows add up to the total: discovery has a row, a stream landed from it says so
+    const rows = text.split('\n').filter((l) => /^ {2}\S+ +(-|\d+) +\d+/.test(l));
+    const sum = rows.reduce((n, l) => n + Number(/^ {2}\S+ +(?:-|\d+) +(\d+)/.exec(l)?.[1]), 0);
+    expect(sum).toBe(140);
+    expect(text).toMatch(/discovery +- +114/);
+    expect(text).toMatch(/prompts +3 +0 +0\/3 +\(from discovery\)/);
     expect(text).toContain('unreachable project Old brand');
     expect(text).toMatch(/prompt_domains\s+2\s+2\s+0\/12\s+10 later/);
     expect(text).toContain('2.6 requests per active prompt (26 for 10 active prompts; 114 project, team and discovery');
@@ -75,6 +101,12 @@ describe('progress', () => {
     const progress = new TerminalProgress(out, () => now);
     progress.unit(unit);
     expect(progress.line()).toBe('agency-a chats 7/24 units · 31 requests · budget 0/70 · waits 2 · eta 1m35s');
+    // against the plan: the same count (requests, discovery included), and past the estimate it says so
+    progress.unit({ ...unit, requestsPlanned: 140 });
+    expect(progress.line()).toContain('· 31/140 requests ·');
+    progress.unit({ ...unit, requests: 150, requestsPlanned: 140 });
+    expect(progress.line()).toContain('· 150 requests (plan 140) ·');
+    progress.unit(unit);
     progress.wait('agency-a', { reason: 'budget', ms: 12_000, until: now + 12_000 });
     expect(progress.line()).toContain('waiting 12s (rate budget)');
     expect(writes.at(-1)?.startsWith('\r\x1b[2K')).toBe(true);
