@@ -53,6 +53,22 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
+/** The CSV text of a one-off report `name` (the columns of its @report header, its query) on the test world. */
+async function adHocCsv(name: string, columns: string, sql: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'vwh-csv-reports-'));
+  try {
+    writeFileSync(
+      join(dir, `${name}.sql`),
+      `/* @report\ntitle: ${name}\ndescription: a test report\ncolumns: {${columns}}\n*/\n${sql}`,
+    );
+    const file = join(out, `${name}.csv`);
+    await writeReport({ db: world.db, name, format: 'csv', out: file, reportsDir: dir });
+    return readFileSync(file, 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function query<T extends Record<string, unknown>>(sql: string): Promise<T[]> {
   const db = await Database.open(world.db, { access_mode: 'READ_ONLY' });
   try {
@@ -242,23 +258,60 @@ describe('reports', () => {
   });
 
   it('CSV is RFC 4180: quotes doubled, fields with separators quoted, CRLF, optional BOM for Excel', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vwh-csv-reports-'));
-    writeFileSync(
-      join(dir, 'quoting.sql'),
-      '/* @report\ntitle: Quoting\ndescription: awkward text\ncolumns: {a: text, b: text, n: always null, d: day, t: instant, ' +
-        'd0: a day before year 1000, tz: an instant with a zone}\n*/\n' +
-        "select 'say \"hi\", please' as a, 'line' || chr(10) || 'break' as b, null as n, date '2026-01-02' as d, " +
+    const quoting = await adHocCsv(
+      'quoting',
+      'a: text, b: text, n: always null, d: day, t: instant, d0: a day before year 1000, tz: an instant with a zone',
+      "select 'say \"hi\", please' as a, 'line' || chr(10) || 'break' as b, null as n, date '2026-01-02' as d, " +
         "timestamp '2026-01-02 03:04:05' as t, date '0999-01-02' as d0, timestamptz '2026-01-02 03:04:05.5+00' as tz",
     );
-    const quoting = join(out, 'quoting.csv');
-    await writeReport({ db: world.db, name: 'quoting', format: 'csv', out: quoting, reportsDir: dir });
-    expect(readFileSync(quoting, 'utf8')).toBe(
+    expect(quoting).toBe(
       'a,b,n,d,t,d0,tz\r\n"say ""hi"", please","line\nbreak",,2026-01-02,2026-01-02T03:04:05Z,0999-01-02,2026-01-02T03:04:05Z\r\n',
     );
-    rmSync(dir, { recursive: true, force: true });
     const file = join(out, 'bom.csv');
     await writeReport({ db: world.db, name: 'source_opportunities', format: 'csv', out: file, bom: true });
     expect([...readFileSync(file).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  });
+
+  it('CSV neutralizes text that a spreadsheet would run as a formula (OWASP), not numbers; --raw-csv keeps it', async () => {
+    const evil = '=HYPERLINK("http://evil.example","click")';
+    const db = await world.copy(
+      'formula.duckdb',
+      `update marts.competitor_gaps set competitor_name = '${evil.replace(/'/g, "''")}'`,
+    );
+    const file = join(out, 'gaps-formula.csv');
+    await writeReport({ db, name: 'competitor_gaps', format: 'csv', out: file });
+    const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
+    const name = header?.indexOf('competitor_name') ?? -1;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((r) => r[name]))).toEqual(new Set([`'${evil}`]));
+    await writeReport({ db, name: 'competitor_gaps', format: 'csv', out: file, rawCsv: true });
+    expect(
+      new Set(
+        parseCsv(readFileSync(file, 'utf8'))
+          .slice(1)
+          .map((r) => r[name]),
+      ),
+    ).toEqual(new Set([evil]));
+
+    // every starting character of the rule, in text; numbers (negative too), days and a text cell that is only safe
+    const formulas = await adHocCsv(
+      'formulas',
+      'a: text, b: text, c: text, d: text, e: text, f: text, g: text, n: a number, x: a decimal, day: a day',
+      "select '=1+2' as a, '+1' as b, '-5' as c, '@SUM(A1)' as d, chr(9) || 'tab' as e, chr(13) || 'cr' as f, " +
+        "'safe = text' as g, -5 as n, -2.5::decimal(4,1) as x, date '2026-01-02' as day",
+    );
+    expect(parseCsv(formulas)[1]).toEqual([
+      "'=1+2",
+      "'+1",
+      "'-5",
+      "'@SUM(A1)",
+      "'\ttab",
+      "'\rcr",
+      'safe = text',
+      '-5',
+      '-2.5',
+      '2026-01-02',
+    ]);
   });
 
   it('arrow: a real mart read back with apache-arrow has its rows, columns and values', async () => {

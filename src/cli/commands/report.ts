@@ -18,6 +18,7 @@ interface ReportFlags {
   from?: string;
   to?: string;
   bom?: boolean;
+  rawCsv?: boolean;
   list?: boolean;
   logFormat?: 'pretty' | 'json';
 }
@@ -47,6 +48,10 @@ export function register(program: Command): void {
     .option('--from <day>', 'first day (YYYY-MM-DD)', textFlag('--from', Day))
     .option('--to <day>', 'last day (YYYY-MM-DD)', textFlag('--to', Day))
     .option('--bom', 'CSV: start with a UTF-8 byte order mark, for Excel')
+    .option(
+      '--raw-csv',
+      "CSV: write text cells as they are (by default one starting with = + - @ tab or CR gets a leading ')",
+    )
     .addOption(logFormatOption())
     .addHelpText(
       'after',
@@ -77,10 +82,10 @@ export function register(program: Command): void {
       };
       if (name === 'html') {
         // One self-contained HTML file: a --format or --bom meant for the named reports would be silently ignored.
-        if (flags.format || flags.bom) {
+        if (flags.format || flags.bom || flags.rawCsv) {
           throw new VwhError(
             'USAGE',
-            `The html report is one HTML file and takes no ${flags.format ? '--format' : '--bom'}: drop it, or name a table report (vwh report --list) for ${REPORT_FORMATS.join(', ')}.`,
+            `The html report is one HTML file and takes no ${flags.format ? '--format' : flags.bom ? '--bom' : '--raw-csv'}: drop it, or name a table report (vwh report --list) for ${REPORT_FORMATS.join(', ')}.`,
           );
         }
         const html = await writeHtmlReport({ db, out: flags.out, ...params, log });
@@ -88,8 +93,13 @@ export function register(program: Command): void {
         return;
       }
       if (!flags.format) throw new VwhError('USAGE', `--format is required: ${REPORT_FORMATS.join(', ')}.`);
-      if (flags.bom && flags.format !== 'csv') {
-        throw new VwhError('USAGE', `--bom is for CSV (Excel): drop it with --format ${flags.format}.`);
+      for (const [flag, given] of [
+        ['--bom', flags.bom],
+        ['--raw-csv', flags.rawCsv],
+      ] as const) {
+        if (given && flags.format !== 'csv') {
+          throw new VwhError('USAGE', `${flag} is for CSV: drop it with --format ${flags.format}.`);
+        }
       }
       const summary = await writeReport({
         db,
@@ -98,6 +108,7 @@ export function register(program: Command): void {
         out: flags.out,
         ...params,
         bom: flags.bom,
+        rawCsv: flags.rawCsv,
         log,
       });
       process.stdout.write(`${describeSummary(summary)}\n`);

@@ -1,10 +1,11 @@
 /** `vwh report NAME`: one named report, its parameters bound, written atomically as CSV, JSON or Markdown. */
 import { readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
 import { VwhError } from '../../core/errors.js';
 import { ensureWritableFile, type GuardedInput } from '../../core/folders.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
-import { quoteLiteral } from '../../core/sql.js';
+import { quoteIdent, quoteLiteral } from '../../core/sql.js';
 import type { Database } from '../../warehouse/duckdb.js';
 import { tempBeside, writeFileAtomic } from '../paths.js';
 import { withWarehouse } from '../source.js';
@@ -20,6 +21,8 @@ export interface WriteReportOptions extends ReportParameters {
   out: string;
   /** A UTF-8 byte order mark first, so that Excel opens the CSV as UTF-8. */
   bom?: boolean;
+  /** CSV: text cells as they are, without the formula guard (`neutralizedSql`). */
+  rawCsv?: boolean;
   log?: Logger;
   /** The reports folder (default: sql/reports). */
   reportsDir?: string;
@@ -94,8 +97,9 @@ async function copyCsv(
   try {
     let result: Awaited<ReturnType<Database['connection']['run']>>;
     try {
+      const sql = params.rawCsv ? report.sql : await neutralizedSql(db, report.sql, bound.values);
       result = await db.connection.run(
-        `COPY (${report.sql}) TO ${quoteLiteral(tmp)}
+        `COPY (${sql}) TO ${quoteLiteral(tmp)}
            (FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NEW_LINE '\r\n',
             TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%SZ')`,
         bound.values,
@@ -112,6 +116,25 @@ async function copyCsv(
   } finally {
     rmSync(tmp, { force: true });
   }
+}
+
+/**
+ * CSV injection (OWASP): a spreadsheet runs a cell that starts with `=`, `+`, `-`, `@`, tab or CR as a formula, so
+ * API text such as a competitor named `=HYPERLINK("http://evil.example","click")` became a live link. `sql` with each
+ * text column's such cells prefixed by a single quote, which spreadsheets show as text; numbers, days and instants are
+ * not text and stay as they are (a negative number is still a number). `--raw-csv` skips it.
+ */
+export async function neutralizedSql(db: Database, sql: string, values: Record<string, DuckDBValue>): Promise<string> {
+  // the columns and their types, from the query planned with its parameters and no rows read
+  const empty = await db.connection.runAndReadAll(`SELECT * FROM (${sql}) LIMIT 0`, values);
+  const types = empty.columnTypes();
+  const columns = empty.columnNames().map((column, i) => {
+    const name = quoteIdent(column);
+    return types[i]?.typeId === DuckDBTypeId.VARCHAR
+      ? `CASE WHEN left(${name}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${name} ELSE ${name} END AS ${name}`
+      : name;
+  });
+  return `SELECT ${columns.join(', ')} FROM (${sql})`;
 }
 
 function reportFailed(report: Report, error: unknown): VwhError {
