@@ -94,6 +94,9 @@ export const EventsSection = z.strictObject({
     .optional()
     .describe('append-only journal the next run ingests (default: events/ beside the db)'),
   maxBodyBytes: wholeNumber(1).optional().describe('larger deliveries are refused with 413 (default 1048576)'),
+  maxAgeHours: wholeNumber(1, 8760)
+    .optional()
+    .describe('a signed delivery whose timestamp is further than this from now is refused with 422 (default 24)'),
 });
 
 /** The nightly job's sections, spread into the config schema. */

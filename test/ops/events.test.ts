@@ -4,20 +4,20 @@
  * event accepted while a run holds the warehouse is neither lost nor doubled; bootstrap callbacks confirmed with an
  * authenticated request. Real HTTP on port 0, real DuckDB, the reference server for the confirmation.
  */
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from '../../src/core/clock.js';
-import { EventJournal, journalFiles, readJournal } from '../../src/ops/events/journal.js';
+import { bodyKey, EventJournal, type JournalEntry, journalFiles, readJournal } from '../../src/ops/events/journal.js';
 import { type Receiver, startReceiver } from '../../src/ops/events/receiver.js';
 import { withOps } from '../../src/ops/ledger.js';
-import type { RunContext } from '../../src/ops/stage.js';
 import { eventsStage } from '../../src/ops/stages/events.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { startWorld } from '../sync/harness.js';
-import { capture, quiet, tempDir } from './support.js';
+import { quiet, stageContext, tempDir, writeConfig } from './support.js';
 
 const OLD_SECRET = 'whsec_old_0123456789abcdef';
 const NEW_SECRET = 'whsec_new_fedcba9876543210';
@@ -35,23 +35,6 @@ const sign = (secret: string, body: string) => createHmac('sha256', secret).upda
 async function post(url: string, body: string, headers: Record<string, string> = {}) {
   const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
-}
-
-function stageContext(db: string, sync: RunContext['sync'] = {}): RunContext {
-  return {
-    runId: 'r',
-    trigger: 'manual',
-    dbPath: db,
-    config: {},
-    sync,
-    modelsDir: '.',
-    publishPath: undefined,
-    clock: systemClock,
-    logger: quiet,
-    out: capture().out,
-    stop: new AbortController().signal,
-    outcomes: new Map(),
-  };
 }
 
 describe('the webhook receiver and its journal', () => {
@@ -103,7 +86,7 @@ describe('the webhook receiver and its journal', () => {
     // The line is on disk when the 200 arrives.
     const files = journalFiles(journalDir);
     expect(files).toHaveLength(1);
-    expect(readFileSync(files[0] as string, 'utf8')).toContain('"key":"delivery:d-2"');
+    expect(readFileSync(files[0] as string, 'utf8')).toContain(`"key":"${bodyKey(a)}"`);
     const again = await post(`${receiver.url}/webhooks`, a, {
       'x-webhook-signature': sign(OLD_SECRET, a),
       'x-webhook-delivery-id': 'd-2',
@@ -112,7 +95,7 @@ describe('the webhook receiver and its journal', () => {
     expect((await post(`${receiver.url}/webhooks`, b, { 'x-webhook-signature': sign(NEW_SECRET, b) })).status).toBe(
       200,
     );
-    expect(readJournal(journalDir).map((e) => e.key)).toEqual(['delivery:d-2', expect.stringMatching(/^sha256:/)]);
+    expect(readJournal(journalDir).map((e) => e.key)).toEqual([bodyKey(a), bodyKey(b)]);
     // A restarted receiver knows what its journal holds.
     const journaled = readJournal(journalDir)[0];
     expect(journaled && new EventJournal(journalDir).append(journaled)).toBe(false);
@@ -143,7 +126,7 @@ describe('the webhook receiver and its journal', () => {
     const first = await eventsStage.run(stageContext(t.db));
     expect(first.counts).toMatchObject({ journaled: 3, new: 3 });
     const second = await eventsStage.run(stageContext(t.db));
-    expect(second.counts).toMatchObject({ journaled: 3, new: 0 });
+    expect(second.counts).toMatchObject({ journaled: 0, new: 0 });
     const rows = await withOps(t.db, ({ session }) =>
       session.all<{ action_id: string; signed: boolean }>(
         'select action_id, signed from raw.webhook_events order by action_id',
@@ -215,4 +198,148 @@ describe('bootstrap callbacks', () => {
       t.cleanup();
     }
   });
+});
+
+describe('replays, retries and stale bodies', () => {
+  const NOW = Date.UTC(2026, 10, 25, 12);
+  const HOUR = 3_600_000;
+  const t = tempDir('vwh-replay-');
+  const journalDir = join(t.dir, 'events');
+  const clock = new ManualClock(NOW);
+  let receiver: Receiver;
+  const event = (actionId: string, at: number | string, name = 'action.completed') =>
+    JSON.stringify({
+      event: name,
+      timestamp: typeof at === 'string' ? at : new Date(at).toISOString(),
+      data: { action_id: actionId, workflow_id: `w-${actionId}`, result: { title: 't', content: 'c' } },
+    });
+  const send = (url: string, body: string, deliveryId?: string) =>
+    post(`${url}/webhooks`, body, {
+      'x-webhook-signature': sign(NEW_SECRET, body),
+      ...(deliveryId ? { 'x-webhook-delivery-id': deliveryId } : {}),
+    });
+
+  beforeAll(async () => {
+    receiver = await startReceiver({
+      host: '127.0.0.1',
+      port: 0,
+      secrets: [NEW_SECRET],
+      journal: new EventJournal(journalDir),
+      maxBodyBytes: 4096,
+      clock,
+      logger: quiet,
+    });
+  });
+  afterAll(async () => {
+    await receiver.close();
+    t.cleanup();
+  });
+
+  it('stores a signed body once, whatever delivery ids it comes with (retries and replays), and ingests one row', async () => {
+    const body = event('a-replayed', NOW - HOUR);
+    expect(await send(receiver.url, body, 'd-1')).toEqual({ status: 200, body: { stored: true, duplicate: false } });
+    // The service's retry: the same delivery id.
+    expect(await send(receiver.url, body, 'd-1')).toEqual({ status: 200, body: { stored: false, duplicate: true } });
+    // A replay: the same signed body under new delivery ids, or none.
+    for (const id of ['d-x1', 'd-x2', 'd-x3', undefined]) {
+      expect(await send(receiver.url, body, id)).toEqual({ status: 200, body: { stored: false, duplicate: true } });
+    }
+    expect(readJournal(journalDir).map((e) => [e.key, e.delivery_id])).toEqual([[bodyKey(body), 'd-1']]);
+    // A receiver restarted on the journal still knows the body.
+    expect(
+      new EventJournal(journalDir).append({ ...(readJournal(journalDir)[0] as JournalEntry), delivery_id: 'd-x4' }),
+    ).toBe(false);
+    const ran = await eventsStage.run(stageContext(t.db));
+    expect(ran.counts).toMatchObject({ journaled: 1, new: 1 });
+    const rows = await withOps(t.db, ({ session }) =>
+      session.all<{ n: number }>("select count(*)::int as n from raw.webhook_events where action_id = 'a-replayed'"),
+    );
+    expect(rows).toEqual([{ n: 1 }]);
+  });
+
+  it('refuses with 422 a signed body whose timestamp is older than 24 h (or as far ahead), by the injected clock', async () => {
+    const before = readJournal(journalDir).length;
+    const ancient = await send(receiver.url, event('a-2019', '2019-03-01T00:00:00Z'), 'd-2019');
+    expect(ancient.status).toBe(422);
+    expect(ancient.body.detail).toMatch(
+      /^timestamp 2019-03-01T00:00:00Z is \d{4} days old; the tolerance is 24 h \(events\.maxAgeHours, --max-age-hours\): a replay/,
+    );
+    expect((await send(receiver.url, event('a-ahead', NOW + 25 * HOUR))).body.detail).toMatch(
+      /is 25 h ahead of this receiver's clock/,
+    );
+    const edge = event('a-edge', NOW - 24 * HOUR + 60_000);
+    expect((await send(receiver.url, edge, 'd-edge')).status).toBe(200);
+    expect((await send(receiver.url, event('a-late', NOW - 24 * HOUR - 60_000))).status).toBe(422);
+    // Two minutes later the body accepted at the edge is too old: a replay of it is refused, not answered 200.
+    await clock.advance(120_000);
+    const replayed = await send(receiver.url, edge, 'd-edge-replay');
+    expect(replayed.status).toBe(422);
+    expect(readJournal(journalDir).map((e) => JSON.parse(e.body).data.action_id)).toHaveLength(before + 1);
+    expect((await send(receiver.url, event('a-bad', 'yesterday'))).status).toBe(400);
+  });
+
+  it('a configured tolerance: 1 h refuses a body 2 h old and takes one 30 min old', async () => {
+    const dir = join(t.dir, 'events-1h');
+    const strict = await startReceiver({
+      host: '127.0.0.1',
+      port: 0,
+      secrets: [NEW_SECRET],
+      journal: new EventJournal(dir),
+      maxBodyBytes: 4096,
+      maxAgeMs: HOUR,
+      clock,
+      logger: quiet,
+    });
+    try {
+      const old = await send(strict.url, event('a-2h', clock.now() - 2 * HOUR));
+      expect(old).toMatchObject({ status: 422, body: { detail: expect.stringContaining('the tolerance is 1 h') } });
+      expect((await send(strict.url, event('a-30m', clock.now() - HOUR / 2))).status).toBe(200);
+      expect(readJournal(dir).map((e) => JSON.parse(e.body).data.action_id)).toEqual(['a-30m']);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('vwh events listen --max-age-hours', () => {
+  it('takes the tolerance from the flag over events.maxAgeHours of the config', async () => {
+    const t = tempDir('vwh-listen-');
+    const secret = 'whsec_listen_0123456789abcdef';
+    // The config says 1 h, the flag 3 h: a body 2 h old is taken, one 4 h old refused.
+    const config = writeConfig(t.db, { events: { maxAgeHours: 1 } });
+    const child = spawn(
+      process.execPath,
+      [
+        ...['dist/src/cli/bin.js', 'events', 'listen', '--config', config, '--db', t.db],
+        ...['--port', '0', '--max-age-hours', '3', '--log-format', 'json'],
+      ],
+      { env: { ...process.env, VWH_WEBHOOK_SECRETS: secret } },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      let log = '';
+      const url = await new Promise<string>((resolve) => {
+        child.stderr.on('data', (d) => {
+          log += d;
+          const m = /"listening for webhook deliveries".*?"url":"(http:[^"]+)"/.exec(log);
+          if (m) resolve(m[1] as string);
+        });
+      });
+      const aged = (hours: number) =>
+        JSON.stringify({
+          event: 'action.failed',
+          timestamp: new Date(Date.now() - hours * 3_600_000).toISOString(),
+          data: { action_id: `a-${hours}h`, workflow_id: 'w', error: 'x' },
+        });
+      const send = (body: string) => post(`${url}/webhooks`, body, { 'x-webhook-signature': sign(secret, body) });
+      expect((await send(aged(2))).status).toBe(200);
+      const refused = await send(aged(4));
+      expect(refused).toMatchObject({ status: 422, body: { detail: expect.stringContaining('the tolerance is 3 h') } });
+      expect(log).toMatch(/"webhook refused: timestamp outside the tolerance"/);
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      t.cleanup();
+    }
+  }, 60_000);
 });

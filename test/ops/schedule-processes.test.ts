@@ -119,7 +119,7 @@ describe('vwh schedule across processes', () => {
       const [, url] = await waitFor(p.log, /"listening for webhook deliveries".*?"url":"(http:[^"]+)"/);
       const body = JSON.stringify({
         event: 'action.completed',
-        timestamp: '2026-03-15T10:00:00Z',
+        timestamp: new Date().toISOString(),
         data: { action_id: 'a-1', workflow_id: 'w-1', result: { title: 't', content: 'c' } },
       });
       const post = (signature: string) =>

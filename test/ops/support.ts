@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { systemClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/log.js';
 import type { NightlyFlags } from '../../src/ops/nightly.js';
+import type { RunContext } from '../../src/ops/stage.js';
 
 export function capture(): { out: PassThrough; text: () => string } {
   const out = new PassThrough();
@@ -41,4 +43,22 @@ export function writeConfig(db: string, config: Record<string, unknown>): string
   const path = join(dirname(db), 'vwh.config.json');
   writeFileSync(path, JSON.stringify(config));
   return path;
+}
+
+/** The context a single stage gets from `vwh run` (no config, the real clock, quiet). */
+export function stageContext(db: string, sync: RunContext['sync'] = {}): RunContext {
+  return {
+    runId: 'r',
+    trigger: 'manual',
+    dbPath: db,
+    config: {},
+    sync,
+    modelsDir: '.',
+    publishPath: undefined,
+    clock: systemClock,
+    logger: quiet,
+    out: capture().out,
+    stop: new AbortController().signal,
+    outcomes: new Map(),
+  };
 }

@@ -19,6 +19,7 @@ interface ListenFlags {
   secret: string[];
   journalDir?: string;
   maxBodyBytes?: number;
+  maxAgeHours?: number;
   logFormat?: LogFormat;
 }
 
@@ -47,12 +48,18 @@ export function register(program: Command): void {
       'larger bodies get 413 (default 1048576)',
       numberFlag('--max-body-bytes', wholeNumber(1)),
     )
+    .option(
+      '--max-age-hours <n>',
+      'a signed delivery whose timestamp is further than this from now gets 422 (default events.maxAgeHours, else 24)',
+      numberFlag('--max-age-hours', wholeNumber(1, 8760)),
+    )
     .addOption(logFormatOption())
     .addHelpText(
       'after',
       '\nRegister https://<this host>/webhooks with POST /webhooks (events action.checkpoint, action.completed,\n' +
         'action.failed), and give https://<this host>/bootstrap as webhook_url when creating projects.\n' +
-        'Answers: 200 stored (or already stored), 401 missing/invalid X-Webhook-Signature, 413 body too large, 400 not an event.',
+        'Answers: 200 stored (or the same body stored before: a retry or a replay), 401 missing/invalid\n' +
+        'X-Webhook-Signature, 413 body too large, 400 not an event, 422 timestamp older than --max-age-hours.',
     )
     .action(async (flags: ListenFlags) => {
       const { loadConfig } = await import('../../core/config.js');
@@ -93,7 +100,7 @@ export async function listenForEvents(
   const { guardedInputs, journalDirOf } = await import('../../ops/paths.js');
   const { ensureWritableDir } = await import('../../core/folders.js');
   const { EventJournal } = await import('../../ops/events/journal.js');
-  const { startReceiver } = await import('../../ops/events/receiver.js');
+  const { startReceiver, DEFAULT_MAX_AGE_HOURS } = await import('../../ops/events/receiver.js');
   const { systemClock } = await import('../../core/clock.js');
   const flag = flags.journalDir ? '--journal-dir' : 'events.journalDir';
   const dir = ensureWritableDir(
@@ -108,6 +115,7 @@ export async function listenForEvents(
     secrets,
     journal: new EventJournal(dir),
     maxBodyBytes: flags.maxBodyBytes ?? config.events?.maxBodyBytes ?? 1_048_576,
+    maxAgeMs: (flags.maxAgeHours ?? config.events?.maxAgeHours ?? DEFAULT_MAX_AGE_HOURS) * 3_600_000,
     clock: systemClock,
     logger,
   });

@@ -1,25 +1,32 @@
 /**
  * `vwh events listen`'s HTTP server. `POST /webhooks` takes the signed action events: the body is read raw (413
  * past the size limit), `X-Webhook-Signature` is checked against every accepted secret (rotation) in constant time
- * after a length check, before the body is parsed (401 when missing or wrong); then the event is journaled durably
- * and answered 200 (also for a redelivery, journaled once). `POST /bootstrap` takes the unsigned
- * `project.bootstrap` callback, which is only a hint: the next run confirms it with an authenticated request.
+ * after a length check, before the body is parsed (401 when missing or wrong); a body whose `timestamp` is further
+ * than the tolerance from the receiver's clock is refused (422: a replay of an old signed body); then the event is
+ * journaled durably under the SHA-256 of its body and answered 200 (also for a retry or a replay of a body journaled
+ * before, which is not stored again: `X-Webhook-Delivery-Id` is not signed, so it is logged and never the key).
+ * `POST /bootstrap` takes the unsigned `project.bootstrap` callback, which is only a hint: the next run confirms it
+ * with an authenticated request.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as z from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/log.js';
-import type { EventJournal } from './journal.js';
+import { bodyKey, type EventJournal } from './journal.js';
 
 export const SIGNATURE_HEADER = 'x-webhook-signature';
 export const DELIVERY_ID_HEADER = 'x-webhook-delivery-id';
 export const ACTION_EVENTS = ['action.checkpoint', 'action.completed', 'action.failed'] as const;
 
+/** How far a signed body's `timestamp` may be from the receiver's clock, by default (`events.maxAgeHours`). */
+export const DEFAULT_MAX_AGE_HOURS = 24;
+
+const Timestamp = z.iso.datetime({ offset: true, error: 'timestamp must be an ISO 8601 date-time with a zone' });
 const ActionDelivery = z.object({
   event: z.enum(ACTION_EVENTS),
-  timestamp: z.string(),
+  timestamp: Timestamp,
   data: z.object({ action_id: z.string(), workflow_id: z.string() }).passthrough(),
 });
 const BootstrapCallback = z.object({
@@ -36,6 +43,11 @@ export interface ReceiverOptions {
   secrets: readonly string[];
   journal: EventJournal;
   maxBodyBytes: number;
+  /**
+   * A signed body whose `timestamp` is further than this from `clock` (past or future) is refused with 422
+   * (default DEFAULT_MAX_AGE_HOURS).
+   */
+  maxAgeMs?: number;
   clock: Clock;
   logger: Logger;
 }
@@ -55,6 +67,20 @@ export function verifyAny(secrets: readonly string[], body: Buffer, header: stri
     if (expected.length === given.length && timingSafeEqual(expected, given)) ok = true;
   }
   return ok;
+}
+
+/** Why a signed body is too old (or too far ahead) to accept, or undefined when its timestamp is within `maxAgeMs`. */
+export function staleness(timestamp: string, now: number, maxAgeMs: number): string | undefined {
+  const age = now - Date.parse(timestamp);
+  if (Math.abs(age) <= maxAgeMs) return undefined;
+  const hours = (ms: number) =>
+    Math.abs(ms) >= 48 * 3_600_000
+      ? `${Math.round(Math.abs(ms) / 86_400_000)} days`
+      : `${Math.round(Math.abs(ms) / 360_000) / 10} h`;
+  const tolerance = `the tolerance is ${hours(maxAgeMs)} (events.maxAgeHours, --max-age-hours)`;
+  return age > 0
+    ? `timestamp ${timestamp} is ${hours(age)} old; ${tolerance}: a replay of an old delivery is refused`
+    : `timestamp ${timestamp} is ${hours(age)} ahead of this receiver's clock; ${tolerance}`;
 }
 
 class TooLarge extends Error {}
@@ -106,7 +132,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       o.logger.warn('webhook refused: missing or invalid signature', { remote: req.socket.remoteAddress });
       return answer(res, 401, { detail: 'missing or invalid X-Webhook-Signature' });
     }
-    let parsed: { event: string };
+    let parsed: { event: string; timestamp: string };
     try {
       const json: unknown = JSON.parse(body.toString('utf8'));
       parsed = signed ? ActionDelivery.parse(json) : BootstrapCallback.parse(json);
@@ -116,9 +142,19 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       });
     }
     const deliveryId = (req.headers[DELIVERY_ID_HEADER] as string | undefined) ?? null;
-    const key = deliveryId ? `delivery:${deliveryId}` : `sha256:${createHash('sha256').update(body).digest('hex')}`;
+    const stale = signed
+      ? staleness(parsed.timestamp, o.clock.now(), o.maxAgeMs ?? DEFAULT_MAX_AGE_HOURS * 3_600_000)
+      : undefined;
+    if (stale) {
+      o.logger.warn('webhook refused: timestamp outside the tolerance', {
+        event: parsed.event,
+        timestamp: parsed.timestamp,
+        delivery_id: deliveryId,
+      });
+      return answer(res, 422, { detail: stale });
+    }
+    const key = bodyKey(body);
     const stored = o.journal.append({
-      key,
       event: parsed.event,
       received_at: new Date(o.clock.now()).toISOString(),
       delivery_id: deliveryId,
@@ -128,6 +164,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     o.logger.info(stored ? 'webhook journaled' : 'webhook redelivered (already journaled)', {
       event: parsed.event,
       key,
+      delivery_id: deliveryId,
     });
     return answer(res, 200, { stored, duplicate: !stored });
   };

@@ -1,6 +1,6 @@
 /**
- * Stage `events`: ingests the webhook journal of `vwh events listen` into raw.webhook_events (idempotent: one row per
- * delivery key, however often the journal is read), then confirms pending `project.bootstrap` callbacks with an
+ * Stage `events`: ingests the webhook journal of `vwh events listen` into raw.webhook_events (`events/ingest.ts`: bulk
+ * loader, bounded batches, one row per event however often the journal is read or an event delivered), then confirms pending `project.bootstrap` callbacks with an
  * authenticated GET /projects/{id}, as the spec advises, with each configured key in turn: a key that reads the
  * project confirms it for its team (`team_id`; the sync that follows syncs it, even where the team lists its
  * `projects`), 404/403 with every key → rejected, anything else stays pending for the next run.
@@ -8,7 +8,7 @@
 import { ApiClient } from '../../client/api-client.js';
 import { readKey } from '../../core/config.js';
 import { isVwhError } from '../../core/errors.js';
-import { readJournal } from '../events/journal.js';
+import { ingestJournal } from '../events/ingest.js';
 import { withOps } from '../ledger.js';
 import { journalDirOf } from '../paths.js';
 import type { RunContext, Stage, StageOutcome } from '../stage.js';
@@ -45,45 +45,11 @@ export const eventsStage: Stage = {
   name: 'events',
   needs: [],
   async run(ctx): Promise<StageOutcome> {
-    const entries = readJournal(journalDirOf(ctx.dbPath, ctx.config));
-    const counts = { journaled: entries.length, new: 0, confirmed: 0, rejected: 0, pending: 0 };
-    await withOps(ctx.dbPath, async ({ session }) => {
-      const before = Number(
-        (await session.all<{ n: number }>('select count(*)::int as n from raw.webhook_events'))[0]?.n ?? 0,
-      );
-      await session.transaction(async () => {
-        for (const e of entries) {
-          const body = JSON.parse(e.body) as {
-            project_id?: string;
-            data?: { action_id?: string; workflow_id?: string };
-          };
-          await session.run(
-            `insert or ignore into raw.webhook_events
-               (event_key, event, received_at, delivery_id, signed, action_id, workflow_id, project_id, confirmation, body,
-                _ingested_at, team_id, _sync_run_id, _extracted_at)
-             values (?, ?, ?::timestamptz, ?, ?, ?, ?, ?, ?, ?::json, now(), ?, ?, now())`,
-            [
-              e.key,
-              e.event,
-              e.received_at,
-              e.delivery_id,
-              e.signed,
-              body.data?.action_id ?? null,
-              body.data?.workflow_id ?? null,
-              body.project_id ?? null,
-              e.event === 'project.bootstrap' ? 'pending' : null,
-              e.body,
-              defaultTeam(ctx),
-              ctx.runId,
-            ],
-          );
-        }
-      });
-      const after = Number(
-        (await session.all<{ n: number }>('select count(*)::int as n from raw.webhook_events'))[0]?.n ?? 0,
-      );
-      counts.new = after - before;
-      const pending = await session.all<{ event_key: string; project_id: string }>(
+    const counts = { journaled: 0, new: 0, duplicate: 0, confirmed: 0, rejected: 0, pending: 0 };
+    await withOps(ctx.dbPath, async (w) => {
+      const run = { team_id: defaultTeam(ctx), _sync_run_id: ctx.runId, _extracted_at: new Date(ctx.clock.now()) };
+      Object.assign(counts, await ingestJournal(w, journalDirOf(ctx.dbPath, ctx.config), run, ctx.logger));
+      const pending = await w.session.all<{ event_key: string; project_id: string }>(
         "select event_key, project_id from raw.webhook_events where confirmation = 'pending' order by received_at",
       );
       if (pending.length === 0) return;
@@ -93,7 +59,7 @@ export const eventsStage: Stage = {
           const { verdict, team } = await confirmWithAny(clients, p.project_id);
           counts[verdict] += 1;
           if (verdict !== 'pending') {
-            await session.run('update raw.webhook_events set confirmation = ?, team_id = ? where event_key = ?', [
+            await w.session.run('update raw.webhook_events set confirmation = ?, team_id = ? where event_key = ?', [
               verdict,
               team ?? defaultTeam(ctx),
               p.event_key,

@@ -125,6 +125,15 @@ export interface ModelRunsTable {
   message: string | null;
 }
 
+/** How far the events stage ingested each webhook journal file (sql/014_webhook_events_idempotent.sql). */
+export interface WebhookJournalTable {
+  file: string;
+  head: string;
+  bytes: number;
+  updated_at: Timestamp;
+  run_id: string;
+}
+
 /** The `ops` schema as kysely sees it (tables addressed as `ops.<name>`). */
 export interface OpsDatabase {
   'ops.schema_migrations': SchemaMigrationsTable;
@@ -138,4 +147,5 @@ export interface OpsDatabase {
   'ops.model_intervals': ModelIntervalsTable;
   'ops.model_restated': ModelRestatedTable;
   'ops.model_runs': ModelRunsTable;
+  'ops.webhook_journal': WebhookJournalTable;
 }
