@@ -6,6 +6,7 @@
 import { ExitCode } from '../core/errors.js';
 import { tryLock } from '../core/lock-file.js';
 import { withSharedInstance } from '../warehouse/duckdb.js';
+import { DEFAULT_MEMORY_LIMIT, defaultThreads, duckdbOptions } from '../warehouse/resources.js';
 import { closeAbandonedRuns, type StageStatus, writeLedger } from './ledger.js';
 import { lockedError, lockPathFor, staleLockMs } from './lock.js';
 import {
@@ -57,8 +58,18 @@ export async function runPipeline(
   if ('heldBy' in taken) throw lockedError(lockPath, taken.heldBy);
   if (taken.tookOver) logger.warn('took over a stale run lock', { lock: lockPath, why: taken.tookOver });
   try {
-    // One DuckDB instance for the whole run: the ledger writes and the stages open the warehouse about 17 times.
-    return await withSharedInstance(context.dbPath, () => runLocked(stages, { ...context, runId }));
+    // One DuckDB instance for the whole run: the ledger writes and the stages open the warehouse about 17 times. It
+    // is bounded as the models stage is (the config's memoryLimit and threads, else vwh models build's defaults),
+    // for every stage: the stages' own opens do not change it.
+    const resources = {
+      memoryLimit: context.config.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+      threads: context.config.threads ?? defaultThreads(),
+    };
+    return await withSharedInstance(
+      context.dbPath,
+      () => runLocked(stages, { ...context, runId }),
+      duckdbOptions(resources),
+    );
   } finally {
     taken.lock.release();
   }

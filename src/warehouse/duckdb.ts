@@ -34,8 +34,9 @@ export class Database {
 
   /**
    * Opens `path` (`options`: DuckDB's configuration). Inside `withSharedInstance(path, …)` it is a new connection on
-   * that scope's instance instead: `memory_limit` and `threads` are set on the instance, `access_mode` is not (the
-   * instance writes; a caller that asked for read-only only reads).
+   * that scope's instance instead, whose `memory_limit` and `threads` are the scope's (or else its first open's): a
+   * later open does not change them under the connections already at work. `access_mode` is not set on the instance
+   * (it writes; a caller that asked for read-only only reads).
    */
   static async open(path: string = DEFAULT_DB_PATH, options: Record<string, string> = {}): Promise<Database> {
     const scope = sharedScope.getStore();
@@ -51,20 +52,10 @@ export class Database {
     if (!scope.instance) {
       makeFolders(dirname(resolve(path)));
       const { access_mode: _readOnly, ...writable } = options;
-      scope.instance = createInstance(path, writable);
+      scope.instance = createInstance(path, { ...writable, ...scope.options });
     }
     const instance = await scope.instance;
-    const connection = await instance.connect();
-    try {
-      for (const key of SETTABLE) {
-        const value = options[key];
-        if (value !== undefined) await connection.run(`SET GLOBAL ${key} = '${value.replaceAll("'", "''")}'`);
-      }
-    } catch (error) {
-      connection.closeSync();
-      throw error;
-    }
-    return new Database(path, instance, connection, false);
+    return new Database(path, instance, await instance.connect(), false);
   }
 
   /** A second connection on the same instance (DuckDB runs queries of different connections in parallel). */
@@ -80,22 +71,27 @@ export class Database {
 
 interface SharedScope {
   path: string;
+  /** The instance's settings, over those of the first open. */
+  options: Record<string, string>;
   instance?: Promise<DuckDBInstance>;
 }
 
 const sharedScope = new AsyncLocalStorage<SharedScope>();
-/** The options of `Database.open` a shared instance takes as settings, for the connection's caller and the next. */
-const SETTABLE = ['memory_limit', 'threads'] as const;
 
 /**
  * Runs `fn` with one DuckDB instance for the file `path`: every `Database.open(path)` inside it (in its async
  * context) is a connection on that instance, and the instance closes (checkpointing its WAL once) when `fn` ends.
  * `vwh run` uses it for its stages: opening and closing a warehouse costs tens of milliseconds each (the catalog
  * load, the checkpoint on close), which a run's ledger writes and stages paid about 17 times. The file stays locked
- * for the whole of `fn`.
+ * for the whole of `fn`. `options` (`memory_limit`, `threads`) bound the instance for the whole scope; without them
+ * the first open's do, and no later open changes them.
  */
-export async function withSharedInstance<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  const scope: SharedScope = { path: resolve(path) };
+export async function withSharedInstance<T>(
+  path: string,
+  fn: () => Promise<T>,
+  options: Record<string, string> = {},
+): Promise<T> {
+  const scope: SharedScope = { path: resolve(path), options };
   try {
     return await sharedScope.run(scope, fn);
   } finally {

@@ -38,13 +38,30 @@ export class Session {
 
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, params?: Params): Promise<number> {
-    return this.exclusive(async () => Number((await this.connection.run(sql, given(params))).rowsChanged ?? 0));
+    return this.exclusive(() => runOn(this.connection, sql, params));
   }
 
   all<T = SqlRow>(sql: string, params?: Params): Promise<T[]> {
-    return this.exclusive(async () => {
-      const reader = await this.connection.runAndReadAll(sql, given(params));
-      return reader.getRowObjectsJS().map(normalizeRow) as T[];
+    return this.exclusive(() => allOn<T>(this.connection, sql, params));
+  }
+
+  /**
+   * The connection for one caller alone until it calls `release`, for a transaction this session does not run
+   * itself (kysely's, from its BEGIN to its COMMIT): the holder's statements run at once, everyone else's wait for
+   * the release instead of landing inside that transaction.
+   */
+  hold(): Promise<HeldSession> {
+    return new Promise((granted) => {
+      void this.exclusive(
+        () =>
+          new Promise<void>((release) =>
+            granted({
+              run: (sql, params) => runOn(this.connection, sql, params),
+              all: <T>(sql: string, params?: Params) => allOn<T>(this.connection, sql, params),
+              release,
+            }),
+          ),
+      );
     });
   }
 
@@ -83,6 +100,23 @@ export class Session {
   close(): void {
     this.connection.closeSync();
   }
+}
+
+/** A session held by one caller (`Session.hold`). */
+export interface HeldSession {
+  run(sql: string, params?: Params): Promise<number>;
+  all<T = SqlRow>(sql: string, params?: Params): Promise<T[]>;
+  /** Gives the connection back to the session's other callers. */
+  release(): void;
+}
+
+async function runOn(connection: DuckDBConnection, sql: string, params: Params | undefined): Promise<number> {
+  return Number((await connection.run(sql, given(params))).rowsChanged ?? 0);
+}
+
+async function allOn<T>(connection: DuckDBConnection, sql: string, params: Params | undefined): Promise<T[]> {
+  const reader = await connection.runAndReadAll(sql, given(params));
+  return reader.getRowObjectsJS().map(normalizeRow) as T[];
 }
 
 /** BIGINT/HUGEINT come back as bigint; numbers that fit are handed on as numbers, which is what callers expect. */

@@ -1,11 +1,12 @@
 import { type DuckDBValue, timestampValue } from '@duckdb/node-api';
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from 'kysely';
-import type { Session } from '../session.js';
+import type { HeldSession, Session } from '../session.js';
 
 /**
  * Kysely's driver over one `Session`: every query runs on the session's connection, in its transaction if any.
- * The connection is handed to one Kysely caller at a time (as Kysely's SQLite driver does): a `db.transaction()`
- * holds it from BEGIN to COMMIT, so another caller's query waits instead of landing inside that transaction.
+ * The connection is handed to one Kysely caller at a time (as Kysely's SQLite driver does), and a `db.transaction()`
+ * holds the session itself from BEGIN to COMMIT (`Session.hold`): another caller's query, through kysely or straight
+ * through the session, waits instead of landing inside that transaction.
  */
 export class DuckDBDriver implements Driver {
   private readonly connection: DuckDBKyselyConnection;
@@ -23,15 +24,15 @@ export class DuckDBDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await (connection as DuckDBKyselyConnection).raw('BEGIN TRANSACTION');
+    await (connection as DuckDBKyselyConnection).begin();
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await (connection as DuckDBKyselyConnection).raw('COMMIT');
+    await (connection as DuckDBKyselyConnection).end('COMMIT');
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await (connection as DuckDBKyselyConnection).raw('ROLLBACK');
+    await (connection as DuckDBKyselyConnection).end('ROLLBACK');
   }
 
   async releaseConnection(): Promise<void> {
@@ -62,19 +63,40 @@ class ConnectionMutex {
 }
 
 class DuckDBKyselyConnection implements DatabaseConnection {
+  /** The session, held from BEGIN to COMMIT/ROLLBACK of a kysely transaction. */
+  private held: HeldSession | undefined;
+
   constructor(private readonly session: Session) {}
 
-  async raw(sql: string): Promise<void> {
-    await this.session.run(sql);
+  async begin(): Promise<void> {
+    const held = await this.session.hold();
+    try {
+      await held.run('BEGIN TRANSACTION');
+    } catch (error) {
+      held.release();
+      throw error;
+    }
+    this.held = held;
+  }
+
+  async end(sql: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+    const held = this.held;
+    this.held = undefined;
+    try {
+      await (held ?? this.session).run(sql);
+    } finally {
+      held?.release();
+    }
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const on = this.held ?? this.session;
     const params = compiled.parameters.map(toDuckDBValue);
     const node = compiled.query as { kind: string; returning?: unknown };
     if (node.kind === 'SelectQueryNode' || node.kind === 'RawNode' || node.returning) {
-      return { rows: (await this.session.all(compiled.sql, params)) as R[] };
+      return { rows: (await on.all(compiled.sql, params)) as R[] };
     }
-    const changed = await this.session.run(compiled.sql, params);
+    const changed = await on.run(compiled.sql, params);
     return { rows: [], numAffectedRows: BigInt(changed) };
   }
 
