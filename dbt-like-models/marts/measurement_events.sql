@@ -12,9 +12,11 @@ description: |
     (its series starts; the API gives no date a competitor was added, so this is the first day it can be counted).
   - `competitor_dropped`: the day after a competitor's last tracked mention when it is no longer on the newest
     active list.
-  - `alias_added` / `alias_removed`: an alias first (or last) seen by a sync after the project's first sync,
-    dated by that sync's day (the API gives aliases no date; with daily syncs the date is exact to a day). Aliases
-    present at the first sync have an unknown date and are no event.
+  - `alias_added` / `alias_removed`: an alias first listed by a sync after the project's first sync (and after the
+    first build of snapshots.project_aliases_history), dated by that sync's day, or no longer listed (dated by the
+    build that found it gone). The API gives aliases no date and each sync replaces raw.project_aliases, so the day
+    an alias is first seen is kept by the snapshot; with daily syncs and builds the date is exact to a day. Aliases
+    present at the first sync (or the snapshot's first build) have an unknown date and are no event.
 grain: one row per team, project, day, kind and subject
 columns:
   date: first day whose figures the change moves
@@ -43,16 +45,24 @@ competitor_days as (
   group by all
 ),
 alias_syncs as (
+  -- The day each alias was first listed, and the day it was found gone (null while listed).
   select
-    a.team_id, a.project_id, a.name as alias_name,
-    cast(min(a._extracted_at) as date) as first_seen,
-    cast(max(a._extracted_at) as date) as last_seen
-  from raw.project_aliases as a
+    team_id, project_id, alias_name,
+    cast(min(valid_from) as date) as first_seen,
+    case when count(valid_to) = count(*) then cast(max(valid_to) as date) end as gone_on
+  from snapshots.project_aliases_history
+  group by all
+),
+history_start as (
+  -- The first build of the alias history: aliases listed then have no known date.
+  select team_id, cast(min(valid_from) as date) as first_built
+  from snapshots.project_aliases_history
   group by all
 ),
 project_syncs as (
-  select team_id, project_id, cast(min(_extracted_at) as date) as first_sync, cast(max(_extracted_at) as date) as last_sync
-  from raw.project_aliases
+  -- Each project's first sync day (the prompt list is kept per sync day).
+  select team_id, project_id, min(snapshot_date) as first_sync
+  from staging.prompt_state_daily
   group by all
 ),
 own as (
@@ -82,11 +92,11 @@ union all
 select a.team_id, a.project_id, a.first_seen, 'alias_added', o.brand_id, a.alias_name
 from alias_syncs as a
 join project_syncs as s on s.team_id = a.team_id and s.project_id = a.project_id
+join history_start as h on h.team_id = a.team_id
 left join own as o on o.team_id = a.team_id and o.project_id = a.project_id
-where a.first_seen > s.first_sync
+where a.first_seen > s.first_sync and a.first_seen > h.first_built
 union all
-select a.team_id, a.project_id, a.last_seen + 1, 'alias_removed', o.brand_id, a.alias_name
+select a.team_id, a.project_id, a.gone_on, 'alias_removed', o.brand_id, a.alias_name
 from alias_syncs as a
-join project_syncs as s on s.team_id = a.team_id and s.project_id = a.project_id
 left join own as o on o.team_id = a.team_id and o.project_id = a.project_id
-where a.last_seen < s.last_sync
+where a.gone_on is not null

@@ -18,6 +18,13 @@ description: >
   Rows: every tracked brand on every day of its span (as in marts.brand_visibility_daily, zeros included) and every
   untracked brand on the days it was detected. A tracked brand detected before it was tracked (in all_mentions only)
   counts in brand_responses but not in tracked_brand_responses.
+  Two flags say when a share is not what it looks like. `is_complete`: the project's day has all its answers
+  (intermediate.int_day_completeness); the newest synced day is usually partial, and its shares rest on part of the
+  day. `tracked_set_changed`: on that day a competitor started or stopped being tracked (marts.measurement_events
+  competitor_tracked / competitor_dropped), which moves every tracked brand's share of the project (the denominator
+  gains or loses the competitor's mentions): set on every brand's rows of the project that day, the own brand's
+  included. `tracked_set_from` is the first day of the tracked set in force on the row's day: a range of days whose
+  rows share it compares like with like.
 grain: one row per team, project, brand, provider (chatgpt, perplexity, gemini, all) and date
 columns:
   team_id: the config's team
@@ -44,6 +51,9 @@ columns:
   brand_co_mentions: over the answers naming the brand, the sum of the brands each names (itself included)
   tracked_mentions_sq_total: over all the day's answers, the sum of (tracked brands named)² (repeats on every row of the day, like the totals)
   mentions_sq_total: over all the day's answers, the sum of (brands named)²
+  is_complete: the project's day has all its answers (false on a partial newest day)
+  tracked_set_changed: a competitor started or stopped being tracked in the project on this day (on every brand's rows)
+  tracked_set_from: first day of the project's tracked set in force on this day (the last such change on or before it; the project's first day when none)
 audits:
   - not_null: [team_id, project_id, brand_key, brand_name, provider, date, brand_responses, tracked_brand_responses]
   - unique: [team_id, project_id, brand_key, provider, date]
@@ -52,6 +62,7 @@ audits:
   - expression: {sql: "sov_all_pct is null or sov_all_pct between 0 and 100", name: sov_all_in_range}
   - expression: {sql: "is_tracked or sov_tracked_pct is null", name: untracked_has_no_tracked_share}
   - expression: {sql: "sov_all_ci_low_pct is null or sov_all_pct between sov_all_ci_low_pct - 0.01 and sov_all_ci_high_pct + 0.01", name: sov_all_inside_interval}
+  - expression: {sql: "tracked_set_from <= date and (not tracked_set_changed or tracked_set_from = date)", name: tracked_set_dated}
 */
 with answers as (
   select team_id, project_id, chat_id, date, provider
@@ -104,6 +115,29 @@ responses as (
   select team_id, project_id, provider, date, count(*) as responses
   from answers
   group by all
+),
+set_changes as (
+  -- Days a competitor started or stopped being tracked, per project.
+  select distinct team_id, project_id, date
+  from marts.measurement_events
+  where kind in ('competitor_tracked', 'competitor_dropped')
+),
+days as (
+  -- Per project day of the build: complete or not, a tracked-set change that day, and the newest change up to it
+  -- (read over every day, not only the built ones).
+  select
+    c.team_id, c.project_id, c.date, c.is_complete,
+    exists (
+      select 1 from set_changes as s where s.team_id = c.team_id and s.project_id = c.project_id and s.date = c.date
+    ) as tracked_set_changed,
+    coalesce(
+      (select max(s.date) from set_changes as s
+       where s.team_id = c.team_id and s.project_id = c.project_id and s.date <= c.date),
+      (select min(f.date) from intermediate.int_day_completeness as f
+       where f.team_id = c.team_id and f.project_id = c.project_id)
+    ) as tracked_set_from
+  from intermediate.int_day_completeness as c
+  where c.date between @start_date and @end_date
 ),
 rows_ as (
   select
@@ -172,10 +206,15 @@ select
   cast(totals.tracked_co_mentions as bigint) as tracked_co_mentions,
   cast(totals.brand_co_mentions as bigint) as brand_co_mentions,
   cast(totals.tracked_mentions_sq_total as bigint) as tracked_mentions_sq_total,
-  cast(totals.mentions_sq_total as bigint) as mentions_sq_total
+  cast(totals.mentions_sq_total as bigint) as mentions_sq_total,
+  coalesce(days.is_complete, false) as is_complete,
+  coalesce(days.tracked_set_changed, false) as tracked_set_changed,
+  coalesce(days.tracked_set_from, totals.date) as tracked_set_from
 from totals
 join responses
   on responses.team_id = totals.team_id
   and responses.project_id = totals.project_id
   and responses.provider = totals.provider
   and responses.date = totals.date
+left join days
+  on days.team_id = totals.team_id and days.project_id = totals.project_id and days.date = totals.date

@@ -9,10 +9,13 @@ description: |
   mentions are not independent: macros/stats.sql share_low/share_high, never narrower than Wilson's over the
   mentions); the visibility its Wilson interval over the answers. Intervals are null over days built before the
   mart had them (vwh models build --full-refresh --select marts.share_of_voice_daily fills them in).
+  By default the range is the 7 days ending on each project's last complete day (a day's share rests on a few dozen
+  answers, ±12 points; a partial newest day is left out): pass --from/--to for another. `tracked_set_changed` says
+  when a competitor started or stopped being tracked inside the range, so the tracked shares mix two sets.
 parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
-  from: {type: DATE, default: null, description: "first day counted; the first day with answers when omitted"}
-  to: {type: DATE, default: null, description: "last day counted; the last day with answers when omitted"}
+  from: {type: DATE, default: null, description: "first day counted; 6 days before the last day counted when omitted (7 days)"}
+  to: {type: DATE, default: null, description: "last day counted; each project's last complete day when omitted"}
 columns:
   project_id: project
   provider: AI provider id, or all
@@ -35,12 +38,32 @@ columns:
   visibility_pct: 100 × brand_responses / responses (share of answers naming the brand)
   visibility_ci_low_pct: Wilson 95% interval of visibility_pct, low end (n = responses)
   visibility_ci_high_pct: its high end
+  date_from: first day counted
+  date_to: last day counted
+  days_partial: days of the range whose answers are not all in (0 by default)
+  tracked_set_changed: a competitor started or stopped being tracked inside the range (after its first day), so the tracked shares mix two tracked sets
 */
-with in_range as (
-  select * from marts.share_of_voice_daily
-  where ($project is null or project_id = $project)
-    and ($from is null or date >= $from)
-    and ($to is null or date <= $to)
+with bounds as (
+  -- Each project's range: --to or its last complete day, and --from or the 6 days before (7 days).
+  select project_id, coalesce(cast($from as date), last_day - 6) as date_from, last_day as date_to
+  from (
+    select project_id, coalesce(cast($to as date), max(date) filter (where is_complete), max(date)) as last_day
+    from marts.share_of_voice_daily
+    where ($project is null or project_id = $project)
+    group by project_id
+  )
+),
+in_range as (
+  select d.*, b.date_from, b.date_to from marts.share_of_voice_daily as d
+  join bounds as b using (project_id)
+  where d.date between b.date_from and b.date_to
+),
+range_flags as (
+  select project_id, any_value(date_from) as date_from, any_value(date_to) as date_to,
+         count(distinct date) filter (where not is_complete) as days_partial,
+         count(distinct tracked_set_from) > 1 as tracked_set_changed
+  from in_range
+  group by project_id
 ),
 answers as (
   -- responses and the squared-mention sums repeat on every brand row of a day: one value per project, provider and
@@ -96,7 +119,11 @@ select
     t.tracked_co_mentions, a.tracked_mentions_sq_total, a.responses), 2) end as sov_tracked_ci_high_pct,
   round(100 * t.brand_responses / nullif(a.responses, 0), 2) as visibility_pct,
   round(100 * wilson_low(t.brand_responses, a.responses), 2) as visibility_ci_low_pct,
-  round(100 * wilson_high(t.brand_responses, a.responses), 2) as visibility_ci_high_pct
-from totals t join answers a using (project_id, provider)
+  round(100 * wilson_high(t.brand_responses, a.responses), 2) as visibility_ci_high_pct,
+  f.date_from,
+  f.date_to,
+  f.days_partial,
+  f.tracked_set_changed
+from totals t join answers a using (project_id, provider) join range_flags f using (project_id)
 where t.brand_responses > 0
 order by t.project_id, t.provider, rank

@@ -422,7 +422,9 @@ describe('html report', () => {
     const copy = await world.copy('pre-intervals.duckdb');
     const db = await Database.open(copy);
     let split = '';
+    let first = '';
     try {
+      first = String(await db.session.scalar('select cast(min(date) as varchar) from marts.share_of_voice_daily'));
       split = String(await db.session.scalar('select cast(min(date) + 20 as varchar) from marts.share_of_voice_daily'));
       await db.session.run(
         `update marts.share_of_voice_daily set brand_co_mentions = null, tracked_co_mentions = null,
@@ -437,13 +439,13 @@ describe('html report', () => {
       await writeReport({ db: copy, name: 'share_of_voice', format: 'json', out: file, ...(from ? { from } : {}) });
       return JSON.parse(readFileSync(file, 'utf8')) as Row[];
     };
-    const whole = await read();
+    const whole = await read(first);
     expect(whole.length).toBeGreaterThan(0);
     expect(whole.filter((r) => r.sov_all_ci_low_pct !== null || r.sov_tracked_ci_high_pct !== null)).toEqual([]);
     const recent = await read(split);
     expect(recent.every((r) => r.sov_all_ci_low_pct !== null)).toBe(true);
     const page = join(out, 'pre-intervals.html');
-    await writeHtmlReport({ db: copy, out: page });
+    await writeHtmlReport({ db: copy, out: page, from: first });
     const html = readFileSync(page, 'utf8');
     expect(html).toContain('no intervals: the range holds days built before the warehouse kept them');
     expect(html).not.toContain('top 10, with 95% intervals (the answer as the unit');
