@@ -3,7 +3,8 @@
  * memory limit (1,000 made DuckDB run out of its 256 MB with the row-by-row INSERTs in one transaction); a `vwh run`
  * killed with SIGKILL mid-ingest keeps the batches it committed and the next run adds the rest, nothing twice; a
  * journal and a warehouse of an older version (deliveries keyed by their unsigned delivery id, one signed body stored
- * three times) end with one row per event; a line cut short by a crash does not swallow the next entry.
+ * three times) end with one row per event; a file replaced under its name is read again whole; a line cut short by a
+ * crash does not swallow the next entry.
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -199,6 +200,27 @@ describe('a journal and a warehouse of an older version', () => {
       // Read again whole (the cursor lost, as when a file is replaced): nothing is added twice.
       await withOps(t.db, ({ session }) => session.run('delete from ops.webhook_journal'));
       expect((await eventsStage.run(stageContext(t.db))).counts).toMatchObject({ journaled: 5, new: 0, duplicate: 5 });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('a journal file replaced under the same name is read again whole, not from the old cursor', async () => {
+    const t = tempDir('vwh-journal-replaced-');
+    try {
+      const dir = join(t.dir, 'events');
+      writeJournal(
+        dir,
+        [0, 1].map((i) => entry(checkpoint(i))),
+      );
+      expect((await eventsStage.run(stageContext(t.db))).counts).toMatchObject({ journaled: 2, new: 2 });
+      // Other entries of the same length: a line ends exactly where the old file's cursor stands.
+      writeJournal(
+        dir,
+        [10, 11, 12].map((i) => entry(checkpoint(i))),
+      );
+      expect((await eventsStage.run(stageContext(t.db))).counts).toMatchObject({ journaled: 3, new: 3 });
+      expect((await tally(t.db)).rows).toBe(5);
     } finally {
       t.cleanup();
     }
