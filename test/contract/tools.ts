@@ -91,6 +91,8 @@ export interface Prism {
   violations(): string[];
   /** Everything Prism logged. */
   log(): string;
+  /** How many requests Prism received. */
+  requests(): number;
   close(): Promise<void>;
 }
 
@@ -123,11 +125,12 @@ export async function startPrism(documentPath: string, upstream: string): Promis
   return {
     url,
     log: () => log,
+    requests: () => (log.match(/Request received/g) ?? []).length,
     violations: () =>
       log.split('\n').filter((line) => /Violation:|Request terminated with error|Selected route not found/.test(line)),
     close: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
