@@ -23,3 +23,6 @@ export interface DbResources {
  * prompts, at 256MB 134 MB, with the backfill as close to its floor (landing appends; a batch is 10 000 rows).
  */
 export const DEFAULT_RESOURCES: DbResources = { memoryLimit: '256MB', threads: 2 };
+
+/** Seconds `vwh query` lets a query run before it interrupts it (`--timeout`; 0: no limit). */
+export const DEFAULT_QUERY_TIMEOUT_S = 300;

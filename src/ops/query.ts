@@ -16,6 +16,8 @@ export interface QueryFlags {
   published?: string | undefined;
   format: QueryFormat;
   maxRows: number;
+  /** Seconds before the query is interrupted (default DEFAULT_QUERY_TIMEOUT_S; 0: no limit). */
+  timeout?: number;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function runQuery(
   }
   const source = await chooseReadSource({ db: flags.db, published: flags.published });
   note(describeReadSource(source));
-  const result = await lockedQuery(source.path, sql);
+  const result = await lockedQuery(source.path, sql, flags.timeout);
   out.write(renderResult(result, flags.format, flags.maxRows));
   return result.cells.length;
 }

@@ -112,9 +112,37 @@ async function createInstance(path: string, options: Record<string, string>): Pr
   }
 }
 
+/**
+ * DuckDB's words for a file whose bytes are damaged: a block whose checksum does not match (a flipped bit, a torn
+ * write), a file cut short, a header that is not DuckDB's. Not the words of a held file: its message says "lock", as
+ * does the "block" of a checksum error, which was once reported as a lock.
+ */
+export function isDamage(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /Corrupt database file|does not match stored checksum|Could not read enough bytes|not a valid DuckDB database file/i.test(
+    message,
+  );
+}
+
+/**
+ * A damaged file as a data error (exit 1), saying what to do: a published copy is rewritten by the next vwh run; a
+ * warehouse is restored from its published copy or a backup (docs/operations.md, "A damaged file").
+ */
+export function damagedFileError(path: string, error: unknown): VwhError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new VwhError(
+    'DB_ERROR',
+    `${path} is damaged (${message.replace(/^IO Error: /, '')}). If it is the published copy, the next vwh run ` +
+      'rewrites it from the warehouse. If it is the warehouse, stop vwh, copy the published copy (or a backup) over it, ' +
+      'make it writable (chmod u+w) and run vwh run: it syncs the days since (docs/operations.md, "A damaged file").',
+    { cause: error, details: { path, damaged: true } },
+  );
+}
+
 function translateOpenError(error: unknown, path: string): Error {
   const message = error instanceof Error ? error.message : String(error);
-  if (/lock/i.test(message)) {
+  if (isDamage(error)) return damagedFileError(path, error);
+  if (/\block\b/i.test(message)) {
     const pid = /PID (\d+)/.exec(message)?.[1];
     return new VwhError(
       'DB_LOCKED',

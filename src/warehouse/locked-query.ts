@@ -6,8 +6,9 @@
  * DuckDB's own text of each value (a DATE as `2026-11-24`, a DECIMAL exact), for export/result-text.ts to print.
  */
 import { type DuckDBResultReader, DuckDBTypeId } from '@duckdb/node-api';
+import { DEFAULT_QUERY_TIMEOUT_S } from '../core/defaults.js';
 import { VwhError } from '../core/errors.js';
-import { Database } from './duckdb.js';
+import { Database, damagedFileError, isDamage } from './duckdb.js';
 
 const LOCKED_DOWN = {
   access_mode: 'READ_ONLY',
@@ -44,18 +45,44 @@ export interface QueryResult {
   json: string[][];
 }
 
-/** Runs `sql` on the warehouse `file`, locked down; a failing statement is a USAGE error saying why. */
-export async function lockedQuery(file: string, sql: string): Promise<QueryResult> {
+/**
+ * Runs `sql` on the warehouse `file`, locked down, interrupted after `timeoutS` seconds (0: no limit). A failing
+ * statement is a USAGE error saying why; a damaged file a data error (exit 1) saying how to restore it; a query
+ * that ran out of time exit 1 naming --timeout.
+ */
+export async function lockedQuery(
+  file: string,
+  sql: string,
+  timeoutS: number = DEFAULT_QUERY_TIMEOUT_S,
+): Promise<QueryResult> {
   const db = await Database.open(file, LOCKED_DOWN);
+  let timedOut = false;
+  const timer =
+    timeoutS > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          db.connection.interrupt();
+        }, timeoutS * 1000)
+      : undefined;
   try {
     return queryResult(await db.connection.runAndReadAll(sql));
   } catch (error) {
+    if (isDamage(error)) throw damagedFileError(file, error);
+    if (timedOut) {
+      throw new VwhError(
+        'DB_ERROR',
+        `The query ran longer than --timeout ${timeoutS} s and was stopped (nothing was changed). Narrow it (a WHERE ` +
+          'on a day, a LIMIT, no cross join), or give it more time: --timeout <seconds>, 0 for no limit.',
+        { cause: error, details: { timeout_s: timeoutS } },
+      );
+    }
     const message = (error as Error).message;
     const fence = /Permission Error|read-only mode|configuration has been locked/.test(message)
       ? ' (vwh query only reads the warehouse: it cannot write, attach, export, install or read other files)'
       : '';
     throw new VwhError('USAGE', `The query failed: ${message}${fence}`, { cause: error });
   } finally {
+    clearTimeout(timer);
     db.close();
   }
 }

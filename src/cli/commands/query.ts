@@ -1,5 +1,6 @@
 /** `vwh query`: one SQL statement on the warehouse, read-only, printed as a table, CSV or JSON lines (src/ops/query.ts). */
 import type { Command } from 'commander';
+import { DEFAULT_QUERY_TIMEOUT_S } from '../../core/defaults.js';
 import { DbFile, wholeNumber } from '../../core/inputs.js';
 import { numberFlag, READER_HELP, textFlag } from '../validate.js';
 
@@ -10,6 +11,7 @@ interface QueryFlags {
   config?: string;
   format: (typeof FORMATS)[number];
   maxRows: number;
+  timeout: number;
 }
 
 export function register(program: Command): void {
@@ -29,6 +31,12 @@ export function register(program: Command): void {
       'rows shown in table format (CSV and JSON print every row)',
       numberFlag('--max-rows', wholeNumber(1)),
       50,
+    )
+    .option(
+      '--timeout <s>',
+      'stop the query after this many seconds, exit 1 (0: no limit)',
+      numberFlag('--timeout', wholeNumber(0)),
+      DEFAULT_QUERY_TIMEOUT_S,
     )
     .addHelpText(
       'after',
