@@ -92,7 +92,7 @@ describe('the events stage ingests the journal in bounded batches', () => {
   it('a vwh run killed with SIGKILL mid-ingest keeps whole batches; the next run adds the rest, nothing twice', async () => {
     const t = tempDir('vwh-ingest-kill-');
     try {
-      const total = 10 * INGEST_ENTRIES;
+      const total = 6 * INGEST_ENTRIES;
       writeJournal(join(t.dir, 'events'), checkpoints(total));
       const config = writeConfig(t.db, {});
       const child = spawn(
