@@ -53,6 +53,8 @@ export interface SyncIo {
   out?: NodeJS.WritableStream;
   /** A caller's stop (the nightly job's SIGTERM): the sync stops as on SIGINT, its unit in hand committed. */
   stop?: AbortSignal;
+  /** The caller's run id (the nightly job's): every team's ops.sync_runs row and landed row carries it. */
+  runId?: string;
 }
 
 /** The run's figures, summed over the teams that started a run (each a row of ops.sync_runs). */
@@ -115,6 +117,7 @@ export async function runSync(options: SyncOptions, io: SyncIo = {}): Promise<Sy
       jobs,
       {
         settings,
+        ...(io.runId ? { runId: io.runId } : {}),
         streams: options.streams ?? config.streams,
         fullRefresh: Boolean(options.fullRefresh),
         todayFromApi: options.today === undefined,

@@ -65,7 +65,7 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     progress.plan(plan);
     if (options.planOnly) return result;
 
-    const runId = randomUUID();
+    const runId = options.runId ?? randomUUID();
     result.runId = runId;
     await startRun(ws, runId, options, settings, selected, discovery, result);
     counters.unitsPlanned = plans.reduce((sum, p) => sum + p.units.length, 0);

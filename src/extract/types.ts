@@ -146,6 +146,8 @@ export interface RateOptions {
 
 export interface TeamSyncOptions {
   warehouse: Warehouse;
+  /** The run's id (default a new UUID); the nightly job hands its own, so one id names the run everywhere. */
+  runId?: string;
   teamId: string;
   baseUrl: string;
   apiKey: string;

@@ -17,6 +17,8 @@ export interface NodeResult {
   durationMs: number;
   rowsAffected: number | null;
   intervals?: string;
+  /** Not built: no input changed since its last successful build (the previous table is kept). */
+  reused?: boolean;
   message?: string;
   audits: AuditOutcome[];
 }

@@ -63,6 +63,7 @@ export async function runNode(run: NodeRun, model: Model, exec: Session): Promis
   const key = run.keys.get(model.id);
   if (key && (await upToDate(exec, run.relations, model, key, run.states.get(model.id)?.input_key))) {
     result.message = 'up to date: no input changed since its last successful build';
+    result.reused = true;
     result.rowsAffected = 0;
     if (model.config.kind === 'incremental_by_time_range') result.intervals = '';
   } else {

@@ -21,7 +21,9 @@ export type { RunOptions } from './types.js';
 /** `build` = models then their audits; `run` = models only; `test` = audits and singular tests on what exists. */
 export async function runProject(db: Database, project: Project, options: RunOptions): Promise<RunResults> {
   const started = options.clock.now();
-  const runId = `${new Date(started).toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}`;
+  const runId =
+    options.runId ??
+    `${new Date(started).toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}`;
   const main = db.session;
   await ensureState(main);
   await createMacros(project.macros, (sql) => main.run(sql));

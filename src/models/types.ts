@@ -125,6 +125,8 @@ export interface ModelGraph {
 
 export interface RunOptions {
   command: 'build' | 'run' | 'test';
+  /** The run's id (default a new one); the nightly job hands its own, so run_results.json names the same run. */
+  runId?: string;
   select?: string[];
   exclude?: string[];
   /** Last day incremental models process (inclusive); default yesterday by the clock. */

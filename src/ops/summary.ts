@@ -44,9 +44,15 @@ export function formatSummary(result: PipelineResult, places: Places, style: Sum
     // Audits at warn do not fail the stage (the run exits 0): say so here, or nobody reads the log line.
     const warned = Number(s.outcome.counts?.audits_warned ?? 0);
     const note = warned > 0 ? `  ${warned} audit${warned === 1 ? '' : 's'} warned (vwh status lists them)` : '';
+    const [changed, ...more] = whatChanged(s.name, s.outcome.counts ?? {}, s.outcome.status);
     lines.push(
-      `  ${s.name.padEnd(8)} ${status(s.outcome.status.padEnd(11))} ${formatMs(s.durationMs).padStart(7)}${why}${note}`,
+      `  ${s.name.padEnd(8)} ${status(s.outcome.status.padEnd(11))} ${formatMs(s.durationMs).padStart(7)}${changed ? `  ${changed}` : ''}${why}${note}`,
     );
+    for (const line of more) lines.push(`${' '.repeat(31)}${line}`);
+  }
+  if (result.status === 'interrupted') {
+    lines.push('', ...afterStop(result), '', `Where to look: the warehouse ${places.db}`);
+    return `${lines.join('\n')}\n`;
   }
   lines.push('', 'Where to look:', `  warehouse       ${places.db}`);
   if (places.published) lines.push(`  published copy  ${places.published}   (open this one from BI tools)`);
@@ -56,6 +62,77 @@ export function formatSummary(result: PipelineResult, places: Places, style: Sum
   for (const sql of QUERIES) lines.push(`  ${queryCommand(places.db)} "${sql}"`);
   lines.push('  docs/analytics.md explains every mart; docs/operations.md runs this every night.');
   return `${lines.join('\n')}\n`;
+}
+
+const n = (value: unknown) => Number(value ?? 0).toLocaleString('en-US');
+const plural = (count: number, word: string) => `${n(count)} ${word}${count === 1 ? '' : 's'}`;
+
+/**
+ * What a stage changed, from its counts: the first line beside the stage, more lines under it. A run that found
+ * nothing new says so (no rows landed, every model reused, every lake file kept) instead of looking like the first.
+ */
+export function whatChanged(stage: string, c: Record<string, unknown>, status = 'succeeded'): string[] {
+  switch (stage) {
+    case 'events':
+      return Number(c.new ?? 0) > 0 ? [`${plural(Number(c.new), 'new webhook event')}`] : [];
+    case 'sync': {
+      if (c.units === undefined) return [];
+      const planned = c.units_planned === undefined ? '' : `/${n(c.units_planned)}`;
+      const head = `${n(c.units)}${planned} units, ${plural(Number(c.requests ?? 0), 'request')}`;
+      const rows = Object.entries((c.rows ?? {}) as Record<string, number>).filter(([, count]) => count > 0);
+      if (rows.length === 0)
+        return [`${head}; no rows landed${status === 'succeeded' ? ' (nothing new since the last sync)' : ''}`];
+      const total = rows.reduce((sum, [, count]) => sum + count, 0);
+      return [`${head}; ${plural(total, 'row')} landed:`, rows.map(([t, count]) => `${t} ${n(count)}`).join(', ')];
+    }
+    case 'models': {
+      if (c.built === undefined) return [];
+      const days = Number(c.days_reprocessed ?? 0);
+      return [
+        `${n(c.built)} built, ${n(c.reused)} reused (no input changed); ` +
+          (days > 0 ? `${plural(days, 'day')} re-processed (${c.days})` : 'no day re-processed'),
+      ];
+    }
+    case 'exports': {
+      const out: string[] = [];
+      const lake = c.parquet as { files?: number; kept_files?: number } | undefined;
+      if (lake) out.push(`lake ${n(lake.files)} files rewritten, ${n(lake.kept_files)} kept`);
+      const html = c.html as { kept?: boolean } | undefined;
+      if (html) out.push(html.kept ? 'HTML report kept (no model changed)' : 'HTML report written');
+      return out.length ? [out.join('; ')] : [];
+    }
+    case 'publish':
+      return c.tables === undefined ? [] : [`${plural(Number(c.tables), 'table')} copied`];
+    case 'alerts':
+      return c.problems === undefined
+        ? []
+        : [Number(c.problems) > 0 ? plural(Number(c.problems), 'problem') : 'no alert'];
+    default:
+      return [];
+  }
+}
+
+/** After Ctrl-C (or SIGTERM): what was saved, what did not run, and that the next run resumes. */
+function afterStop(result: PipelineResult): string[] {
+  const sync = result.stages.find((s) => s.name === 'sync')?.outcome;
+  const units = sync?.counts?.units;
+  const planned = sync?.counts?.units_planned;
+  const lines = ['Stopped at a safe point (SIGINT/SIGTERM): nothing already landed is lost.'];
+  if (units !== undefined) {
+    lines.push(
+      `Saved: ${n(units)}${planned === undefined ? '' : ` of ${n(planned)}`} sync units, each committed with its rows and state.`,
+    );
+  }
+  const notRun = result.stages
+    .filter((s) => s.outcome.status === 'interrupted' && s.name !== 'sync')
+    .map((s) => s.name);
+  if (notRun.length) {
+    lines.push(
+      `Not run: ${notRun.join(', ')}; the published copy and the reports are still those of the last finished run.`,
+    );
+  }
+  lines.push(`The next \`${cliCommand()} run\` resumes where this one stopped: it fetches only what is left.`);
+  return lines;
 }
 
 /** The summary as the fields of one JSON event (`run summary`): the same facts, for a log reader. */
@@ -72,6 +149,7 @@ export function summaryFields(result: PipelineResult, places: Places): Record<st
       ...(s.outcome.counts ? { counts: s.outcome.counts } : {}),
     })),
     places,
+    ...(result.status === 'interrupted' ? { next: afterStop(result).join(' ') } : {}),
   };
 }
 

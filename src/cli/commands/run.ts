@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { BaseUrl, Day, DbFile, ExistingDir, wholeNumber } from '../../core/inputs.js';
+import { userLine } from '../../core/log.js';
 import type { NightlyFlags } from '../../ops/nightly.js';
 import { EXIT_INTERRUPTED, STAGE_EXIT } from '../../ops/stage.js';
 import { logFormatOption, numberFlag, textFlag } from '../validate.js';
@@ -69,7 +70,17 @@ export function register(program: Command): void {
     .addHelpText('after', RUN_EXIT_HELP)
     .action(async (flags: RunCliFlags) => {
       const stop = new AbortController();
-      const onSignal = () => stop.abort(new Error('interrupted'));
+      const onSignal = (signal: NodeJS.Signals) => {
+        // at once: the stage in hand may take a while to reach its safe point
+        const format = flags.logFormat ?? (process.stderr.isTTY ? 'pretty' : 'json');
+        process.stderr.write(
+          userLine(
+            `${signal} received: stopping at a safe point (the sync commits the unit in hand; nothing landed is lost); the summary follows`,
+            format,
+          ),
+        );
+        stop.abort(new Error('interrupted'));
+      };
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       try {

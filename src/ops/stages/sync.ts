@@ -10,7 +10,7 @@ export const syncStage: Stage = {
   async run(ctx): Promise<StageOutcome> {
     let outcome: Awaited<ReturnType<typeof runSync>>;
     try {
-      outcome = await runSync({ ...ctx.sync, db: ctx.dbPath }, { out: ctx.out, stop: ctx.stop });
+      outcome = await runSync({ ...ctx.sync, db: ctx.dbPath }, { out: ctx.out, stop: ctx.stop, runId: ctx.runId });
     } catch (error) {
       if (!isVwhError(error)) throw error;
       return { status: 'failed', error: `${error.message} [${error.code}]`, exitCode: error.exitCode };
