@@ -27,6 +27,14 @@ export const DbFile = z
     error: (i) => `is a directory (${String(i.input)}); give the path of the warehouse file inside it`,
   });
 
+/** A duration such as `90m`, `26h` or `2d`, in milliseconds (`vwh status --check --max-age`). */
+export const Duration = z
+  .string()
+  .regex(/^\d+(m|h|d)$/, { error: (i) => `must be a duration such as 90m, 26h or 2d, got "${String(i.input)}"` })
+  .transform(
+    (v) => Number(v.slice(0, -1)) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[v.slice(-1) as 'm' | 'h' | 'd'],
+  );
+
 /** An HTTP(S) base URL: scheme, host, optional port and path. `ftp:`, `file:` and bare words are refused. */
 export const BaseUrl = z.url({
   protocol: /^https?$/,

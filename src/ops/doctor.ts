@@ -10,11 +10,11 @@ import { endpoint } from '../api/catalogue.js';
 import { loadConfig, readKey, type SyncConfig } from '../core/config.js';
 import { msToDay } from '../core/days.js';
 import { isVwhError, maskKey, registerSecret } from '../core/errors.js';
-import { readHolder, staleReason } from '../core/lock-file.js';
+import { readHolder } from '../core/lock-file.js';
 import { Database } from '../warehouse/duckdb.js';
 import { wantsEmbedded } from './embedded.js';
-import { lockPathFor, staleLockMs } from './lock.js';
-import { dbPathOf, publishPathOf } from './paths.js';
+import { describeHolder, lockPathFor, runInProgress, staleLockMs } from './lock.js';
+import { dbPathOf, nearbyWarehouses, publishPathOf } from './paths.js';
 
 export interface Check {
   name: string;
@@ -128,22 +128,38 @@ async function keyChecks(flags: DoctorFlags, config: SyncConfig, now: number): P
 }
 
 async function warehouseCheck(db: string, now: number, staleAfterMs: number | undefined): Promise<Check> {
+  const live = runInProgress(db, now, staleAfterMs);
+  if (live) {
+    // A normal night: the run holds the warehouse until it ends; nothing to fix.
+    return {
+      name: 'warehouse',
+      status: 'ok',
+      detail: `${db}: a run is in progress (${describeHolder(live)}); it holds the warehouse until it ends, and the readers (query, report, status, export) answer from the published copy meanwhile.`,
+    };
+  }
   const lock = lockPathFor(db);
   const holder = existsSync(lock) ? readHolder(lock) : undefined;
-  const lockNote = holder
-    ? ` Run lock: ${holder.command}, PID ${holder.pid} on ${holder.host} since ${holder.startedAt}${staleReason(holder, statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? now, now, { staleAfterMs }) ? ' (stale: the next run takes it over)' : ''}.`
-    : '';
+  const lockNote = holder ? ` Run lock: ${describeHolder(holder)} (stale: the next run takes it over).` : '';
   if (!existsSync(db)) {
+    const folder = dirname(db);
+    let nearest = folder;
+    while (!existsSync(nearest) && dirname(nearest) !== nearest) nearest = dirname(nearest);
     try {
-      accessSync(dirname(db) === '' ? '.' : existsSync(dirname(db)) ? dirname(db) : '.', constants.W_OK);
-      return {
-        name: 'warehouse',
-        status: 'ok',
-        detail: `${db} does not exist yet; the first vwh run creates it.${lockNote}`,
-      };
+      accessSync(nearest, constants.W_OK);
     } catch {
-      return { name: 'warehouse', status: 'fail', detail: `cannot create ${db}: its folder is not writable.` };
+      return { name: 'warehouse', status: 'fail', detail: `cannot create ${db}: ${nearest} is not writable.` };
     }
+    const near = nearbyWarehouses(db);
+    return {
+      name: 'warehouse',
+      status: 'warn',
+      detail:
+        `${db} does not exist: the next vwh run creates a new warehouse there and syncs its whole history.` +
+        (near.length
+          ? ` Warehouses nearby: ${near.join(', ')}; if you meant one, fix --db (or "db" in the config).`
+          : ' Fine before the first run; otherwise check --db (or "db" in the config).') +
+        lockNote,
+    };
   }
   try {
     const database = await Database.open(db);

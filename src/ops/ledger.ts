@@ -1,8 +1,12 @@
 /**
  * The run ledger, ops.pipeline_runs: one row per run and stage, plus the stage `run` for the whole run. The nightly
- * job writes it between its stages, each time on a short-lived connection (of the run's one DuckDB instance: see
- * withSharedInstance), because the sync and the models build hold sessions of their own while they work.
+ * job writes it as each stage starts and ends, each time on a short-lived connection (of the run's one DuckDB
+ * instance: see withSharedInstance), because the sync and the models build hold sessions of their own while they
+ * work. After each write the newest runs are mirrored to `<warehouse>.runs.json` beside the warehouse: while a run
+ * holds the warehouse no other process can open it, and `vwh status` reads the ledger there (the published copy was
+ * made before its run ended, so its ledger cannot say how that run ended).
  */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { OpsDatabase, StageStatus } from '../warehouse/kysely/ops-database.js';
 import { Warehouse } from '../warehouse/warehouse.js';
@@ -38,7 +42,67 @@ export async function withOps<T>(dbPath: string, fn: (w: Awaited<ReturnType<Ware
   }
 }
 
-/** Inserts or replaces the row of (run, stage). */
+/** Runs the ledger mirror keeps (`vwh status --runs` shows at most this many while a run holds the warehouse). */
+const MIRRORED_RUNS = 20;
+
+/** A run as `vwh status` shows it and the mirror keeps it (snake_case, stable for monitoring). */
+export interface RunRecord {
+  run_id: string;
+  trigger: string;
+  status: string;
+  started_at: string;
+  ended_at: string | null;
+  duration_ms: number | null;
+  exit_code: number | null;
+  error: string | null;
+  stages: Array<{ stage: string; status: string; duration_ms: number | null; error: string | null; counts: unknown }>;
+}
+
+export function runRecord(run: LedgerRow & { stages: LedgerRow[] }): RunRecord {
+  return {
+    run_id: run.runId,
+    trigger: run.trigger,
+    status: run.status,
+    started_at: run.startedAt.toISOString(),
+    ended_at: run.endedAt ? run.endedAt.toISOString() : null,
+    duration_ms: run.durationMs,
+    exit_code: run.exitCode,
+    error: run.error,
+    stages: run.stages.map((s) => ({
+      stage: s.stage,
+      status: s.status,
+      duration_ms: s.durationMs,
+      error: s.error,
+      counts: s.counts,
+    })),
+  };
+}
+
+/** `<warehouse>.runs.json`: the newest runs of the ledger, newest first, rewritten (atomically) after every write. */
+export function ledgerMirrorPath(dbPath: string): string {
+  return `${dbPath}.runs.json`;
+}
+
+/** The mirrored runs, or undefined when there is no mirror (a warehouse never run by this version, or :memory:). */
+export function readLedgerMirror(dbPath: string): RunRecord[] | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(ledgerMirrorPath(dbPath), 'utf8')) as { runs?: RunRecord[] };
+    return Array.isArray(parsed.runs) ? parsed.runs : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function mirrorLedger(ops: Kysely<OpsDatabase>, dbPath: string): Promise<void> {
+  if (dbPath.startsWith(':memory:')) return;
+  const runs = (await recentRuns(ops, MIRRORED_RUNS)).map(runRecord);
+  const path = ledgerMirrorPath(dbPath);
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify({ runs }, null, 1)}\n`);
+  renameSync(temp, path);
+}
+
+/** Inserts or replaces the row of (run, stage), and mirrors the newest runs beside the warehouse. */
 export async function writeLedger(dbPath: string, row: LedgerRow): Promise<void> {
   await withOps(dbPath, async ({ ops }) => {
     await ops.deleteFrom('ops.pipeline_runs').where('run_id', '=', row.runId).where('stage', '=', row.stage).execute();
@@ -57,6 +121,7 @@ export async function writeLedger(dbPath: string, row: LedgerRow): Promise<void>
         error: row.error,
       })
       .execute();
+    await mirrorLedger(ops, dbPath);
   });
 }
 

@@ -11,7 +11,7 @@ import type { SyncOptions } from '../extract/sync.js';
 import { shippedModelsDir } from '../models/project.js';
 import { DEMO_WORLD, type EmbeddedWorld, startEmbedded, wantsEmbedded } from './embedded.js';
 import type { Trigger } from './ledger.js';
-import { dbPathOf, publishPathOf, refuseRunOutputsOnInputs } from './paths.js';
+import { dbPathOf, describeWhere, publishPathOf, refuseRunOutputsOnInputs } from './paths.js';
 import { type PipelineResult, runPipeline } from './pipeline.js';
 import type { Stage } from './stage.js';
 import { alertsStage } from './stages/alerts.js';
@@ -69,6 +69,9 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
   ensureWritableFile(dbPath, '--db (or "db" in the config)');
   // and no output of the run may land on one of its inputs (publish.path on the warehouse replaced it mid-run)
   refuseRunOutputsOnInputs(dbPath, config);
+  // The first line says where the run writes: a mistyped --db or another working directory is seen at once.
+  const where = describeWhere(dbPath, publishPathOf(dbPath, config));
+  out.write(json ? jsonLine('info', where.line, where.fields) : `${where.line}\n`);
   const services = embedded ? await startEmbedded(world, dbPath) : undefined;
   const previousKey = process.env.VWH_API_KEY;
   try {

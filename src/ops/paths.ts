@@ -153,3 +153,24 @@ export function refuseRunOutputsOnInputs(dbPath: string, config: SyncConfig): vo
   ];
   for (const [path, flag, own] of outputs) if (path) refuseInputs(path, flag, inputs, own);
 }
+
+/**
+ * `vwh run`'s first line: the warehouse it writes (new or existing) and the published copy, as absolute paths; the
+ * fields of the same for a JSON log.
+ */
+export function describeWhere(
+  db: string,
+  published: string | undefined,
+): { line: string; fields: Record<string, unknown> } {
+  const size = statSync(db, { throwIfNoEntry: false })?.size;
+  const state =
+    size === undefined ? 'new: nothing there yet, so this run syncs the whole history' : `existing, ${mb(size)}`;
+  return {
+    line: `vwh run: writing ${db} (${state})${published ? `; published copy ${published}` : '; publishing is off'}`,
+    fields: { db, new: size === undefined, published: published ?? null },
+  };
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+}

@@ -104,6 +104,21 @@ async function runLocked(
   const results: PipelineResult['stages'] = [];
   for (const stage of stages) {
     const at = clock.now();
+    // The stage's row says `running` while it works: `vwh status` shows where a run is, and a kill leaves it marked
+    if (!ctx.stop.aborted) {
+      await writeLedger(ctx.dbPath, {
+        runId: ctx.runId,
+        stage: stage.name,
+        trigger: ctx.trigger,
+        startedAt: new Date(at),
+        endedAt: null,
+        status: 'running',
+        durationMs: null,
+        exitCode: null,
+        counts: null,
+        error: null,
+      });
+    }
     const outcome = await runStage(stage, ctx);
     const durationMs = clock.now() - at;
     ctx.outcomes.set(stage.name, outcome);

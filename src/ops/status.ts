@@ -4,27 +4,34 @@
  * Read-only; while a run holds the warehouse, the published copy answers (and the report says so). The JSON shape
  * (snake_case keys, arrays sorted) is stable for monitoring.
  */
-import { existsSync } from 'node:fs';
 import { type Age, DEFAULT_FRESHNESS } from '../core/config.js';
-import { isVwhError, VwhError } from '../core/errors.js';
+import type { LockHolder } from '../core/lock-file.js';
 import { Database } from '../warehouse/duckdb.js';
 import { opsDb } from '../warehouse/kysely/index.js';
 import { Session } from '../warehouse/session.js';
 import { type FreshnessRow, type FreshnessStatus, freshness, worstFreshness } from './freshness.js';
-import { type LedgerRow, recentRuns } from './ledger.js';
+import { type RunRecord, readLedgerMirror, recentRuns, runRecord } from './ledger.js';
+import { runInProgress } from './lock.js';
+import { chooseReadSource, describeReadSource } from './read-source.js';
+
+export type CheckStatus = 'ok' | 'failed' | 'interrupted' | 'none' | 'stale';
 
 export interface StatusReport {
   generated_at: string;
   source: { path: string; kind: 'warehouse' | 'published'; note: string | null };
-  runs: Array<{
-    run_id: string;
-    trigger: string;
-    status: string;
+  /** The run holding the run lock now (null when none): from the lock, and its stages so far from the ledger. */
+  run_in_progress: {
+    run_id: string | null;
+    command: string;
+    pid: number;
+    host: string;
     started_at: string;
-    duration_ms: number | null;
-    exit_code: number | null;
-    stages: Array<{ stage: string; status: string; duration_ms: number | null; error: string | null; counts: unknown }>;
-  }>;
+    /** The stage working now (null before the first, or when the ledger could not be read). */
+    stage: string | null;
+    stages: RunRecord['stages'];
+  } | null;
+  /** The newest runs that are not in progress, newest first; a run killed before its end is `interrupted`. */
+  runs: RunRecord[];
   freshness: { status: FreshnessStatus; warn_after: Age; error_after: Age; streams: FreshnessRow[] };
   tables: Array<{ schema: string; table: string; rows: number }>;
   rejected_rows: Array<{ team_id: string; run_id: string; stream: string; rows: number }>;
@@ -38,7 +45,9 @@ export interface StatusReport {
     retries: number;
   }>;
   models_failed: Array<{ node: string; status: string; message: string | null }>;
-  /** 0 fresh and the last run finished; 1 stale past error_after or the last run failed. */
+  /** What `vwh status --check` judges and exits with (docs/operations.md): 0 ok, 1 failed/interrupted/none, 2 stale. */
+  check: { status: CheckStatus; message: string; exit_code: number };
+  /** 0 fresh and the last run finished; 1 stale past error_after, or the last run failed or was interrupted. */
   exit_code: number;
 }
 
@@ -49,39 +58,44 @@ export interface StatusOptions {
   runs?: number;
   warn_after?: Age | undefined;
   error_after?: Age | undefined;
+  /** `--max-age`: the last successful run must have ended within this many ms, else the check says stale. */
+  max_age_ms?: number | undefined;
+  /** The run lock's staleness limit (schedule.staleLockMinutes). */
+  stale_lock_ms?: number | undefined;
 }
 
-/** Opens the warehouse read-only, or the published copy while a writer holds the warehouse. */
-async function openForStatus(o: StatusOptions): Promise<{ db: Database; source: StatusReport['source'] }> {
-  if (!existsSync(o.db)) {
-    throw new VwhError('USAGE', `No warehouse at ${o.db}: run vwh run first, or point --db (or --config) at yours.`);
-  }
-  try {
-    return {
-      db: await Database.open(o.db, { access_mode: 'READ_ONLY' }),
-      source: { path: o.db, kind: 'warehouse', note: null },
-    };
-  } catch (error) {
-    if (!isVwhError(error) || error.code !== 'DB_LOCKED' || !o.published || !existsSync(o.published)) throw error;
-    return {
-      db: await Database.open(o.published, { access_mode: 'READ_ONLY' }),
-      source: {
-        path: o.published,
-        kind: 'published',
-        note: `${o.db} is held by a writer (a run in progress?); this is the published copy`,
-      },
-    };
-  }
-}
+/** A run the ledger says is running but whose process is gone. */
+const KILLED = 'the process ended before the run recorded its end (vwh run marks it interrupted next time)';
 
-export async function statusReport(o: StatusOptions): Promise<StatusReport> {
-  const { db, source } = await openForStatus(o);
+/** The report, and `note` for the line that names the file read (stderr in the CLI). */
+export async function statusReport(o: StatusOptions, note: (line: string) => void = () => {}): Promise<StatusReport> {
+  const chosen = await chooseReadSource({ db: o.db, published: o.published });
+  note(describeReadSource(chosen));
+  const source: StatusReport['source'] = {
+    path: chosen.path,
+    kind: chosen.kind,
+    note:
+      chosen.kind === 'published'
+        ? `${chosen.warehouse} is held by ${chosen.held_by}; this is the published copy${chosen.run ? ` of run ${chosen.run.run_id}` : ''}, published ${chosen.published_at}`
+        : null,
+  };
+  const db = await Database.open(chosen.path, { access_mode: 'READ_ONLY' });
   const session = await Session.create(await db.connect());
   try {
     const has = async (schema: string, table: string) =>
       (await session.all('select 1 from duckdb_tables() where schema_name = ? and table_name = ?', [schema, table]))
         .length > 0;
-    const runs = (await has('ops', 'pipeline_runs')) ? await recentRuns(opsDb(session), o.runs ?? 5) : [];
+    const limit = o.runs ?? 5;
+    // The published copy's ledger ends where that copy was made: the mirror beside the warehouse has the rest.
+    const mirrored = chosen.kind === 'published' ? readLedgerMirror(chosen.warehouse) : undefined;
+    const ledger =
+      mirrored ??
+      ((await has('ops', 'pipeline_runs')) ? (await recentRuns(opsDb(session), limit + 1)).map(runRecord) : []);
+    const { inProgress, runs } = splitRuns(
+      ledger,
+      runInProgress(chosen.warehouse, o.now, o.stale_lock_ms),
+      chosen.kind === 'published' && !mirrored,
+    );
     const limits = {
       warn_after: o.warn_after ?? DEFAULT_FRESHNESS.warn_after,
       error_after: o.error_after ?? DEFAULT_FRESHNESS.error_after,
@@ -121,10 +135,12 @@ export async function statusReport(o: StatusOptions): Promise<StatusReport> {
       : [];
     const worst = worstFreshness(streams);
     const lastRun = runs[0];
+    const failed = lastRun?.status === 'failed' || lastRun?.status === 'interrupted';
     return {
       generated_at: new Date(o.now).toISOString(),
       source,
-      runs: runs.map(runJson),
+      run_in_progress: inProgress,
+      runs: runs.slice(0, limit),
       freshness: { status: worst, ...limits, streams },
       tables: counted,
       rejected_rows: rejected.map((r) => ({ ...r, rows: Number(r.rows) })),
@@ -135,7 +151,8 @@ export async function statusReport(o: StatusOptions): Promise<StatusReport> {
         retries: Number(b.retries),
       })),
       models_failed: modelsFailed,
-      exit_code: worst === 'error' || lastRun?.status === 'failed' ? 1 : 0,
+      check: judge(runs, worst, o),
+      exit_code: worst === 'error' || failed ? 1 : 0,
     };
   } finally {
     session.close();
@@ -143,28 +160,105 @@ export async function statusReport(o: StatusOptions): Promise<StatusReport> {
   }
 }
 
-function runJson(run: LedgerRow & { stages: LedgerRow[] }): StatusReport['runs'][number] {
+/**
+ * The run in progress (the live holder of the run lock, with its ledger rows when the ledger has them) apart from the
+ * runs that ended. A run the ledger calls `running` that no live process holds was killed: `interrupted`. In a
+ * published copy read without a mirror, the newest such run is the one that made the copy, whose end it cannot know.
+ */
+function splitRuns(
+  ledger: RunRecord[],
+  holder: LockHolder | undefined,
+  copyWithoutMirror: boolean,
+): { inProgress: StatusReport['run_in_progress']; runs: RunRecord[] } {
+  const live = holder ? ledger.find((r) => r.run_id === holder.job) : undefined;
+  const runs = ledger
+    .filter((r) => r !== live)
+    .map((r, i) => {
+      if (r.status !== 'running') return r;
+      if (copyWithoutMirror && i === 0) {
+        return {
+          ...r,
+          status: 'unknown',
+          error: 'running when this published copy was made; its end is in the warehouse',
+        };
+      }
+      const stages = r.stages.map((s) => (s.status === 'running' ? { ...s, status: 'interrupted', error: KILLED } : s));
+      return { ...r, status: 'interrupted', error: r.error ?? KILLED, stages };
+    });
+  if (!holder) return { inProgress: null, runs };
+  const current = live?.stages.find((s) => s.status === 'running');
   return {
-    run_id: run.runId,
-    trigger: run.trigger,
-    status: run.status,
-    started_at: run.startedAt.toISOString(),
-    duration_ms: run.durationMs,
-    exit_code: run.exitCode,
-    stages: run.stages.map((s) => ({
-      stage: s.stage,
-      status: s.status,
-      duration_ms: s.durationMs,
-      error: s.error,
-      counts: s.counts,
-    })),
+    inProgress: {
+      run_id: holder.job ?? null,
+      command: holder.command,
+      pid: holder.pid,
+      host: holder.host,
+      started_at: holder.startedAt,
+      stage: current?.stage ?? null,
+      stages: live?.stages ?? [],
+    },
+    runs,
   };
+}
+
+/** `--check`: 1 when the last run that ended failed, was interrupted or there is none; 2 when the data is stale. */
+function judge(runs: RunRecord[], worst: FreshnessStatus, o: StatusOptions): StatusReport['check'] {
+  const last = runs.find((r) => r.status !== 'unknown');
+  if (!last) return { status: 'none', message: 'no vwh run recorded yet', exit_code: 1 };
+  if (last.status === 'failed' || last.status === 'interrupted') {
+    return {
+      status: last.status,
+      message: `the last run ${last.run_id} ${last.status}${last.error ? `: ${last.error.split('\n')[0]}` : ''}`,
+      exit_code: 1,
+    };
+  }
+  const good = runs.find((r) => r.status === 'succeeded' || r.status === 'partial');
+  const endedAt = good ? Date.parse(good.ended_at ?? good.started_at) : Number.NaN;
+  if (o.max_age_ms !== undefined && !(o.now - endedAt <= o.max_age_ms)) {
+    return {
+      status: 'stale',
+      message: good
+        ? `the last successful run ${good.run_id} ended ${hours(o.now - endedAt)} ago, more than --max-age ${hours(o.max_age_ms)}`
+        : 'no run has succeeded yet',
+      exit_code: 2,
+    };
+  }
+  if (worst === 'error') {
+    return { status: 'stale', message: 'a stream is past freshness.error_after (vwh status lists it)', exit_code: 2 };
+  }
+  return {
+    status: 'ok',
+    message: `the last run ${last.run_id} ${last.status}${good ? `; the last successful one ended ${hours(o.now - endedAt)} ago` : ''}`,
+    exit_code: 0,
+  };
+}
+
+function hours(ms: number): string {
+  return ms < 3_600_000 ? `${Math.round(ms / 60_000)} min` : `${(ms / 3_600_000).toFixed(1)} h`;
+}
+
+/** `--check`'s one line: `OK the last run … succeeded; …`. */
+export function formatCheck(r: StatusReport): string {
+  const running = r.run_in_progress
+    ? `; run ${r.run_in_progress.run_id ?? '(id unknown)'} in progress since ${r.run_in_progress.started_at}`
+    : '';
+  return `${r.check.status.toUpperCase()} ${r.check.message}${running}\n`;
 }
 
 /** The report for a person: one screen. */
 export function formatStatus(r: StatusReport): string {
   const lines: string[] = [];
   if (r.source.note) lines.push(`note: ${r.source.note}`);
+  const live = r.run_in_progress;
+  if (live) {
+    lines.push(
+      `Run in progress: ${live.run_id ?? '(id unknown: an older vwh)'}  ${live.command}, PID ${live.pid} on ${live.host}, since ${live.started_at}${live.stage ? `, now in ${live.stage}` : ''}`,
+    );
+    for (const s of live.stages) {
+      lines.push(`      ${s.stage.padEnd(8)} ${s.status.padEnd(11)} ${ms(s.duration_ms).padStart(8)}`);
+    }
+    lines.push('');
+  }
   lines.push('Last runs:');
   if (r.runs.length === 0) lines.push('  none yet (vwh run)');
   for (const run of r.runs) {

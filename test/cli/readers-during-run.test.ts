@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statusReport } from '../../src/ops/status.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { tempDir } from '../ops/support.js';
 import { requireBuilt, start, vwh } from './cli-support.js';
@@ -25,7 +26,13 @@ let before = { query: '', report: '' };
 
 beforeAll(async () => {
   requireBuilt();
-  writeFileSync(config, '{}');
+  // the embedded world's days are in April, the wall clock is not: freshness must not be what these tests judge
+  writeFileSync(
+    config,
+    JSON.stringify({
+      freshness: { warn_after: { count: 5000, period: 'day' }, error_after: { count: 5000, period: 'day' } },
+    }),
+  );
   const first = await run('2026-04-10').done;
   expect(first.code, first.stderr).toBe(0);
   const db = await Database.open(t.db, { access_mode: 'READ_ONLY' });
@@ -45,7 +52,7 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 describe('readers while vwh run holds the warehouse', () => {
-  it('query, report, doctor and status answer (exit 0) from the published copy and say so', async () => {
+  it('query, report, doctor and status answer (exit 0) from the published copy and say so; --max-age judges staleness', async () => {
     const second = run('2026-04-11');
     try {
       // 'run started' is logged once the ledger row is written: the run's DuckDB instance holds the file from then on
@@ -71,11 +78,84 @@ describe('readers while vwh run holds the warehouse', () => {
       expect(report.code, report.stderr).toBe(0);
       expect(readFileSync(out, 'utf8')).toBe(before.report);
       expect(report.stderr.split('\n')[0]).toMatch(held);
+
+      const doctor = await vwh(['doctor', '--db', t.db, '--config', config], { cwd: t.dir });
+      expect(doctor.code, doctor.stdout).toBe(0);
+      expect(doctor.stdout).toMatch(
+        new RegExp(
+          `^OK +warehouse +${esc(t.db)}: a run is in progress \\(vwh run \\(manual\\), run ${esc(runId ?? '')}, PID`,
+          'm',
+        ),
+      );
+      expect(doctor.stdout).not.toMatch(/^FAIL/m);
+
+      const status = await vwh(['status', '--db', t.db, '--config', config], { cwd: t.dir });
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toMatch(
+        new RegExp(`^Run in progress: ${esc(runId ?? '')}  vwh run \\(manual\\), PID`, 'm'),
+      );
+      const last = status.stdout.slice(status.stdout.indexOf('Last runs:'), status.stdout.indexOf('Freshness:'));
+      // the run that made the published copy, as it ended (the ledger beside the warehouse), never a stale running
+      expect(last).toMatch(new RegExp(`  ${esc(firstRun)}  manual +succeeded `));
+      expect(last).not.toMatch(/running/);
+      expect(status.stderr.split('\n')[0]).toMatch(held);
+
+      const check = await vwh(['status', '--check', '--db', t.db, '--config', config], { cwd: t.dir });
+      expect(check.code).toBe(0);
+      expect(check.stdout).toMatch(
+        new RegExp(`^OK the last run ${esc(firstRun)} succeeded; .*; run ${esc(runId ?? '')} in progress since `),
+      );
     } finally {
       second.child.kill('SIGCONT');
     }
     const ended = await second.done;
     expect(ended.code, ended.stderr).toBe(0);
+    // after it: --max-age 2h is met now, and three hours later the data is stale (exit 2)
+    const fresh = await vwh(['status', '--check', '--max-age', '2h', '--db', t.db, '--config', config], { cwd: t.dir });
+    expect(fresh.code, fresh.stdout).toBe(0);
+    const later = await statusReport({
+      db: t.db,
+      error_after: { count: 5000, period: 'day' },
+      now: Date.now() + 3 * 3_600_000,
+      max_age_ms: 2 * 3_600_000,
+    });
+    expect(later.check).toMatchObject({ status: 'stale', exit_code: 2 });
+    expect(later.check.message).toMatch(/ended 3\.0 h ago, more than --max-age 2\.0 h/);
+  }, 180_000);
+
+  it('a run killed outright is interrupted in status, and status --check exits 1', async () => {
+    const third = run('2026-04-12');
+    // killed once the ledger (mirrored beside the warehouse) says the sync is running
+    const mirror = `${t.db}.runs.json`;
+    const syncing = () => {
+      try {
+        return JSON.parse(readFileSync(mirror, 'utf8')).runs[0].stages.some(
+          (s: { stage: string; status: string }) => s.stage === 'sync' && s.status === 'running',
+        );
+      } catch {
+        return false;
+      }
+    };
+    await until(syncing, 60_000);
+    const runId = /"msg":"run started","run_id":"([^"]+)"/.exec(third.output())?.[1] ?? '';
+    third.child.kill('SIGKILL');
+    await third.done;
+
+    const status = await vwh(['status', '--db', t.db, '--config', config], { cwd: t.dir });
+    expect(status.code).toBe(1);
+    expect(status.stdout).not.toMatch(/Run in progress/);
+    expect(status.stdout).toMatch(new RegExp(`  ${esc(runId)}  manual +interrupted `));
+    expect(status.stdout).not.toMatch(/running/);
+
+    const check = await vwh(['status', '--check', '--db', t.db, '--config', config], { cwd: t.dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(new RegExp(`^INTERRUPTED the last run ${esc(runId)} interrupted: the process ended`));
+    const json = await vwh(['status', '--check', '--json', '--db', t.db, '--config', config], { cwd: t.dir });
+    expect(JSON.parse(json.stdout).check).toMatchObject({ status: 'interrupted', exit_code: 1 });
+
+    const bad = await vwh(['status', '--check', '--max-age', 'a day', '--db', t.db], { cwd: t.dir });
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toMatch(/--max-age must be a duration such as 90m, 26h or 2d, got "a day"/);
   }, 180_000);
 });
 

@@ -65,7 +65,8 @@ describe('vwh run on the embedded default, then vwh query', () => {
     try {
       const { out, text } = capture();
       // the summary a person reads (with --log-format json it is one JSON event instead)
-      first = await runNightly({ ...flags('2026-04-10'), logFormat: 'pretty' }, { out, logger: quiet });
+      // --db relative to that directory: every path printed is absolute
+      first = await runNightly({ ...flags('2026-04-10'), db: 'w.duckdb', logFormat: 'pretty' }, { out, logger: quiet });
       printed = text();
     } finally {
       process.chdir(cwd);
@@ -74,7 +75,12 @@ describe('vwh run on the embedded default, then vwh query', () => {
   afterAll(() => t.cleanup());
 
   it('says on its first line that it runs on the embedded services, and records every stage in the ledger', async () => {
-    expect(printed.split('\n')[0]).toMatch(/^vwh run: no API key configured, so this run uses the embedded reference/);
+    const lines = printed.split('\n');
+    // run from another directory: the first line names the absolute warehouse it writes, and that it is new
+    expect(lines[0]).toBe(
+      `vwh run: writing ${t.db} (new: nothing there yet, so this run syncs the whole history); published copy ${join(t.dir, 'published', 'w.duckdb')}`,
+    );
+    expect(lines[1]).toMatch(/^vwh run: no API key configured, so this run uses the embedded reference/);
     expect(first.exitCode).toBe(0);
     expect(first.stages.map((s) => [s.name, s.outcome.status])).toEqual([
       ['events', 'succeeded'],

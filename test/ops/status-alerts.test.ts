@@ -125,12 +125,14 @@ describe('vwh status and alerts', () => {
       JSON.stringify([
         'generated_at',
         'source',
+        'run_in_progress',
         'runs',
         'freshness',
         'tables',
         'rejected_rows',
         'budget',
         'models_failed',
+        'check',
         'exit_code',
       ]),
     );

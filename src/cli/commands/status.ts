@@ -1,22 +1,41 @@
 /**
- * `vwh status`: the last runs and their stages, freshness per stream and project (warn_after / error_after of the
- * config), rows per table, rejected rows, the budget used and the models that failed. `--json` for monitoring.
+ * `vwh status`: the run in progress, the last runs and their stages, freshness per stream and project (warn_after /
+ * error_after of the config), rows per table, rejected rows, the budget used and the models that failed. `--json`
+ * for monitoring; `--check` one line and an exit code for a monitor (the work is in src/ops/status.ts).
  */
 import type { Command } from 'commander';
-import { DbFile, wholeNumber } from '../../core/inputs.js';
-import { numberFlag, textFlag } from '../validate.js';
+import { DbFile, Duration, wholeNumber } from '../../core/inputs.js';
+import { numberFlag, READER_HELP, textFlag } from '../validate.js';
 
 interface StatusFlags {
   config?: string;
   db?: string;
   json?: boolean;
   runs: number;
+  check?: boolean;
+  maxAge?: number;
 }
+
+/** `vwh status --help` and docs/operations.md say the same. */
+const STATUS_EXIT_HELP = `
+Exit codes:
+  0    fresh (or only warn) and the last run that ended succeeded (or was partial)
+  1    a stream is past freshness.error_after, or the last run that ended failed or was interrupted
+  4    the warehouse is held by a writer and there is no published copy to read instead
+  64   bad arguments
+
+With --check (for a monitor: one line, or one JSON document with --json):
+  0    OK: the last run that ended succeeded (or was partial), and the data is fresh
+  1    FAILED, INTERRUPTED or NONE: the last run that ended failed, was interrupted (killed), or no run yet
+  2    STALE: the last successful run ended longer ago than --max-age, or a stream is past error_after
+  4, 64 as above. A run in progress is named, and judged only once it ends.`;
 
 export function register(program: Command): void {
   program
     .command('status')
-    .description('Show the last runs, freshness per stream and project, rows per table, rejected rows and budget used.')
+    .description(
+      'Show the run in progress, the last runs, freshness per stream and project, rows per table, rejected rows and budget used.',
+    )
     .option('--config <path>', 'config file (default ./vwh.config.json when present)')
     .option(
       '--db <path>',
@@ -25,26 +44,38 @@ export function register(program: Command): void {
     )
     .option('--json', 'print one JSON document (stable snake_case keys) for monitoring')
     .option('--runs <n>', 'how many runs to show', numberFlag('--runs', wholeNumber(1, 100)), 5)
-    .addHelpText(
-      'after',
-      '\nExit codes: 0 fresh and the last run finished; 1 a stream is older than freshness.error_after, or the last run failed;\n' +
-        '4 the warehouse is locked and there is no published copy; 64 bad arguments.',
+    .option(
+      '--check',
+      'one line and an exit code for a monitor: 0 ok, 1 the last run failed or was interrupted, 2 stale',
     )
+    .option(
+      '--max-age <duration>',
+      'with --check: the last successful run must have ended within this (90m, 26h, 2d)',
+      textFlag('--max-age', Duration),
+    )
+    .addHelpText('after', `${READER_HELP}${STATUS_EXIT_HELP}`)
     .action(async (flags: StatusFlags) => {
       const { loadConfig } = await import('../../core/config.js');
       const { dbPathOf, publishPathOf } = await import('../../ops/paths.js');
-      const { formatStatus, statusReport } = await import('../../ops/status.js');
+      const { staleLockMs } = await import('../../ops/lock.js');
+      const { formatCheck, formatStatus, statusReport } = await import('../../ops/status.js');
       const config = loadConfig(flags.config);
       const db = dbPathOf(flags, config);
-      const report = await statusReport({
-        db,
-        published: publishPathOf(db, config),
-        now: Date.now(),
-        runs: flags.runs,
-        warn_after: config.freshness?.warn_after,
-        error_after: config.freshness?.error_after,
-      });
-      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
-      process.exitCode = report.exit_code;
+      const report = await statusReport(
+        {
+          db,
+          published: publishPathOf(db, config),
+          now: Date.now(),
+          runs: flags.runs,
+          warn_after: config.freshness?.warn_after,
+          error_after: config.freshness?.error_after,
+          max_age_ms: flags.maxAge,
+          stale_lock_ms: staleLockMs(config),
+        },
+        (line) => process.stderr.write(`${line}\n`),
+      );
+      if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else process.stdout.write(flags.check ? formatCheck(report) : formatStatus(report));
+      process.exitCode = flags.check ? report.check.exit_code : report.exit_code;
     });
 }
