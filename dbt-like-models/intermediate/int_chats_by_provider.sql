@@ -1,5 +1,6 @@
 /* @model
 kind: incremental_by_time_range
+tags: [daily]
 time_column: date
 description: >
   Every chat twice, under its provider and under 'all' (as staging.chat_providers), with its project, prompt and

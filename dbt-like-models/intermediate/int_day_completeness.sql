@@ -1,5 +1,6 @@
 /* @model
 kind: incremental_by_time_range
+tags: [daily]
 time_column: date
 description: |
   Whether each project day's answers are all in. Late answers of day D become visible a day later, so the newest

@@ -1,5 +1,6 @@
 /* @model
 kind: incremental_by_time_range
+tags: [daily]
 time_column: date
 # No lookback of its own: a day is re-processed when staging.chats or staging.prompt_metrics_daily re-processed it
 # (their lookbacks: the sync's late answers, and the charts' rotation). What it reads across days (each prompt's

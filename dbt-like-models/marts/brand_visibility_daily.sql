@@ -1,5 +1,6 @@
 /* @model
 kind: incremental_by_time_range
+tags: [daily]
 time_column: date
 description: >
   Daily visibility of each tracked brand (the own brand and every competitor) per provider and for all providers

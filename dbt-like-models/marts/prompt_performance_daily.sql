@@ -1,5 +1,6 @@
 /* @model
 kind: incremental_by_time_range
+tags: [daily]
 time_column: date
 description: >
   The own brand's performance per prompt, provider (and 'all') and day, with the prompt's attributes as of that day

@@ -1,5 +1,6 @@
 /* @model
 kind: incremental_by_time_range
+tags: [daily]
 time_column: date
 description: >
   Share of voice per brand, provider (and 'all') and day, each brand counted at most once per answer, over two

@@ -1,5 +1,6 @@
 /* @model
 kind: incremental_by_time_range
+tags: [daily]
 time_column: date
 # a month a transaction: on the 10 × 50 × 365 world a first build of the whole year at once (with the competitor
 # id lists) failed with DuckDB's Out of Memory Error at the default 1GB memory limit

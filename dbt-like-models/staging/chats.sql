@@ -1,5 +1,6 @@
 /* @model
 kind: incremental_by_time_range
+tags: [daily]
 time_column: chat_date
 # the sync re-fetches 3 lookback days for late answers: they are re-processed with the new day
 lookback: 3

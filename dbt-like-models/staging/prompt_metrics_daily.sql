@@ -1,5 +1,6 @@
 /* @model
 kind: incremental_by_time_range
+tags: [daily]
 time_column: date
 # The sync refreshes a prompt's charts on its rotation night (every `rotationDays`, up to 31) from its last
 # refreshed day minus the sync's lookback: the days of rows landed since the last build are re-processed, however

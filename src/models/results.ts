@@ -117,3 +117,76 @@ export function report(logger: Logger, result: NodeResult): void {
 export function exitCodeFor(results: RunResults): 0 | 2 {
   return results.results.some((r) => r.status === 'error' || r.status === 'fail') ? 2 : 0;
 }
+
+/** dbt's closing tally: PASS, WARN, ERROR (errors and failures), SKIP and TOTAL. */
+export interface Tally {
+  pass: number;
+  warn: number;
+  error: number;
+  skip: number;
+  total: number;
+}
+
+/** `Done. PASS=3 WARN=0 ERROR=0 SKIP=0 TOTAL=3`, as dbt ends a run. */
+export function doneLine(t: Tally): string {
+  return `Done. PASS=${t.pass} WARN=${t.warn} ERROR=${t.error} SKIP=${t.skip} TOTAL=${t.total}`;
+}
+
+/**
+ * What `vwh models test` checked, one entry per audit (`not_null(date) on marts.x`) and per singular test, and the
+ * tally over them; a model that could not be tested (missing, or skipped) counts as an error or a skip.
+ */
+export function testOutcomes(results: readonly NodeResult[]): {
+  checks: Array<{ status: 'PASS' | 'WARN' | 'FAIL' | 'ERROR' | 'SKIP'; name: string; detail?: string }>;
+  tally: Tally;
+} {
+  const checks: Array<{ status: 'PASS' | 'WARN' | 'FAIL' | 'ERROR' | 'SKIP'; name: string; detail?: string }> = [];
+  for (const r of results) {
+    if (r.type === 'test') {
+      const status =
+        r.status === 'success' ? 'PASS' : r.status === 'skipped' ? 'SKIP' : r.status === 'warn' ? 'WARN' : 'FAIL';
+      checks.push({ status, name: r.id, ...(r.message && status !== 'PASS' ? { detail: r.message } : {}) });
+      continue;
+    }
+    if (r.audits.length === 0) {
+      if (r.status === 'error')
+        checks.push({ status: 'ERROR', name: r.id, detail: r.message ?? 'could not be tested' });
+      else if (r.status === 'skipped') checks.push({ status: 'SKIP', name: r.id, detail: r.message ?? 'skipped' });
+      continue;
+    }
+    for (const a of r.audits) {
+      const status =
+        a.status === 'pass' ? 'PASS' : a.status === 'warn' ? 'WARN' : a.status === 'fail' ? 'FAIL' : 'ERROR';
+      const detail =
+        a.status === 'error'
+          ? a.message?.split('\n')[0]
+          : a.status === 'pass'
+            ? undefined
+            : `${a.failures} failing row(s)`;
+      checks.push({ status, name: `${a.name} on ${r.id}`, ...(detail ? { detail } : {}) });
+    }
+  }
+  const count = (...s: string[]) => checks.filter((c) => s.includes(c.status)).length;
+  return {
+    checks,
+    tally: {
+      pass: count('PASS'),
+      warn: count('WARN'),
+      error: count('FAIL', 'ERROR'),
+      skip: count('SKIP'),
+      total: checks.length,
+    },
+  };
+}
+
+/** The tally of a build or run over its nodes (models and tests). */
+export function nodeTally(results: readonly NodeResult[]): Tally {
+  const count = (...s: NodeStatus[]) => results.filter((r) => s.includes(r.status)).length;
+  return {
+    pass: count('success'),
+    warn: count('warn'),
+    error: count('error', 'fail'),
+    skip: count('skipped'),
+    total: results.length,
+  };
+}

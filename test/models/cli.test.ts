@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { loadProject, shippedModelsDir } from '../../src/models/project.js';
+import { selectModels } from '../../src/models/selection.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
 
@@ -52,7 +54,13 @@ describe('vwh models', () => {
       '2026-01-05',
     );
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/build: 8 success/);
+    // off a terminal stdout is JSON too: the closing tally as an event
+    const done = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .at(-1);
+    expect(done).toMatchObject({ msg: 'models build done', pass: 8, warn: 0, error: 0, skip: 0, total: 8 });
     const lines = r.err
       .trim()
       .split('\n')
@@ -78,6 +86,34 @@ describe('vwh models', () => {
     const r = await vwh('build', '--db', s.dbPath, '--models-dir', s.modelsDir, '--target-dir', join(s.dir, 't'));
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/staging\.c \(fail\).*\[AUDIT_FAILED\]/);
+  });
+
+  it('test prints one PASS/WARN/FAIL line per audit by name and ends with the PASS= WARN= ERROR= SKIP= tally', async () => {
+    s = await prepared();
+    writeModels(s.modelsDir, {
+      'staging/c.sql':
+        '/* @model\nkind: table\ntags: [daily]\naudits:\n  - not_null: {columns: [brand]}\n  - accepted_values: {column: brand, values: [acme], severity: warn}\n*/\nselect brand from raw.chats',
+      'staging/d.sql': '/* @model\nkind: view\n*/\nselect 1 as x',
+    });
+    const common = ['--db', s.dbPath, '--models-dir', s.modelsDir, '--target-dir', join(s.dir, 't')];
+    expect((await vwh('build', ...common, '--log-format', 'pretty')).code).toBe(0);
+    const r = await vwh('test', ...common, '--log-format', 'pretty');
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split('\n');
+    expect(lines).toContain('PASS  not_null__brand on staging.c');
+    expect(lines.find((l) => l.startsWith('WARN  accepted_values'))).toMatch(/ on staging\.c {2}\d+ failing row\(s\)$/);
+    expect(lines.at(-1)).toBe('Done. PASS=1 WARN=1 ERROR=0 SKIP=0 TOTAL=2');
+    // list is ls, and a tag selects
+    const list = await vwh('list', ...common, '-s', 'tag:daily', '--log-format', 'pretty');
+    expect(list.code).toBe(0);
+    expect(list.out).toContain('staging.c');
+    expect(list.out).not.toContain('staging.d');
+  });
+
+  it("the help's example tag:daily selects the shipped daily marts", async () => {
+    const project = await loadProject(shippedModelsDir());
+    const daily = selectModels(project, ['tag:daily'], [], new Map());
+    expect([...daily]).toEqual(expect.arrayContaining(['marts.brand_visibility_daily', 'marts.share_of_voice_daily']));
   });
 
   it('exits 1 with MODEL_GRAPH on a cycle, 64 on a bad --end', async () => {

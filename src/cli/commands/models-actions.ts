@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { systemClock } from '../../core/clock.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
 import { ensureWritableDir } from '../../core/folders.js';
-import { createLogger, type LogFormat, type Logger } from '../../core/log.js';
+import { createLogger, jsonLine, type LogFormat, type Logger } from '../../core/log.js';
 import { buildCatalog } from '../../models/artifacts/catalog.js';
 import { docsHtml } from '../../models/artifacts/docs-html.js';
 import { dataDictionary } from '../../models/artifacts/docs-markdown.js';
@@ -14,6 +14,7 @@ import { runModels } from '../../models/build.js';
 import { formatRanges } from '../../models/intervals.js';
 import { planProject } from '../../models/plan.js';
 import { loadProject, shippedModelsDir } from '../../models/project.js';
+import { doneLine, nodeTally, testOutcomes } from '../../models/results.js';
 import { exitCodeFor } from '../../models/runner.js';
 import { selectModels } from '../../models/selection.js';
 import { readModelStates } from '../../models/state.js';
@@ -96,7 +97,23 @@ export async function execute(command: 'build' | 'run' | 'test', o: RunCliOption
   const counts = new Map<string, number>();
   for (const r of results.results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
   const summary = [...counts.entries()].map(([s, n]) => `${n} ${s}`).join(', ') || 'nothing selected';
-  process.stdout.write(`${command}: ${summary} (${resolve(target, 'run_results.json')})\n`);
+  const json = loggerOf(o).format === 'json';
+  const where = resolve(target, 'run_results.json');
+  // `test`: one line per audit and singular test, by name; every command ends with dbt's tally
+  const tested = command === 'test' ? testOutcomes(results.results) : undefined;
+  const tally = tested?.tally ?? nodeTally(results.results);
+  if (json) {
+    for (const c of tested?.checks ?? []) {
+      const level = c.status === 'PASS' ? 'info' : c.status === 'WARN' || c.status === 'SKIP' ? 'warn' : 'error';
+      process.stdout.write(jsonLine(level, `${c.status} ${c.name}`, { ...c }));
+    }
+    process.stdout.write(jsonLine('info', `models ${command} done`, { ...tally, run_results: where }));
+  } else {
+    for (const c of tested?.checks ?? []) {
+      process.stdout.write(`${c.status.padEnd(5)} ${c.name}${c.detail ? `  ${c.detail}` : ''}\n`);
+    }
+    process.stdout.write(`${command}: ${summary} (${where})\n${doneLine(tally)}\n`);
+  }
   if (exitCodeFor(results) === ExitCode.partial) {
     const bad = results.results.filter((r) => r.status === 'error' || r.status === 'fail');
     const failedModel = bad.some((r) => r.status === 'error');

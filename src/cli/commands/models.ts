@@ -25,7 +25,7 @@ const HELP = SELECT_HELP + EXIT_HELP;
 /** The subcommands' bodies and the runner they use: loaded when one runs, not for --help. */
 const actions = () => import('./models-actions.js');
 
-/** `vwh models build|run|test|plan|ls|docs`: the dbt-like runner over dbt-like-models/. */
+/** `vwh models build|run|test|plan|ls (list)|docs`: the dbt-like runner over dbt-like-models/. */
 export function register(program: Command): void {
   const models = program
     .command('models')
@@ -96,7 +96,7 @@ export function register(program: Command): void {
     .option('--end <day>', 'last day to consider (default: yesterday, UTC)', textFlag('--end', Day))
     .option('--json', 'print JSON')
     .action(async (o: RunCliOptions) => (await actions()).plan(o));
-  common(models.command('ls').description('List models with kind, inputs and tags.'))
+  common(models.command('ls').alias('list').description('List models with kind, inputs and tags.'))
     .option('--json', 'print JSON')
     .action(async (o: RunCliOptions) => (await actions()).ls(o));
   common(
