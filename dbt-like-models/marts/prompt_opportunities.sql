@@ -4,12 +4,20 @@ description: |
   Which prompts are worth working on, per project, over the 28 days ending on the project's last complete day, per
   provider and for all providers pooled.
 
-  `opportunity_score = demand × intent_weight × (1 − position_weighted_visibility) × best_competitor_visibility`
+  `opportunity_searches_per_month = demand × intent_weight × (1 − position_weighted_visibility) ×
+  best_competitor_visibility`, in (intent-weighted) searches per month: unbounded, it is not a 0–100 score.
+
+  Listed (`is_listed`, ranked by `score_rank`) only when the prompt is active at the window's end (it has answers on
+  window_to) and has at least 30 answers in the window over all providers (`prompt_responses`): a prompt
+  deactivated inside the window, or one with a handful of answers, is kept as a row but not ranked (score_rank
+  null), since its shares rest on too few answers to act on. The 30 is a floor on n, not a lower-bound score: the
+  provider rows of a listed prompt hold up to 28 answers each (one a day) and carry their Wilson intervals.
 
   - `demand` = the API's estimated monthly search demand of the prompt: `volume` of the overview endpoint (the
     reference documents it as demand, fixed per prompt text), newest window. The prompt list's `volume` is NOT
     demand (it counts the answers collected), so it is not used. A prompt missing from the overview (inactive, or
-    never in an overview window) gets its project's median demand (demand_source = project_median).
+    never in an overview window) gets its project's median demand (demand_source = project_median,
+    demand_imputed true): its figure is a placeholder, not the prompt's own demand.
   - `intent_weight` = how close the prompt's intent (the prompt list's `intent`) is to a purchase: transactional
     1.0, commercial 0.8, informational 0.5, navigational 0.3 (the asker wants a given site), unknown 0.5.
   - `position_weighted_visibility` = Σ brand_weight / answers, brand_weight = 1 / position when the own brand is
@@ -17,7 +25,7 @@ description: |
   - `best_competitor_visibility` = the highest share of answers naming one tracked competitor: how open the
     answer space is to brands (0 when AI answers name no competitor: nothing to take).
 
-  The score reads as "monthly searches whose answers favour someone else", so prompts compare across projects.
+  The figure reads as "monthly searches whose answers favour someone else", so prompts compare across projects.
 grain: one row per team, project, prompt and provider (and `all`)
 columns:
   team_id: the config's team
@@ -41,16 +49,22 @@ columns:
   best_competitor_visibility_ci_high: Wilson 95% upper bound
   demand: estimated monthly search demand
   demand_source: "overview | project_median"
+  demand_imputed: demand is the project's median (the prompt has no demand of its own in the overview)
+  prompt_responses: the prompt's answers in the window over all providers (the n of is_listed)
+  last_answer_day: the prompt's last day with answers in the window
+  is_listed: active at the window's end (answers on window_to) and prompt_responses >= 30; only listed prompts are ranked
   intent: the prompt's intent (null when the API gives none)
   intent_weight: documented weight of the intent
-  opportunity_score: demand × intent_weight × (1 − position_weighted_visibility) × best_competitor_visibility
-  score_rank: 1 = best score of the project on this provider
+  opportunity_searches_per_month: demand × intent_weight × (1 − position_weighted_visibility) × best_competitor_visibility, intent-weighted searches per month
+  score_rank: 1 = the largest opportunity_searches_per_month of the project's listed prompts on this provider; null when not listed
 audits:
   - unique: [team_id, project_id, prompt_id, provider]
-  - not_null: [team_id, project_id, prompt_id, provider, responses, visibility, position_weighted_visibility, best_competitor_visibility, intent_weight, opportunity_score]
+  - not_null: [team_id, project_id, prompt_id, provider, responses, visibility, position_weighted_visibility, best_competitor_visibility, intent_weight, opportunity_searches_per_month, is_listed]
   - expression: {sql: "position_weighted_visibility between 0 and visibility", name: pwv_within_visibility}
   - expression: {sql: "best_competitor_visibility between 0 and 1", name: competitor_visibility_in_range}
-  - expression: {sql: "opportunity_score between 0 and coalesce(demand, 0)", name: score_within_demand}
+  - expression: {sql: "opportunity_searches_per_month between 0 and coalesce(demand, 0)", name: score_within_demand}
+  - expression: {sql: "(score_rank is not null) = is_listed", name: ranked_iff_listed}
+  - expression: {sql: "not is_listed or (prompt_responses >= 30 and last_answer_day = window_to)", name: listed_active_with_answers}
   - accepted_values: {column: demand_source, values: [overview, project_median]}
 */
 with answers as (
@@ -70,6 +84,12 @@ per_prompt as (
     sum(brand_weight) as brand_weight_sum
   from answers
   group by grouping sets ((team_id, project_id, prompt_id, provider), (team_id, project_id, prompt_id))
+),
+activity as (
+  -- The prompt's answers over all providers and its last day with answers in the window.
+  select team_id, project_id, prompt_id, count(*) as prompt_responses, max(chat_date) as last_answer_day
+  from answers
+  group by team_id, project_id, prompt_id
 ),
 competitor_counts as (
   select
@@ -145,8 +165,12 @@ scored as (
     pf.demand,
     pf.demand_source,
     pf.intent,
-    coalesce(pf.intent_weight, 0.5) as intent_weight
+    coalesce(pf.intent_weight, 0.5) as intent_weight,
+    a.prompt_responses,
+    a.last_answer_day,
+    a.last_answer_day = w.window_to and a.prompt_responses >= 30 as is_listed
   from per_prompt as pp
+  join activity as a on a.team_id = pp.team_id and a.project_id = pp.project_id and a.prompt_id = pp.prompt_id
   join intermediate.int_opportunity_windows as w on w.team_id = pp.team_id and w.project_id = pp.project_id
   left join prompt_facts as pf
     on pf.team_id = pp.team_id and pf.project_id = pp.project_id and pf.prompt_id = pp.prompt_id
@@ -178,11 +202,15 @@ select
   demand_source,
   intent,
   intent_weight,
+  demand_source = 'project_median' as demand_imputed,
+  prompt_responses,
+  last_answer_day,
+  is_listed,
   coalesce(demand, 0) * intent_weight * (1 - position_weighted_visibility) * best_competitor_visibility
-    as opportunity_score,
-  row_number() over (
-    partition by team_id, project_id, provider
+    as opportunity_searches_per_month,
+  case when is_listed then row_number() over (
+    partition by team_id, project_id, provider, is_listed
     order by coalesce(demand, 0) * intent_weight * (1 - position_weighted_visibility) * best_competitor_visibility desc,
       prompt_id
-  ) as score_rank
+  ) end as score_rank
 from scored

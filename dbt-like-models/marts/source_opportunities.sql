@@ -25,7 +25,17 @@ description: |
     institutional 0.5, corporate 0.3 (a competitor's own site).
 
   Each factor is in [0, 1], so the score is in [0, 100] and grows with each of the three. The own website gets
-  no score.
+  no score. When the gap term does not move (tau2 = 0: every domain's gap_share_shrunk is the project's share g),
+  the score is 100 × (0.25 + 0.75 g) × reach × category_weight: a constant times reach × category weight, so the
+  ranking is by how often AI cites the domain and the kind of site, nothing more.
+
+  `is_opportunity` (the list to work through) is a threshold on the gap, not on reach: not the own website, cited
+  without the brand at least 3 times (the API's rule), and the 95% lower bound of its gap share above the project's
+  gap share (project_gap_share, over its cited third-party domains): answers citing the domain leave the brand out
+  for a competitor more often than the project's answers do, beyond sampling noise. On the reference worlds 0–10% of
+  a project's domains pass (the API's rule alone passed 117 of 118). `addressed_by_action_id` marks a domain a
+  completed action already targeted (a domain target of staging.actions): worked on already, it stays listed with
+  its measured gap.
 
   The API's rule ("cited 3 or more times in answers where the brand is not mentioned", own website excluded) is
   recomputed from the answers (meets_api_rule, unbranded_citations) and set against the API's list for the same
@@ -68,7 +78,10 @@ columns:
   api_citation_count: the API's citation_count for the domain (null when not listed)
   api_window_modelled: every answer the API's window counted is in the build (false when the sync landed answers of days after the build's last day inside it, e.g. today's on-time answers on a run during the day; null without an API window)
   agrees_with_api: meets_api_rule = api_listed and the counts are equal when listed (null without an API window, or when api_window_modelled is false)
-  is_opportunity: the API's rule, as recomputed (meets_api_rule)
+  project_gap_share: the project's gap share over its cited third-party domains (Σ competitor_only_responses / Σ citing_responses)
+  is_opportunity: meets_api_rule and gap_share_ci_low > project_gap_share (the gap is larger than the project's, beyond sampling)
+  addressed_by_action_id: a completed action of the project that targets this domain (the newest completed), null when none
+  addressed_by_action: that action's title
 audits:
   - unique: [team_id, project_id, domain]
   - not_null: [team_id, project_id, window_from, window_to, domain, category, responses, citing_responses, is_opportunity]
@@ -76,6 +89,7 @@ audits:
   - expression: {sql: "reach <= citing_share + 1e-12", name: reach_below_share}
   - expression: {sql: "competitor_density between 0 and 1 and gap_share between 0 and 1", name: factors_in_range}
   - expression: {sql: "not (is_own_domain and is_opportunity)", name: own_domain_never_opportunity}
+  - expression: {sql: "not is_opportunity or (meets_api_rule and gap_share_ci_low > project_gap_share)", name: opportunity_is_a_gap}
   - expression: {sql: "agrees_with_api is not false", name: agrees_with_api, severity: warn}
 */
 with api_windows as (
@@ -245,6 +259,21 @@ shrunk as (
     end as gap_share_shrunk
   from factors as f
   left join project_gap as g on g.team_id = f.team_id and g.project_id = f.project_id
+),
+action_domains as (
+  select team_id, project_id, action_id, title, completed_at, unnest(target_domains) as target_domain
+  from staging.actions
+  where status = 'completed'
+),
+addressed as (
+  -- Completed actions that target a domain (as the API names domains: lower case, no leading www.): the newest per
+  -- project and domain.
+  select team_id, project_id, regexp_replace(lower(target_domain), '^www\.', '') as domain, action_id, title
+  from action_domains
+  qualify row_number() over (
+    partition by team_id, project_id, regexp_replace(lower(target_domain), '^www\.', '')
+    order by completed_at desc nulls last, action_id
+  ) = 1
 )
 select
   f.team_id,
@@ -289,6 +318,12 @@ select
     (not f.is_own_domain and f.unbranded_citations >= 3) = f.in_api_list
     and (not f.in_api_list or f.unbranded_citations = f.api_citation_count)
   end as agrees_with_api,
-  not f.is_own_domain and f.unbranded_citations >= 3 as is_opportunity
+  g.gap_project as project_gap_share,
+  not f.is_own_domain and f.unbranded_citations >= 3
+    and coalesce(wilson_low(f.competitor_only_responses, f.citing_responses) > g.gap_project, false) as is_opportunity,
+  ad.action_id as addressed_by_action_id,
+  ad.title as addressed_by_action
 from shrunk as f
 join windows as w on w.team_id = f.team_id and w.project_id = f.project_id
+left join project_gap_share as g on g.team_id = f.team_id and g.project_id = f.project_id
+left join addressed as ad on ad.team_id = f.team_id and ad.project_id = f.project_id and ad.domain = f.domain

@@ -2,9 +2,11 @@
 title: Prompt opportunities
 description: |
   Prompts worth working on, per project and provider (`all` pools the providers), over the 28 days ending on the
-  project's last complete day, ranked by opportunity score (monthly searches whose answers favour someone else; the
-  formula is in docs/analytics.md), from marts.prompt_opportunities. Visibility shares come with their n and a
-  Wilson 95% interval.
+  project's last complete day, ranked by opportunity_searches_per_month (intent-weighted monthly searches whose
+  answers favour someone else; unbounded, not a 0–100 score; the formula is in docs/analytics.md), from
+  marts.prompt_opportunities. Only listed prompts: active at the window's end with at least 30 answers in the window
+  over all providers (a deactivated prompt or one with a handful of answers is not ranked). Demand filled with the
+  project's median is flagged (demand_imputed). Visibility shares come with their n and a Wilson 95% interval.
 parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
 columns:
@@ -15,7 +17,8 @@ columns:
   prompt_content: the prompt's current text
   window_from: first day of the window
   window_to: last day of the window
-  opportunity_score: demand × intent_weight × (1 − position-weighted visibility) × best competitor visibility
+  opportunity_searches_per_month: demand × intent_weight × (1 − position-weighted visibility) × best competitor visibility, in searches per month
+  prompt_responses: the prompt's answers over all providers in the window (at least 30 to be listed)
   responses: answers in the window (n)
   brand_mentions: answers naming the own brand (numerator of visibility)
   visibility: brand_mentions / responses (0..1)
@@ -26,19 +29,20 @@ columns:
   best_competitor_visibility: best_competitor_mentions / responses (0..1)
   best_competitor_visibility_ci_low: Wilson 95% lower bound of best_competitor_visibility
   best_competitor_visibility_ci_high: Wilson 95% upper bound of best_competitor_visibility
-  demand: estimated monthly search demand
+  demand: estimated monthly search demand (searches per month)
+  demand_imputed: demand is the project's median, not the prompt's own (the prompt has none in the overview)
   intent: the prompt's intent
 */
 select
   project_id, provider, score_rank, prompt_id, prompt_content, window_from, window_to,
-  round(opportunity_score, 2) as opportunity_score,
-  responses, brand_mentions, round(visibility, 4) as visibility,
+  round(opportunity_searches_per_month, 2) as opportunity_searches_per_month,
+  prompt_responses, responses, brand_mentions, round(visibility, 4) as visibility,
   round(wilson_low(brand_mentions, responses), 4) as visibility_ci_low,
   round(wilson_high(brand_mentions, responses), 4) as visibility_ci_high,
   best_competitor, best_competitor_mentions, round(best_competitor_visibility, 4) as best_competitor_visibility,
   round(best_competitor_visibility_ci_low, 4) as best_competitor_visibility_ci_low,
   round(best_competitor_visibility_ci_high, 4) as best_competitor_visibility_ci_high,
-  demand, intent
+  demand, demand_imputed, intent
 from marts.prompt_opportunities
-where ($project is null or project_id = $project)
+where is_listed and ($project is null or project_id = $project)
 order by project_id, provider, score_rank, prompt_id

@@ -1,9 +1,10 @@
 /* @report
 title: Source opportunities
 description: |
-  Domains AI answers cite where the brand could earn a place, per project, ranked by opportunity score, from
-  marts.source_opportunities (the project's latest analysis window; the formula is in docs/analytics.md). The own
-  website is left out. Every share comes with its numerator and denominator; reach is the Wilson 95% lower bound
+  Domains AI answers cite where the brand could earn a place, per project, from marts.source_opportunities (the
+  project's latest analysis window; the formula is in docs/analytics.md): the opportunities (is_opportunity, a gap
+  larger than the project's beyond sampling) first, then the other domains, each by opportunity score (0–100). A
+  domain a completed action already targeted names it (addressed_by_action). The own website is left out. Every share comes with its numerator and denominator; reach is the Wilson 95% lower bound
   of citing_share.
 parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
@@ -25,7 +26,9 @@ columns:
   gap_share_ci_low: Wilson 95% lower bound of gap_share (n = citing_responses)
   gap_share_ci_high: Wilson 95% upper bound of gap_share
   unbranded_citations: citations in answers not naming the brand (the API's count)
-  is_opportunity: the API's rule (3 or more unbranded citations)
+  is_opportunity: worth working through, by a threshold on the gap; cited 3 or more times without the brand (the API's rule) and gap_share_ci_low above project_gap_share
+  project_gap_share: the project's gap share over its cited third-party domains (the bar is_opportunity compares with)
+  addressed_by_action: the title of a completed action that targeted the domain, null when none
   api_listed: the API's own opportunity list has the domain (null when no API window was synced)
 */
 select
@@ -35,8 +38,9 @@ select
   round(citing_share_ci_high, 4) as citing_share_ci_high,
   competitor_only_responses, round(gap_share, 4) as gap_share,
   round(gap_share_ci_low, 4) as gap_share_ci_low, round(gap_share_ci_high, 4) as gap_share_ci_high,
-  unbranded_citations::bigint as unbranded_citations, is_opportunity, api_listed
+  unbranded_citations::bigint as unbranded_citations, is_opportunity, round(project_gap_share, 4) as project_gap_share,
+  addressed_by_action, api_listed
 from marts.source_opportunities
 where not is_own_domain
   and ($project is null or project_id = $project)
-order by project_id, score_rank, domain
+order by project_id, is_opportunity desc, score_rank, domain

@@ -10,6 +10,8 @@ import { RateBudget } from '../../src/client/rate-budget.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/days.js';
 import { silentLogger } from '../../src/core/log.js';
+import { findReport, loadReports } from '../../src/export/reports/catalog.js';
+import { runReport } from '../../src/export/reports/run.js';
 import { loadProject } from '../../src/models/project.js';
 import { type RunResults, runProject } from '../../src/models/runner.js';
 import { runUnitTests } from '../../src/models/unit-tests.js';
@@ -122,7 +124,7 @@ describe('building the opportunity marts on a synced world', () => {
 describe('marts.source_opportunities against the API', () => {
   it('agrees with the synced opportunity list: same domains, same unbranded citation counts', async () => {
     const ours = await rows<{ domain: string; unbranded_citations: bigint }>(
-      'select domain, unbranded_citations from marts.source_opportunities where is_opportunity order by project_id, domain',
+      'select domain, unbranded_citations from marts.source_opportunities where meets_api_rule order by project_id, domain',
     );
     const api = await rows<{ domain: string; citation_count: bigint }>(
       'select domain, citation_count from staging.source_opportunities where is_latest_window order by project_id, domain',
@@ -222,6 +224,30 @@ describe('marts.source_opportunities against the API', () => {
       expect(scores[0]).toBeGreaterThan(0);
     }
   });
+
+  it('lists as opportunities a minority of the domains, by a gap larger than the project’s, and marks addressed ones', async () => {
+    const [counts] = await rows<{ api_rule: number; opportunities: number; wrong: number }>(`
+      select (count(*) filter (where meets_api_rule))::int as api_rule,
+        (count(*) filter (where is_opportunity))::int as opportunities,
+        (count(*) filter (where is_opportunity <> (meets_api_rule
+          and wilson_low(competitor_only_responses, citing_responses) > project_gap_share)))::int as wrong
+      from marts.source_opportunities`);
+    expect(counts?.wrong).toBe(0);
+    // The API's rule alone passed nearly every cited domain (117 of 118 on a 3 × 20 × 180 world).
+    expect(counts?.opportunities).toBeLessThan((counts?.api_rule ?? 0) * 0.25);
+    // Every domain a completed action targets is marked with it; no other domain is.
+    const addressed = await rows<{ domain: string; action_id: string | null; expected: string | null }>(`
+      with targets as (
+        select project_id, regexp_replace(lower(unnest(target_domains)), '^www\\.', '') as domain, action_id
+        from staging.actions where status = 'completed'
+      )
+      select o.domain, o.addressed_by_action_id as action_id, t.action_id as expected
+      from marts.source_opportunities as o
+      left join targets as t on t.project_id = o.project_id and t.domain = o.domain
+      where o.addressed_by_action_id is distinct from t.action_id or t.action_id is not null`);
+    expect(addressed.length).toBeGreaterThan(0);
+    expect(addressed.filter((r) => r.action_id !== r.expected)).toEqual([]);
+  });
 });
 
 describe('marts.source_domains_daily', () => {
@@ -301,10 +327,28 @@ describe('marts.prompt_opportunities and marts.competitor_gaps', () => {
     expect(diff).toEqual([]);
   });
 
+  it('ranks only prompts active at the window’s end with at least 30 answers, and the report lists only those', async () => {
+    const [check] = await rows<{ ranked: number; unlisted: number; bad: number }>(`
+      select (count(*) filter (where score_rank is not null))::int as ranked,
+        (count(*) filter (where not is_listed))::int as unlisted,
+        (count(*) filter (where score_rank is not null and (last_answer_day < window_to or prompt_responses < 30)))::int
+          as bad
+      from marts.prompt_opportunities`);
+    expect(check?.ranked).toBeGreaterThan(0);
+    expect(check?.bad).toBe(0);
+    const result = await runReport(db, findReport('prompt_opportunities', loadReports()), {});
+    const listed = await rows<{ n: number }>(
+      'select count(*)::int as n from marts.prompt_opportunities where is_listed',
+    );
+    expect(result.rows.length).toBe(listed[0]?.n);
+    expect(result.columns).toContain('opportunity_searches_per_month');
+    expect(result.columns).toContain('demand_imputed');
+  });
+
   it('keeps the best competitor of a prompt consistent with the gaps, and scores within demand', async () => {
     const bad = await rows(`
       select o.prompt_id, o.provider from marts.prompt_opportunities as o
-      where o.opportunity_score > o.demand * o.intent_weight
+      where o.opportunity_searches_per_month > o.demand * o.intent_weight
          or (o.best_competitor_visibility > 0) <> (o.best_competitor is not null)
          or o.position_weighted_visibility > o.visibility`);
     expect(bad).toEqual([]);

@@ -296,21 +296,37 @@ function sourceWindowNote(p: ProjectData, windowTo: Plain | undefined): string {
 
 export function sourceChart(p: ProjectData): Chart {
   const rows = p.sourceOpportunities;
+  const gaps = rows.filter((r) => r.is_opportunity === true).length;
+  const addressed = rows.filter((r) => r.addressed_by_action !== null && r.addressed_by_action !== undefined).length;
   return {
     key: 'sources',
     title: 'Top source opportunities',
     caption:
-      `Domains AI answers cite where the brand could earn a place, by opportunity score (0–100), top ${rows.length}; ` +
-      `window ${rows[0]?.window_from ?? '–'} to ${rows[0]?.window_to ?? '–'}${sourceWindowNote(p, rows[0]?.window_to)}, ` +
+      `Domains AI answers cite, top ${rows.length}: the ${gaps} whose citing answers leave the brand out for a ` +
+      'competitor more often than the project’s answers do (beyond sampling) first, then the others; bars are the ' +
+      `opportunity score (0–100: reach × gap × category weight)` +
+      (addressed ? `; ${addressed} marked ✓ were targeted by a completed action` : '') +
+      `; window ${rows[0]?.window_from ?? '–'} to ${rows[0]?.window_to ?? '–'}${sourceWindowNote(p, rows[0]?.window_to)}, ` +
       `n = ${fmt(num(rows[0]?.responses))} answers.`,
     height: 40 + rows.length * 28,
     option: horizontalBars(
-      rows.map((r) => String(r.domain)),
+      rows.map((r) => `${r.addressed_by_action ? '✓ ' : ''}${String(r.domain)}`),
       rows.map((r) => num(r.opportunity_score)),
-      'opportunity score',
+      'opportunity score (0–100)',
     ),
     table: {
-      columns: ['rank', 'domain', 'category', 'score', 'citing answers', 'answers (n)', 'gap share'],
+      columns: [
+        'rank',
+        'domain',
+        'category',
+        'score (0–100)',
+        'citing answers',
+        'answers (n)',
+        'gap share',
+        'gap share, project',
+        'opportunity',
+        'completed action',
+      ],
       rows: rows.map((r) => [
         num(r.score_rank),
         String(r.domain),
@@ -319,6 +335,9 @@ export function sourceChart(p: ProjectData): Chart {
         num(r.citing_responses),
         num(r.responses),
         num(r.gap_share),
+        num(r.project_gap_share),
+        r.is_opportunity === true ? 'yes' : 'no',
+        (r.addressed_by_action as string | null) ?? null,
       ]),
     },
   };
@@ -326,24 +345,38 @@ export function sourceChart(p: ProjectData): Chart {
 
 export function promptChart(p: ProjectData): Chart {
   const rows = p.promptOpportunities;
+  const imputed = rows.filter((r) => r.demand_imputed === true).length;
   return {
     key: 'prompts',
     title: 'Top prompt opportunities',
     caption:
-      `Prompts whose answers favour a competitor, weighted by search demand and intent, all providers, top ${rows.length}; ` +
-      `28 days to ${rows[0]?.window_to ?? '–'}; n = ${fmt(sum(rows, 'responses'))} answers to these prompts.`,
+      `Prompts whose answers favour a competitor, in searches per month (demand × intent weight × the share of ` +
+      `answers a competitor leads), all providers, top ${rows.length} of the prompts active on ` +
+      `${rows[0]?.window_to ?? '–'} with at least 30 answers; 28 days to ${rows[0]?.window_to ?? '–'}; ` +
+      `n = ${fmt(sum(rows, 'responses'))} answers to these prompts` +
+      (imputed ? `; ${imputed} marked * have no demand of their own (the project’s median is used).` : '.'),
     height: 40 + rows.length * 28,
     option: horizontalBars(
-      rows.map((r) => String(r.prompt_content)),
-      rows.map((r) => num(r.opportunity_score)),
-      'opportunity score',
+      rows.map((r) => `${r.demand_imputed === true ? '* ' : ''}${String(r.prompt_content)}`),
+      rows.map((r) => num(r.opportunity_searches_per_month)),
+      'searches per month',
     ),
     table: {
-      columns: ['rank', 'prompt', 'score', 'answers (n)', 'naming brand', 'best competitor', 'naming it'],
+      columns: [
+        'rank',
+        'prompt',
+        'searches per month',
+        'demand imputed',
+        'answers (n)',
+        'naming brand',
+        'best competitor',
+        'naming it',
+      ],
       rows: rows.map((r) => [
         num(r.score_rank),
         String(r.prompt_content),
-        num(r.opportunity_score),
+        num(r.opportunity_searches_per_month),
+        r.demand_imputed === true ? 'yes (median)' : 'no',
         num(r.responses),
         num(r.brand_mentions),
         r.best_competitor as string | null,
