@@ -34,7 +34,6 @@ export const chatsStream = defineStream({
         for (const chat of items) {
           const chatDate = dayOf(chat.date);
           if (chatDate < range.from || chatDate > range.to) continue;
-          const base = { project_id: projectId, prompt_id: promptId, chat_id: chat.id, chat_date: chatDate };
           chats.push({
             project_id: projectId,
             prompt_id: promptId,
@@ -53,10 +52,15 @@ export const chatsStream = defineStream({
             sentiment_by_brands_is_null: chat.sentiment_by_brands === null,
             _extra: extraOf(chat, ChatSchema),
           });
-          for (const m of mentionRows(chat)) mentions.push({ ...base, ...m });
+          // Rows are built whole, in one literal each (no spreads): this runs for every answer of every page.
+          const key = { projectId, promptId, chatId: chat.id, chatDate };
+          pushMentionRows(chat, key, mentions);
           for (const r of chat.references) {
             references.push({
-              ...base,
+              project_id: projectId,
+              prompt_id: promptId,
+              chat_id: chat.id,
+              chat_date: chatDate,
               reference_index: r.reference_index,
               title: r.title,
               link: r.link,
@@ -79,26 +83,48 @@ function chatPartition({ parent, range }: UnitScope): Partition {
 const REFERENCE_FIELDS = ['title', 'link', 'snippet', 'reference_index'];
 const MENTION_FIELDS = ['name', 'icon_url', 'icon_urls'];
 
-/** One row per brand named anywhere in the chat (the union of the three brand fields). */
+interface ChatKey {
+  projectId: string;
+  promptId: string;
+  chatId: string;
+  chatDate: string;
+}
+
+/** One row per brand named anywhere in the chat (the union of the three brand fields), without the chat's key. */
 export function mentionRows(chat: ChatItem): Record<string, unknown>[] {
-  const names = new Set<string>([
-    ...chat.all_mentions.map((m) => m.name),
-    ...Object.keys(chat.brands_mentioned ?? {}),
-    ...Object.keys(chat.sentiment_by_brands ?? {}),
-  ]);
-  return [...names].map((name) => {
-    const mention = chat.all_mentions.find((m) => m.name === name);
-    const presence = chat.brands_mentioned?.[name];
-    return {
-      brand_name: name,
-      in_all_mentions: mention !== undefined,
-      icon_url: mention?.icon_url ?? null,
-      icon_urls: mention?.icon_urls ?? null,
-      in_brands_mentioned: presence !== undefined,
-      brand_position: presence?.position ?? null,
-      brand_count: presence?.count ?? null,
-      brand_sentiment: chat.sentiment_by_brands?.[name] ?? null,
-      _extra: mention ? extraOf(mention, MENTION_FIELDS) : null,
-    };
-  });
+  const rows: Record<string, unknown>[] = [];
+  pushMentionRows(chat, undefined, rows);
+  return rows;
+}
+
+/**
+ * Pushes the chat's mention rows onto `out`, led by the chat's key columns when `key` is given: names in the order
+ * all_mentions, brands_mentioned, sentiment_by_brands, each once; a name's all_mentions entry is its first one.
+ */
+function pushMentionRows(chat: ChatItem, key: ChatKey | undefined, out: Record<string, unknown>[]): void {
+  const first = new Map<string, ChatItem['all_mentions'][number]>();
+  for (const m of chat.all_mentions) if (!first.has(m.name)) first.set(m.name, m);
+  const presence = chat.brands_mentioned;
+  const sentiments = chat.sentiment_by_brands;
+  const push = (name: string) => {
+    const mention = first.get(name);
+    const brand = presence?.[name];
+    const row: Record<string, unknown> = key
+      ? { project_id: key.projectId, prompt_id: key.promptId, chat_id: key.chatId, chat_date: key.chatDate }
+      : {};
+    row.brand_name = name;
+    row.in_all_mentions = mention !== undefined;
+    row.icon_url = mention?.icon_url ?? null;
+    row.icon_urls = mention?.icon_urls ?? null;
+    row.in_brands_mentioned = brand !== undefined;
+    row.brand_position = brand?.position ?? null;
+    row.brand_count = brand?.count ?? null;
+    row.brand_sentiment = sentiments?.[name] ?? null;
+    row._extra = mention ? extraOf(mention, MENTION_FIELDS) : null;
+    out.push(row);
+  };
+  for (const name of first.keys()) push(name);
+  if (presence) for (const name in presence) if (!first.has(name)) push(name);
+  if (sentiments)
+    for (const name in sentiments) if (!first.has(name) && !(presence && Object.hasOwn(presence, name))) push(name);
 }
