@@ -46,7 +46,12 @@ describe('chats mention rows', () => {
       brand_sentiment: 30,
       _extra: { tier: 'gold' },
     });
-    expect(rows[1]).toMatchObject({ in_all_mentions: true, in_brands_mentioned: true, brand_position: 1, _extra: null });
+    expect(rows[1]).toMatchObject({
+      in_all_mentions: true,
+      in_brands_mentioned: true,
+      brand_position: 1,
+      _extra: null,
+    });
     expect(rows[2]).toMatchObject({ in_all_mentions: false, icon_url: null, brand_count: 3, brand_sentiment: 20 });
     expect(rows[3]).toMatchObject({ in_all_mentions: false, in_brands_mentioned: false, brand_sentiment: 10 });
   });
