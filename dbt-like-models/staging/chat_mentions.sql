@@ -4,6 +4,8 @@ tags: [daily]
 time_column: chat_date
 # the sync re-fetches 3 lookback days for late answers: they are re-processed with the new day
 lookback: 3
+# and a day built before its answers landed (a sync that ran behind) is re-processed once they land
+restate_landed: raw.chat_mentions
 description: >
   Brands found in each answer: the union of all_mentions, brands_mentioned and sentiment_by_brands, matched to the
   project's tracked brands (staging.tracked_brands) by any name the brand was listed under, case-insensitively.

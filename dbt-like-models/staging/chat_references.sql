@@ -4,6 +4,8 @@ tags: [daily]
 time_column: chat_date
 # the sync re-fetches 3 lookback days for late answers: they are re-processed with the new day
 lookback: 3
+# and a day built before its answers landed (a sync that ran behind) is re-processed once they land
+restate_landed: raw.chat_references
 description: >
   Citations of each answer with the cited host and domain derived from the link. `domain` drops a leading www.,
   en. or m. (so en.wikipedia.org is wikipedia.org, as the API's source lists name it).

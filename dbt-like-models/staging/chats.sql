@@ -4,6 +4,8 @@ tags: [daily]
 time_column: chat_date
 # the sync re-fetches 3 lookback days for late answers: they are re-processed with the new day
 lookback: 3
+# and a day built before its answers landed (a sync that ran behind) is re-processed once they land
+restate_landed: raw.chats
 description: >
   One row per AI answer (the atom of every visibility figure), deduplicated on (team_id, chat_id) by the newest
   _extracted_at, with the prompt's current text. An id landed under two parents (project, prompt) is two answers

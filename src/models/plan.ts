@@ -1,8 +1,9 @@
 import type { Clock } from '../core/clock.js';
-import { addDays, type DayRange, maxDay, msToDay } from '../core/days.js';
+import { type DayRange, maxDay } from '../core/days.js';
 import type { Database } from '../warehouse/duckdb.js';
 import { compileModel } from './compile.js';
 import { reachable } from './graph.js';
+import { readHorizon } from './horizon.js';
 import { plannedRanges } from './intervals.js';
 import { modelStart, reprocessedDays } from './materialize/incremental-by-time-range.js';
 import { Relations } from './relations.js';
@@ -33,7 +34,8 @@ export async function planProject(
   const states = await readModelStates(exec);
   const relations = await Relations.read(exec);
   const selected = selectModels(project, options.select ?? [], options.exclude ?? [], states);
-  const end = options.end ?? addDays(msToDay(options.clock.now()), -1);
+  // The days a build would process: up to the same horizon (an --end after it is brought back to it).
+  const { end } = await readHorizon(exec, relations, options.clock, options.end);
   const entries: PlanEntry[] = [];
   const written = new Map<string, DayRange[]>();
   for (const id of project.graph.order.filter((m) => selected.has(m))) {

@@ -1,6 +1,7 @@
 import type { Logger } from '../core/log.js';
 import type { AuditOutcome } from './audits/run.js';
 import type { CompiledSql } from './compile.js';
+import type { Horizon } from './horizon.js';
 import { shiftLine } from './project.js';
 import type { Model, ModelKind } from './types.js';
 
@@ -28,6 +29,8 @@ export interface RunResults {
   command: string;
   startedAt: string;
   elapsedMs: number;
+  /** The last day time-range models processed, and where it came from. */
+  horizon: Horizon;
   results: NodeResult[];
 }
 

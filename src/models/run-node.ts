@@ -12,6 +12,7 @@ import { compileModel } from './compile.js';
 import type { DimensionKeys } from './freshness.js';
 import { reachable } from './graph.js';
 import { guardHistory } from './guard.js';
+import type { Horizon } from './horizon.js';
 import { formatRanges } from './intervals.js';
 import { materializers } from './materialize/index.js';
 import type { Relations } from './relations.js';
@@ -29,6 +30,8 @@ export interface NodeRun {
   runId: string;
   /** Last day incremental models process. */
   end: string;
+  /** The warehouse's last complete day (`end` is it, or an earlier `--end`). */
+  horizon: Horizon;
   materialize: boolean;
   audit: boolean;
   /** Whether a model whose inputs did not change may be kept as it is. */
@@ -132,6 +135,7 @@ async function buildModel(
         runId: run.runId,
         clock: options.clock,
         end: run.end,
+        horizon: run.horizon,
         start: options.start,
         upstreamDays: upstreamDays(run.project, model.id, run.written),
         restates: timeRangeDescendants(run.project, model.id),

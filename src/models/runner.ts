@@ -1,10 +1,11 @@
-import { addDays, type DayRange, msToDay } from '../core/days.js';
+import type { DayRange } from '../core/days.js';
 import { quoteIdent } from '../core/sql.js';
 import type { Database } from '../warehouse/duckdb.js';
 import { Session } from '../warehouse/session.js';
 import { FAILURES_SCHEMA } from './audits/run.js';
 import { runSingularTest } from './audits/singular.js';
 import { DimensionKeys, inputKeys, sourcesOf, sourceVersions } from './freshness.js';
+import { readHorizon } from './horizon.js';
 import { createMacros } from './macros.js';
 import { Relations } from './relations.js';
 import { failingAudits, type NodeResult, type RunResults, report, skippedResult } from './results.js';
@@ -33,7 +34,9 @@ export async function runProject(db: Database, project: Project, options: RunOpt
   const order = project.graph.order.filter((id) => selected.has(id));
   const materialize = options.command !== 'test';
   const audit = options.command !== 'run';
-  const end = options.end ?? addDays(msToDay(options.clock.now()), -1);
+  const horizon = await readHorizon(main, relations, options.clock, options.end);
+  if (horizon.note) options.logger.warn(horizon.note, { horizon: horizon.day });
+  const { end } = horizon;
   const results = new Map<string, NodeResult>();
   // A full refresh or a backfill rebuilds on purpose, and `test` builds nothing: only other builds reuse.
   const reuse = materialize && !options.fullRefresh && !options.start;
@@ -60,6 +63,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     options,
     runId,
     end,
+    horizon,
     materialize,
     audit,
     reuse,
@@ -94,7 +98,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
       const missing = unbuiltParent(relations, project, test.parents, new Set());
       const result = missing
         ? skippedTest(test, `skipped: ${missing} is not in the warehouse yet (vwh models build --select ${missing})`)
-        : await runSingularTest(main, project, test, results, options.storeFailures ?? false);
+        : await runSingularTest(main, project, test, results, options.storeFailures ?? false, end);
       results.set(test.id, result);
       report(options.logger, result);
     }
@@ -125,6 +129,7 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     command: options.command,
     startedAt: new Date(started).toISOString(),
     elapsedMs: options.clock.now() - started,
+    horizon,
     results: [...results.values()],
   };
 }

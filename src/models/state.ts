@@ -101,7 +101,8 @@ export function processedDays(exec: Session, model: string, relations: Relations
 
 /**
  * The days an upstream model rewrote since this model last processed them; `own`: the days this model recorded as
- * stale itself (the `reads_back` days after a run's `--end`), `upstream`: the others.
+ * stale itself (the `reads_back` days after a run's `--end`, the done days of rows landed since it last read its
+ * `restate_landed` tables), `upstream`: the others.
  */
 export function restatedDays(
   exec: Session,
@@ -160,8 +161,11 @@ export async function markProcessed(exec: Session, model: string, range: DayRang
     .execute();
 }
 
-export async function clearIntervals(exec: Session, model: string): Promise<void> {
-  await opsDb(exec).deleteFrom('ops.model_intervals').where('model', '=', model).execute();
+/** Forgets the model's processed days: every one, or those after the day `after`. */
+export async function clearIntervals(exec: Session, model: string, after?: string): Promise<void> {
+  let query = opsDb(exec).deleteFrom('ops.model_intervals').where('model', '=', model);
+  if (after) query = query.where('day', '>', asDate(after));
+  await query.execute();
 }
 
 /**

@@ -129,7 +129,10 @@ export interface RunOptions {
   runId?: string;
   select?: string[];
   exclude?: string[];
-  /** Last day incremental models process (inclusive); default yesterday by the clock. */
+  /**
+   * Last day incremental models process (inclusive), only ever lowering the horizon: the last complete API day the
+   * sync recorded (`horizon.ts`; yesterday by the clock in a warehouse no sync has written).
+   */
   end?: string;
   start?: string;
   fullRefresh?: boolean;

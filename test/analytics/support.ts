@@ -14,6 +14,11 @@ import { Warehouse } from '../../src/warehouse/warehouse.js';
 
 /** The world's current day: fixed, so the world (and every figure in it) is the same on every run. */
 export const WORLD_TODAY = '2026-03-15';
+/**
+ * The last day a build of the world synced on WORLD_TODAY processes: the last complete API day the sync recorded
+ * (src/models/horizon.ts), whatever the machine's clock says.
+ */
+export const WORLD_LAST_COMPLETE_DAY = '2026-03-14';
 /** 2 projects × 6 prompts × 60 days × 3 providers ≈ 2,000 answers: long enough for 28-day windows. */
 export const WORLD = { seed: 7, projects: 2, prompts: 6, historyDays: 60 } as const;
 const WINDOW_MS = 200;
@@ -35,9 +40,13 @@ export interface SyncedWorld {
 
 let synced: Promise<SyncedWorld> | undefined;
 
-/** Syncs the world on first call; later calls in the same process get the same warehouse. */
-export function syncedWorld(): Promise<SyncedWorld> {
-  synced ??= syncWorld();
+/**
+ * Syncs the world on first call; later calls in the same process get the same warehouse. `until`: the first sync
+ * ends on that day instead of the world's today (`vwh sync --until`), as one that ran before the day's answers were
+ * published: with `WORLD_LAST_COMPLETE_DAY`, the API's windows end on the build's last day.
+ */
+export function syncedWorld(options: { until?: string } = {}): Promise<SyncedWorld> {
+  synced ??= syncWorld(WORLD, options.until);
   return synced;
 }
 
@@ -49,8 +58,11 @@ export interface WorldShape {
   historyDays: number;
 }
 
-/** Starts a reference world of that shape and syncs it as of WORLD_TODAY into a fresh warehouse file. */
-export async function syncWorld(shape: WorldShape = WORLD): Promise<SyncedWorld> {
+/**
+ * Starts a reference world of that shape and syncs it as of WORLD_TODAY (up to `until`, else to WORLD_TODAY) into a
+ * fresh warehouse file.
+ */
+export async function syncWorld(shape: WorldShape = WORLD, until?: string): Promise<SyncedWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'vwh-analytics-'));
   const dbPath = join(dir, 'warehouse.duckdb');
   const server = await startReferenceServer({
@@ -73,7 +85,7 @@ export async function syncWorld(shape: WorldShape = WORLD): Promise<SyncedWorld>
     },
   };
   try {
-    await world.sync(dbPath, WORLD_TODAY);
+    await syncInto(server.url, apiKey, dbPath, WORLD_TODAY, undefined, until);
   } catch (error) {
     await world.cleanup();
     throw error;
@@ -88,6 +100,7 @@ export async function syncInto(
   dbPath: string,
   today: string,
   teamId = 'team-analytics',
+  until?: string,
 ): Promise<void> {
   const warehouse = await Warehouse.open(dbPath);
   try {
@@ -104,6 +117,7 @@ export async function syncInto(
         topDomains: 2,
         maxSourcePages: 5,
         rotationDays: 1,
+        ...(until ? { until } : {}),
       },
       concurrency: 4,
       rate: { windowMs: WINDOW_MS },

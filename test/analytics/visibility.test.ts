@@ -14,7 +14,7 @@ import { type RunResults, runProject } from '../../src/models/runner.js';
 import { runUnitTests } from '../../src/models/unit-tests.js';
 import { control } from '../../src/reference/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { MODELS_DIR, type SyncedWorld, syncedWorld, WORLD_TODAY } from './support.js';
+import { MODELS_DIR, type SyncedWorld, syncedWorld, WORLD_LAST_COMPLETE_DAY, WORLD_TODAY } from './support.js';
 
 /** The models this suite owns; every one of their audits must pass on the synced world. */
 const OWN_MODELS = [
@@ -34,16 +34,17 @@ let world: SyncedWorld;
 let db: Database;
 let build: RunResults;
 
-/** The day after `day`, 01:00 UTC: time-range models then process through `day`. */
+/** The day after `day`, 01:00 UTC (the build's horizon is the sync's, not this clock's). */
 const clockAfter = (day: string) => new ManualClock(Date.parse(`${addDays(day, 1)}T01:00:00Z`));
 
 beforeAll(async () => {
-  world = await syncedWorld();
+  // Synced up to the last complete day: the API's windows (the competitor list's) end on the build's last day.
+  world = await syncedWorld({ until: WORLD_LAST_COMPLETE_DAY });
   db = await Database.open(world.dbPath);
   build = await runProject(db, await loadProject(MODELS_DIR), {
     command: 'build',
     threads: 2,
-    // Time-range models stop at yesterday by the clock: the day after the world's today, so today is processed.
+    // Time-range models stop at the last complete API day the sync recorded, whatever the clock says.
     clock: clockAfter(WORLD_TODAY),
     logger: silentLogger,
   });

@@ -168,6 +168,42 @@ from raw.points where day between @start_date and @end_date group by day`;
     expect((await build(s)).byId('staging.landed').intervals).toBe('2026-01-07');
   });
 
+  it('restate_landed re-processes a day built empty, and a done day past --end once a build reaches it', async () => {
+    s = await sandbox();
+    // The days were built while the sync had landed nothing for them (a clock ahead of the API): no rows at all.
+    await s.db.session.run('CREATE SCHEMA IF NOT EXISTS raw');
+    await s.db.session.run(`CREATE TABLE raw.points AS
+      SELECT DATE '2026-01-01' + CAST(d AS INTEGER) AS day, 10 AS value, TIMESTAMP '2026-01-05 12:00:00' AS _extracted_at
+      FROM range(5) AS t(d) WHERE d > 9`);
+    writeModels(s.modelsDir, {
+      'staging/landed.sql': `/* @model
+kind: incremental_by_time_range
+time_column: day
+start: 2026-01-01
+restate_landed: raw.points
+*/
+select day, arg_max(value, _extracted_at) as value, max(_extracted_at) as _extracted_at
+from raw.points where day between @start_date and @end_date group by day`,
+    });
+    expect((await build(s)).byId('staging.landed').intervals).toBe('2026-01-01..2026-01-05');
+    const held = () => s.db.session.all("SELECT strftime(day, '%d') AS day FROM staging.landed ORDER BY day");
+    expect(await held()).toEqual([]);
+    // Their answers land: the model held no row, so it had read none of them.
+    await s.db.session.run(`INSERT INTO raw.points VALUES (DATE '2026-01-02', 20, TIMESTAMP '2026-01-06 02:00:00'),
+      (DATE '2026-01-04', 40, TIMESTAMP '2026-01-06 02:00:00')`);
+    expect((await build(s)).byId('staging.landed').intervals).toBe('2026-01-02, 2026-01-04');
+    expect(await held()).toEqual([{ day: '02' }, { day: '04' }]);
+
+    // Rows land for the 3rd and the 5th; a build stopped at the 4th moves the model's newest stamp past both.
+    await s.db.session.run(`INSERT INTO raw.points VALUES (DATE '2026-01-03', 30, TIMESTAMP '2026-01-06 03:00:00'),
+      (DATE '2026-01-05', 50, TIMESTAMP '2026-01-06 03:00:00')`);
+    expect((await build(s, { end: '2026-01-04' })).byId('staging.landed').intervals).toBe('2026-01-03');
+    // The 5th, done before its row landed, is still re-processed by the next build that reaches it.
+    expect((await build(s)).byId('staging.landed').intervals).toBe('2026-01-05');
+    expect(await held()).toEqual([{ day: '02' }, { day: '03' }, { day: '04' }, { day: '05' }]);
+    expect((await build(s)).byId('staging.landed').intervals).toBe('');
+  });
+
   it('restate_landed must name raw tables the model reads', async () => {
     s = await sandbox();
     await seedRaw(s.db, 2);

@@ -59,7 +59,11 @@ export function register(program: Command): void {
         'time-range models: reprocess from this day (YYYY-MM-DD), even if done',
         textFlag('--start', Day),
       )
-      .option('--end <day>', 'time-range models: last day to process (default: yesterday, UTC)', textFlag('--end', Day))
+      .option(
+        '--end <day>',
+        'time-range models: last day to process (default and latest: the last complete API day the sync recorded)',
+        textFlag('--end', Day),
+      )
       .option('--full-refresh', 'rebuild incremental models from scratch (scd2 history is never dropped)')
       .option(
         '--threads <n>',
@@ -93,7 +97,11 @@ export function register(program: Command): void {
       'show what a backfill from this day (YYYY-MM-DD) would reprocess',
       textFlag('--start', Day),
     )
-    .option('--end <day>', 'last day to consider (default: yesterday, UTC)', textFlag('--end', Day))
+    .option(
+      '--end <day>',
+      'last day to consider (default and latest: the last complete API day the sync recorded)',
+      textFlag('--end', Day),
+    )
     .option('--json', 'print JSON')
     .action(async (o: RunCliOptions) => (await actions()).plan(o));
   common(models.command('ls').alias('list').description('List models with kind, inputs and tags.'))

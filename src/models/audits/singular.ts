@@ -1,6 +1,7 @@
 import type { Session } from '../../warehouse/session.js';
 import { compileModel } from '../compile.js';
 import { auditStatus, blocks, describeError, type NodeResult, type NodeStatus } from '../results.js';
+import { substituteMacros } from '../sql-text.js';
 import type { Project, SingularTest } from '../types.js';
 import { runFailingRowsQuery } from './run.js';
 
@@ -11,6 +12,8 @@ export async function runSingularTest(
   test: SingularTest,
   results: Map<string, NodeResult>,
   storeFailures: boolean,
+  /** The run's last day: `@end_date` in the test (`@start_date` is 1970-01-01). */
+  end: string,
 ): Promise<NodeResult> {
   const blocker = test.parents.find((p) => blocks(results.get(p)?.status));
   const base = { id: test.id, type: 'test' as const, path: test.path, rowsAffected: null, audits: [] };
@@ -26,7 +29,8 @@ export async function runSingularTest(
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
   const compiled = compileModel(project, test);
-  const outcome = await runFailingRowsQuery(exec, test.id.replace(/^test\./, 'test__'), compiled.sql, {
+  const sql = substituteMacros(compiled.sql, { start_date: '1970-01-01', end_date: end });
+  const outcome = await runFailingRowsQuery(exec, test.id.replace(/^test\./, 'test__'), sql, {
     name: test.id,
     type: 'singular',
     severity: test.severity,

@@ -3,7 +3,7 @@ import { quoteIdent } from '../../core/sql.js';
 import type { Session } from '../../warehouse/session.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import { type AuditOutcome, NOTHING } from '../audits/run.js';
-import { plannedRanges, staleAfterEnd } from '../intervals.js';
+import { plannedRanges, staleAfterEnd, toRanges } from '../intervals.js';
 import type { Relations } from '../relations.js';
 import { qualified, substituteMacros } from '../sql-text.js';
 import { clearIntervals, clearRestated, markProcessed, processedDays, restate, restatedDays } from '../state.js';
@@ -29,6 +29,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
 
   // Days recorded for a table that is gone (dropped by hand, or a view of that name) are not there any more.
   if (relations.kind(model.schema, model.name) !== 'table') await clearIntervals(exec, model.id);
+  const forgotten = await forgetPastHorizon(ctx);
   const start = await firstDay(ctx);
   if (start === undefined) {
     await exec.transaction(() => ensureTable(ctx, { from: '1970-01-01', to: '1970-01-01' }));
@@ -36,13 +37,14 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
     return { rowsAffected: 0, intervals: [], message: 'no rows in the sources yet' };
   }
   const done = ctx.start ? new Set<string>() : await processedDays(exec, model.id, relations);
+  const more = await reprocessedDays(exec, model, relations, ctx.upstreamDays ?? [], done);
   const ranges = plannedRanges(
     start,
     ctx.end,
     done,
     ctx.start ? 0 : model.config.lookback,
     model.config.batchDays,
-    await reprocessedDays(exec, model, relations, ctx.upstreamDays ?? [], done),
+    more,
   );
   // Days after `end` (a run stopped early with --end) that read a day written now: processed again next time.
   const stale = model.config.readsBack
@@ -67,6 +69,10 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
         await ensureTable(ctx, range);
         const columns = await describeColumns(exec, select(ctx, range));
         added = await addNewColumns(exec, model.schema, model.name, columns);
+        // The batches below move the model's newest _extracted_at past the rows landed on these days: until a batch
+        // re-processes a day (it clears it below), the day stays restated, so a later batch that fails, or a day
+        // after `end`, is not lost.
+        for (const days of toRanges(more.landed)) await restate(exec, [model.id], days, model.id, runId);
       }
       await exec.run(`DELETE FROM ${rel} WHERE ${window(model, range)}`);
       rows += await exec.run(
@@ -88,16 +94,39 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
     intervals: ranges,
     auditScope: ranges.length ? ranges.map((r) => `(${window(model, r)})`).join(' OR ') : NOTHING,
     startDate,
-    message: `${days === 0 ? 'up to date' : `${days} day(s)`}${addedNote(added)}`,
+    message: `${days === 0 ? 'up to date' : `${days} day(s)`}${addedNote(added)}${forgotten}`,
   };
 };
+
+/**
+ * A day after the warehouse's horizon (the API's last complete day) cannot have been complete when it was built: a
+ * build of an older version, whose horizon was the machine's yesterday, marked such days built while they were
+ * still empty. Their rows are deleted and the days forgotten, in one transaction, so that they are built once the
+ * API has completed them, and nothing downstream reads them (a trend day with no answers) meanwhile.
+ */
+async function forgetPastHorizon(ctx: MaterializeContext): Promise<string> {
+  const { model, exec, relations, horizon } = ctx;
+  if (horizon?.source !== 'sync' || relations.kind(model.schema, model.name) !== 'table') return '';
+  const after = [...(await processedDays(exec, model.id, relations))].filter((d) => d > horizon.day);
+  if (after.length === 0) return '';
+  const column = quoteIdent(model.config.timeColumn as string);
+  await exec.transaction(async () => {
+    await exec.run(
+      `DELETE FROM ${qualified(model.schema, model.name)} WHERE ${column} >= DATE '${addDays(horizon.day, 1)}'`,
+    );
+    await clearIntervals(exec, model.id, horizon.day);
+  });
+  return `; ${after.length} day(s) after the horizon ${horizon.day} forgotten (built before the API completed them)`;
+}
 
 /**
  * What a build re-processes besides its missing days (the `more` of `plannedRanges`), for the build and for `plan`
  * alike: a day an upstream time-range model rewrote, done or not (`upstream`: in this run; `ops.model_restated`:
  * recorded by a run that did not build this model, after a --select or a failure above it); the days of rows
- * landed since the model's newest (`restate_landed`; none before its first day is done); and, with `reads_back`,
- * the days its own earlier run left stale past that run's `--end`.
+ * landed since the model's newest (`restate_landed`; none before its first day is done); and the days its own
+ * earlier run left stale (`own`): past that run's `--end` with `reads_back`, or done days with landed rows that
+ * the run did not re-process. `landed` lists the done days with landed rows, whatever `end`: the build records
+ * them as its own restated days before its newest `_extracted_at` moves past them.
  */
 export async function reprocessedDays(
   exec: Session,
@@ -105,27 +134,33 @@ export async function reprocessedDays(
   relations: Relations,
   upstream: Iterable<string>,
   done: ReadonlySet<string>,
-): Promise<{ restated: Set<string>; readsBack: number; stale: Iterable<string> }> {
+): Promise<{ restated: Set<string>; readsBack: number; stale: Iterable<string>; landed: string[] }> {
   const restated = new Set([...upstream, ...(await restatedDays(exec, model.id, relations, 'upstream'))]);
+  const landed: string[] = [];
   if (done.size > 0) {
-    for (const day of await landedDays(exec, model, qualified(model.schema, model.name))) restated.add(day);
+    for (const day of await landedDays(exec, model, qualified(model.schema, model.name))) {
+      restated.add(day);
+      if (done.has(day)) landed.push(day);
+    }
   }
   const readsBack = model.config.readsBack;
-  return { restated, readsBack, stale: readsBack ? await restatedDays(exec, model.id, relations, 'own') : [] };
+  return { restated, readsBack, stale: await restatedDays(exec, model.id, relations, 'own'), landed };
 }
 
 /**
  * `restate_landed`: the days of rows landed in those raw tables after the newest `_extracted_at` the model holds,
- * however old the day (a refresh on the sync's rotation re-fetches up to a month). The sync stamps each unit's rows
- * with the time it landed them, and a build reads them after the sync: any row newer than the model's newest was
- * not processed yet. Rows deleted without a replacement leave no stamp: the model's `lookback` still covers those.
+ * however old the day (a refresh on the sync's rotation re-fetches up to a month; answers of a day that was built
+ * before they arrived). The sync stamps each unit's rows with the time it landed them, and a build reads them after
+ * the sync: any row newer than the model's newest was not processed yet; a model that holds no row yet has read
+ * none of them. Rows deleted without a replacement leave no stamp: the model's `lookback` still covers those.
  */
 async function landedDays(exec: Session, model: Model, rel: string): Promise<string[]> {
   if (model.config.restateLanded.length === 0) return [];
   const time = quoteIdent(model.config.timeColumn as string);
   const union = model.config.restateLanded
     .map(
-      (t) => `SELECT DISTINCT CAST(${time} AS DATE) AS day FROM ${t} WHERE _extracted_at > (SELECT newest FROM held)`,
+      (t) =>
+        `SELECT DISTINCT CAST(${time} AS DATE) AS day FROM ${t} WHERE _extracted_at > (SELECT coalesce(newest, TIMESTAMP '-infinity') FROM held)`,
     )
     .join(' UNION ');
   try {

@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { DayRange } from '../../core/days.js';
 import type { Session } from '../../warehouse/session.js';
 import type { AuditOutcome } from '../audits/run.js';
+import type { Horizon } from '../horizon.js';
 import type { Relations } from '../relations.js';
 import type { Model } from '../types.js';
 
@@ -14,8 +15,10 @@ export interface MaterializeContext {
   sql: string;
   runId: string;
   clock: Clock;
-  /** Last day (inclusive) incremental models process: `--end`, or yesterday by the clock. */
+  /** Last day (inclusive) incremental models process: the horizon, or an earlier `--end`. */
   end: string;
+  /** The warehouse's last complete day (`horizon.ts`): a time-range model holds no day after it. */
+  horizon?: Horizon;
   /** `--start`: with it, time-range models reprocess [start, end] even where already done. */
   start?: string;
   fullRefresh: boolean;
