@@ -26,7 +26,8 @@ interface SpectralResult {
   path: string[];
 }
 
-describe('the OpenAPI document under third-party linters', () => {
+// The two linters run side by side (each is a child process).
+describe.concurrent('the OpenAPI document under third-party linters', () => {
   it('redocly lint (recommended, test/contract/redocly.yaml): 0 errors, 0 warnings', async () => {
     const run = await runTool(toolBin('@redocly/cli', 'redocly'), [
       'lint',
