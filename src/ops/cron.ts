@@ -25,11 +25,15 @@ export class CronTrigger {
   constructor(
     readonly expression: string,
     readonly timezone = 'UTC',
+    /** Where the expression and the zone came from, named in errors (`--cron`, or the config's fields). */
+    names: { cron?: string; timezone?: string } = {},
   ) {
+    const cronName = names.cron ?? 'schedule.cron';
+    const zoneName = names.timezone ?? 'schedule.timezone';
     if (!cron.validate(expression)) {
       throw new VwhError(
         'CONFIG_INVALID',
-        `schedule.cron "${expression}" is not a cron expression (e.g. "30 2 * * *").`,
+        `${cronName} "${expression}" is not a cron expression: 5 fields, minute hour day-of-month month day-of-week (e.g. "30 2 * * *" is 02:30 every day).`,
       );
     }
     const parsed = cron.parse(expression);
@@ -37,7 +41,7 @@ export class CronTrigger {
       if (values.some((v) => typeof v !== 'number')) {
         throw new VwhError(
           'CONFIG_INVALID',
-          `schedule.cron: the ${field} field "${expression}" uses a form not supported here.`,
+          `${cronName}: the ${field} field "${expression}" uses a form not supported here.`,
         );
       }
       return values as number[];
@@ -59,11 +63,22 @@ export class CronTrigger {
         second: 'numeric',
       });
     } catch {
-      throw new VwhError(
-        'CONFIG_INVALID',
-        `schedule.timezone "${timezone}" is not an IANA time zone (e.g. Europe/Berlin).`,
-      );
+      throw new VwhError('CONFIG_INVALID', `${zoneName} "${timezone}" is not an IANA time zone (e.g. Europe/Berlin).`);
     }
+  }
+
+  /** `2026-11-26 02:30 Europe/Berlin (01:30 UTC)`: an instant as the schedule's zone and UTC read it. */
+  describe(ms: number): string {
+    const local = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: this.timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).format(ms);
+    const utc = new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+    return this.timezone === 'UTC' ? `${utc} UTC` : `${local} ${this.timezone} (${utc} UTC)`;
   }
 
   /** The first firing strictly after `after`. */

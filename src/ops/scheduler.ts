@@ -70,9 +70,12 @@ export async function runScheduler(o: SchedulerOptions): Promise<void> {
   };
 
   await catchUp('start');
-  if (o.once) return;
+  if (o.once) {
+    logger.info('schedule stopped: --once done');
+    return;
+  }
   let next = trigger.next(clock.now());
-  logger.info('schedule armed', {
+  logger.info(`schedule armed: next run ${trigger.describe(next)}`, {
     cron: trigger.expression,
     timezone: trigger.timezone,
     next: new Date(next).toISOString(),
@@ -87,7 +90,7 @@ export async function runScheduler(o: SchedulerOptions): Promise<void> {
     } else if (now >= next) {
       await o.job('schedule', next);
       next = trigger.next(Math.max(clock.now(), next));
-      logger.info('next run', { next: new Date(next).toISOString() });
+      logger.info(`next run ${trigger.describe(next)}`, { next: new Date(next).toISOString() });
     }
     if (o.stop.aborted) break;
     lastCheck = clock.now();
@@ -97,4 +100,5 @@ export async function runScheduler(o: SchedulerOptions): Promise<void> {
       break; // stopped while asleep
     }
   }
+  logger.info('schedule stopped: no run in progress, nothing more will start');
 }

@@ -3,12 +3,14 @@
  * firing once per night, catch-up from the ledger at start and after the machine slept (policy latest and skip), and
  * a clean stop.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { type Clock, ManualClock } from '../../src/core/clock.js';
+import { createLogger } from '../../src/core/log.js';
 import { CronTrigger } from '../../src/ops/cron.js';
 import type { Trigger } from '../../src/ops/ledger.js';
 import { runScheduler } from '../../src/ops/scheduler.js';
-import { quiet } from './support.js';
+import { capture, quiet } from './support.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -96,6 +98,45 @@ function harness(
   const settle = () => new Promise((r) => setImmediate(r));
   return { manual, clock, runs, stop, done, settle };
 }
+
+describe('what the schedule says', () => {
+  it('the next run in its zone and in UTC, a final stopped line, and a bad --cron named as the flag', async () => {
+    const t = new CronTrigger('30 2 * * *', 'Europe/Berlin');
+    expect(t.describe(Date.UTC(2026, 10, 26, 1, 30))).toBe('2026-11-26 02:30 Europe/Berlin (2026-11-26 01:30 UTC)');
+    expect(new CronTrigger('30 2 * * *').describe(Date.UTC(2026, 10, 26, 2, 30))).toBe('2026-11-26 02:30 UTC');
+
+    const { out, text } = capture();
+    const stop = new AbortController();
+    const manual = new ManualClock(Date.UTC(2026, 10, 25, 12));
+    const done = runScheduler({
+      trigger: t,
+      clock: manual,
+      catchUp: 'skip',
+      logger: createLogger({ format: 'json', stream: out }),
+      stop: stop.signal,
+      lastFinished: async () => Date.UTC(2026, 10, 25, 1, 30),
+      job: async () => {},
+    });
+    await new Promise((r) => setImmediate(r));
+    stop.abort();
+    await manual.advance(60_000);
+    await done;
+    const messages = text()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).msg as string);
+    expect(messages).toContain('schedule armed: next run 2026-11-26 02:30 Europe/Berlin (2026-11-26 01:30 UTC)');
+    expect(messages.at(-1)).toMatch(/^schedule stopped/);
+
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await main(['node', 'vwh', 'schedule', '--cron', 'every night', '--once'])).toBe(64);
+      expect(String(err.mock.calls.map((c) => c[0]).join(''))).toMatch(/--cron "every night" is not a cron expression/);
+    } finally {
+      err.mockRestore();
+    }
+  });
+});
 
 describe('runScheduler', () => {
   it('fires once a night across both Berlin DST days, on the injected clock', async () => {

@@ -84,9 +84,14 @@ export async function runSchedule(flags: ScheduleFlags): Promise<number> {
   const { systemClock } = await import('../../core/clock.js');
   const config = loadConfig(flags.config);
   const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+  const inConfig = (field: string) => `${field} in ${flags.config ?? 'vwh.config.json'}`;
   const trigger = new CronTrigger(
     flags.cron ?? config.schedule?.cron ?? DEFAULT_CRON,
     flags.timezone ?? config.schedule?.timezone ?? 'UTC',
+    {
+      cron: flags.cron !== undefined ? '--cron' : inConfig('schedule.cron'),
+      timezone: flags.timezone !== undefined ? '--timezone' : inConfig('schedule.timezone'),
+    },
   );
   const dbPath = dbPathOf(flags, config);
   const stop = new AbortController();
