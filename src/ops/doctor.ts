@@ -4,17 +4,19 @@
  * free disk space, and the published copy.
  */
 import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { request } from 'undici';
 import { endpoint } from '../api/catalogue.js';
 import { loadConfig, readKey, type SyncConfig } from '../core/config.js';
 import { msToDay } from '../core/days.js';
 import { isVwhError, maskKey, registerSecret } from '../core/errors.js';
 import { readHolder } from '../core/lock-file.js';
-import { Database } from '../warehouse/duckdb.js';
+import { quoteIdent } from '../core/sql.js';
+import { defaultTargetDir } from '../models/artifacts/write.js';
+import { Database, damagedFileError, isDamage } from '../warehouse/duckdb.js';
 import { wantsEmbedded } from './embedded.js';
 import { describeHolder, lockPathFor, runInProgress, staleLockMs } from './lock.js';
-import { dbPathOf, nearbyWarehouses, publishPathOf } from './paths.js';
+import { dbPathOf, exportsOf, journalDirOf, nearbyWarehouses, publishPathOf } from './paths.js';
 
 export interface Check {
   name: string;
@@ -27,6 +29,8 @@ export interface DoctorFlags {
   db?: string;
   keyFile?: string;
   baseUrl?: string;
+  /** Also read every block of the warehouse and of the published copy (DuckDB checks each block's checksum). */
+  deep?: boolean;
 }
 
 export async function doctor(flags: DoctorFlags, now: number = Date.now()): Promise<Check[]> {
@@ -42,8 +46,13 @@ export async function doctor(flags: DoctorFlags, now: number = Date.now()): Prom
   checks.push(...(await keyChecks(flags, config, now)));
   const db = dbPathOf(flags, config);
   checks.push(await warehouseCheck(db, now, staleLockMs(config)));
-  checks.push(diskCheck(db));
-  checks.push(await publishedCheck(publishPathOf(db, config)));
+  checks.push(...diskChecks(db, config));
+  const published = publishPathOf(db, config);
+  checks.push(await publishedCheck(published));
+  if (flags.deep) {
+    checks.push(await deepCheck('warehouse', db));
+    if (published) checks.push(await deepCheck('published', published));
+  }
   return checks;
 }
 
@@ -141,9 +150,7 @@ async function warehouseCheck(db: string, now: number, staleAfterMs: number | un
   const holder = existsSync(lock) ? readHolder(lock) : undefined;
   const lockNote = holder ? ` Run lock: ${describeHolder(holder)} (stale: the next run takes it over).` : '';
   if (!existsSync(db)) {
-    const folder = dirname(db);
-    let nearest = folder;
-    while (!existsSync(nearest) && dirname(nearest) !== nearest) nearest = dirname(nearest);
+    const nearest = existingFolder(dirname(db));
     try {
       accessSync(nearest, constants.W_OK);
     } catch {
@@ -167,29 +174,76 @@ async function warehouseCheck(db: string, now: number, staleAfterMs: number | un
     return { name: 'warehouse', status: 'ok', detail: `${db} opens for writing.${lockNote}` };
   } catch (error) {
     const message = isVwhError(error) ? error.message : String(error);
+    // a damaged file is not a held one: its message says what to restore (warehouse/duckdb.ts, damagedFileError)
+    const fix =
+      isVwhError(error) && error.details.damaged
+        ? ''
+        : ' Close the BI tool or process holding it (BI tools belong on the published copy).';
     return {
       name: 'warehouse',
       status: 'fail',
-      detail: `${db} cannot be opened for writing: ${message}${lockNote} Close the BI tool or process holding it (BI tools belong on the published copy).`,
+      detail: `${db} cannot be opened for writing: ${message}${lockNote}${fix}`,
     };
   }
 }
 
-function diskCheck(db: string): Check {
-  const dir = existsSync(dirname(db)) ? dirname(db) : '.';
-  const fs = statfsSync(dir);
-  const free = fs.bavail * fs.bsize;
-  const size = existsSync(db) ? statSync(db).size : 0;
-  // A run may need the warehouse twice over: the published copy and the models' rebuilt tables.
-  const need = Math.max(1024 ** 3, 3 * size);
+/** Below this much free space on a file system an output lives on, doctor fails (docs/operations.md). */
+export const DISK_FLOOR_BYTES = 1024 ** 3;
+
+/** A folder (or the nearest existing folder of it) of every output of a run, with what it is and what it needs. */
+function outputsOf(db: string, config: SyncConfig): { what: string; dir: string; need: number }[] {
+  const size = statSync(db, { throwIfNoEntry: false })?.size ?? 0;
+  const exports = exportsOf(db, config);
+  const published = publishPathOf(db, config);
+  const outputs = [
+    // the models rebuild a table beside the old one, and DuckDB spills and checkpoints beside the file
+    { what: 'the warehouse', dir: dirname(db), need: 2 * size },
+    ...(published ? [{ what: 'the published copy', dir: dirname(published), need: size }] : []),
+    ...(exports.parquet ? [{ what: 'the lake', dir: exports.parquet.outDir, need: 0 }] : []),
+    ...(exports.arrow ? [{ what: 'the Arrow files', dir: exports.arrow.outDir, need: 0 }] : []),
+    ...(exports.html ? [{ what: 'the HTML report', dir: dirname(exports.html.out), need: 0 }] : []),
+    { what: 'the models artifacts', dir: defaultTargetDir(db), need: 0 },
+    { what: 'the events journal', dir: journalDirOf(db, config), need: 0 },
+  ];
+  return outputs.map((o) => ({ ...o, dir: existingFolder(o.dir) }));
+}
+
+function existingFolder(path: string): string {
+  let dir = resolve(path);
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/**
+ * Free space on every file system an output of the run lives on (the warehouse, the published copy, the exports,
+ * the artifacts, the journal), each against what its outputs need: the warehouse twice its size, the published copy
+ * once, never less than DISK_FLOOR_BYTES. Below that is a FAIL: the run would stop half-way with the disk full.
+ */
+function diskChecks(db: string, config: SyncConfig): Check[] {
+  const byDevice = new Map<number, { dir: string; whats: string[]; need: number }>();
+  for (const o of outputsOf(db, config)) {
+    const device = statSync(o.dir).dev;
+    const entry = byDevice.get(device) ?? { dir: o.dir, whats: [], need: 0 };
+    if (!entry.whats.includes(o.what)) entry.whats.push(o.what);
+    entry.need += o.need;
+    byDevice.set(device, entry);
+  }
   const gb = (n: number) => `${(n / 1024 ** 3).toFixed(1)} GB`;
-  return free >= need
-    ? { name: 'disk', status: 'ok', detail: `${gb(free)} free in ${dir}` }
-    : {
-        name: 'disk',
-        status: 'warn',
-        detail: `${gb(free)} free in ${dir}; keep at least ${gb(need)} (3× the warehouse, 1 GB minimum)`,
-      };
+  return [...byDevice.values()].map(({ dir, whats, need }) => {
+    const fs = statfsSync(dir);
+    const free = fs.bavail * fs.bsize;
+    const floor = Math.max(DISK_FLOOR_BYTES, need);
+    const where = `on the file system of ${dir} (${whats.join(', ')})`;
+    return free >= floor
+      ? { name: 'disk', status: 'ok', detail: `${gb(free)} free ${where}` }
+      : {
+          name: 'disk',
+          status: 'fail',
+          detail:
+            `${gb(free)} free ${where}; a run needs at least ${gb(floor)} there (twice the warehouse beside it, once ` +
+            `for the published copy, ${gb(DISK_FLOOR_BYTES)} minimum): free space, or move these outputs to another disk.`,
+        };
+  });
 }
 
 async function publishedCheck(path: string | undefined): Promise<Check> {
@@ -220,6 +274,48 @@ async function publishedCheck(path: string | undefined): Promise<Check> {
       status: 'fail',
       detail: `${path} does not open: ${(error as Error).message}. The next successful vwh run replaces it.`,
     };
+  }
+}
+
+/**
+ * DuckDB's own checksum pass: it verifies a block's checksum when it reads the block, and has no separate integrity
+ * check, so every column of every table is read (hashed, so that no column is optimized away). A damaged file fails
+ * naming the first table with a bad block and how to restore the file.
+ */
+async function deepCheck(what: 'warehouse' | 'published', path: string): Promise<Check> {
+  const name = `deep ${what}`;
+  if (!existsSync(path)) return { name, status: 'ok', detail: `${path} does not exist yet: nothing to read.` };
+  let db: Database;
+  try {
+    db = await Database.open(path, { access_mode: 'READ_ONLY' });
+  } catch (error) {
+    if (isVwhError(error) && error.code === 'DB_LOCKED') {
+      return { name, status: 'warn', detail: `${path} is held by a writer: run vwh doctor --deep when it is free.` };
+    }
+    return { name, status: 'fail', detail: (error as Error).message };
+  }
+  try {
+    const tables = await db.session.all<{ schema_name: string; table_name: string }>(
+      'select schema_name, table_name from duckdb_tables() where not internal and not temporary order by all',
+    );
+    let read = 0;
+    for (const t of tables) {
+      const table = `${quoteIdent(t.schema_name)}.${quoteIdent(t.table_name)}`;
+      try {
+        await db.session.all(`select count(*), bit_xor(hash(columns(*))) from ${table}`);
+        read += 1;
+      } catch (error) {
+        const damage = isDamage(error) ? damagedFileError(path, error).message : (error as Error).message;
+        return { name, status: 'fail', detail: `${t.schema_name}.${t.table_name}: ${damage}` };
+      }
+    }
+    return {
+      name,
+      status: 'ok',
+      detail: `${path}: every block of its ${read} tables read, every checksum matches`,
+    };
+  } finally {
+    db.close();
   }
 }
 

@@ -4,53 +4,20 @@
  * not match is a data error (exit 1) that says the file is damaged and how to restore it, not `[USAGE]` exit 64,
  * and a file damaged where DuckDB opens it is not reported as held by another process (exit 4).
  */
-import {
-  closeSync,
-  copyFileSync,
-  mkdtempSync,
-  openSync,
-  readSync,
-  rmSync,
-  statSync,
-  truncateSync,
-  writeSync,
-} from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
 import { runQuery } from '../../src/ops/query.js';
-import { Database } from '../../src/warehouse/duckdb.js';
+import { damageMiddleBlock, writeSmallWarehouse } from '../warehouse/damaged-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vwh-query-limits-'));
 const good = join(dir, 'good.duckdb');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Flips `length` bytes at `offset` of `file` (a disk's bit rot, a torn write). */
-function flipBytes(file: string, offset: number, length = 32): void {
-  const fd = openSync(file, 'r+');
-  try {
-    const bytes = Buffer.alloc(length);
-    readSync(fd, bytes, 0, length, offset);
-    for (let i = 0; i < length; i++) bytes[i] = (bytes[i] ?? 0) ^ 0xff;
-    writeSync(fd, bytes, 0, length, offset);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-beforeAll(async () => {
-  const db = await Database.open(good);
-  try {
-    await db.session.run('create schema raw');
-    await db.session.run(
-      'create table raw.chats as select range as id, md5(range::varchar) as text from range(400000)',
-    );
-  } finally {
-    db.close();
-  }
-});
+beforeAll(() => writeSmallWarehouse(good));
 
 async function query(file: string, sql: string, timeout?: number): Promise<VwhError> {
   const out = new PassThrough();
@@ -84,7 +51,7 @@ describe('a damaged file', () => {
     const bad = join(dir, 'bad-block.duckdb');
     copyFileSync(good, bad);
     // a block in the middle of the file: the table's data, not the header or the catalog DuckDB reads on open
-    flipBytes(bad, Math.floor(statSync(bad).size / 2 / 262_144) * 262_144 + 1000);
+    damageMiddleBlock(bad);
     const error = await query(bad, 'select sum(hash(text)) from raw.chats');
     expect(error.exitCode).toBe(1);
     expect(error.message).toMatch(new RegExp(`^${bad} is damaged \\(Corrupt database file`));

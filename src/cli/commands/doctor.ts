@@ -3,6 +3,15 @@ import type { Command } from 'commander';
 import { BaseUrl, DbFile } from '../../core/inputs.js';
 import { textFlag } from '../validate.js';
 
+interface DoctorCliFlags {
+  config?: string;
+  db?: string;
+  keyFile?: string;
+  baseUrl?: string;
+  json?: boolean;
+  deep?: boolean;
+}
+
 export function register(program: Command): void {
   program
     .command('doctor')
@@ -14,8 +23,9 @@ export function register(program: Command): void {
     .option('--key-file <path>', 'read the API key from this file instead of VWH_API_KEY')
     .option('--base-url <url>', 'API base URL (default VWH_BASE_URL)', textFlag('--base-url', BaseUrl))
     .option('--json', 'print the checks as JSON')
+    .option('--deep', 'also read every block of the warehouse and the published copy (DuckDB checks each checksum)')
     .addHelpText('after', '\nExit codes: 0 nothing failed (warnings allowed), 1 a check failed.')
-    .action(async (flags: { config?: string; db?: string; keyFile?: string; baseUrl?: string; json?: boolean }) => {
+    .action(async (flags: DoctorCliFlags) => {
       const { doctor, formatChecks } = await import('../../ops/doctor.js');
       const checks = await doctor(flags);
       process.stdout.write(flags.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
