@@ -9,6 +9,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
+import { uniqueLabels } from '../../src/export/html/charts.js';
 import { exportArrow, loadReports, writeHtmlReport, writeReport } from '../../src/export/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { buildExportWorld, type ExportWorld } from './support.js';
@@ -449,6 +450,114 @@ describe('html report', () => {
     const html = readFileSync(page, 'utf8');
     expect(html).toContain('no intervals: the range holds days built before the warehouse kept them');
     expect(html).not.toContain('top 10, with 95% intervals (the answer as the unit');
+  }, 120_000);
+
+  it('gives two bars whose texts share their first 33 characters two labels', () => {
+    const long = 'best electric cargo bike for a family of';
+    const labels = uniqueLabels([`${long} four`, `${long} five`, 'short']);
+    expect(new Set(labels).size).toBe(3);
+    for (const l of labels) expect(l.length).toBeLessThanOrEqual(34);
+    expect(labels[2]).toBe('short');
+  });
+
+  it('says what the marts say: every caption checked against them in Chromium', async () => {
+    const file = join(out, 'captions.html');
+    await writeHtmlReport({ db: world.db, out: file });
+    const profile = mkdtempSync(join(tmpdir(), 'vwh-chromium-'));
+    const browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+    type Section = {
+      heading: string;
+      figures: { chart: string; caption: string; labels: string[]; cells: string[][] }[];
+    };
+    let sections: Section[] = [];
+    try {
+      const page = await browser.newPage();
+      await page.goto(`file://${file}`);
+      sections = await page.$$eval('section.project', (list) =>
+        list.map((s) => ({
+          heading: s.querySelector('h2')?.textContent ?? '',
+          figures: [...s.querySelectorAll('figure.chart')].map((f) => ({
+            chart: f.getAttribute('data-chart') ?? '',
+            caption: f.querySelector('figcaption')?.textContent ?? '',
+            labels: [...f.querySelectorAll('svg text')].map((t) => t.textContent ?? ''),
+            cells: [...f.querySelectorAll('table tbody tr')].map((tr) =>
+              [...tr.querySelectorAll('td, th')].map((td) => td.textContent ?? ''),
+            ),
+          })),
+        })),
+      );
+    } finally {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+    const db = await Database.open(world.db, { access_mode: 'READ_ONLY' });
+    const q = <T extends Record<string, unknown>>(sql: string) => db.session.all<T>(sql);
+    try {
+      const projects = await q<{ id: string; name: string; brand_name: string }>(
+        'select id, arg_max(name, _extracted_at) as name, arg_max(brand_name, _extracted_at) as brand_name from raw.projects group by id order by name, id',
+      );
+      expect(sections.length).toBe(projects.length);
+      for (const [i, project] of projects.entries()) {
+        const section = sections[i] as Section;
+        const id = project.id;
+        const caption = (chart: string) => section.figures.find((f) => f.chart === chart)?.caption ?? '';
+        // the heading names the brand only when it differs from the project's name ("Northwind Cycles (Northwind Cycles)")
+        expect(section.heading).not.toBe(`${project.name} (${project.name})`);
+        if (project.brand_name === project.name) expect(section.heading.trim()).toBe(project.name);
+        // providers: the own brand and the competitors named in the largest share of answers, over their tracked days
+        const top = await q<{ brand_name: string }>(`
+          select any_value(brand_name order by date desc) as brand_name from marts.brand_visibility_daily
+          where project_id = '${id}' and provider = 'all' and not is_own_brand group by brand_id
+          order by sum(mentions) / sum(responses) desc, brand_id limit 3`);
+        const providers = section.figures.find((f) => f.chart === 'providers');
+        for (const t of top) expect(providers?.labels, t.brand_name).toContain(t.brand_name);
+        expect(caption('providers')).toContain(`the ${top.length} competitors named in the largest share of answers`);
+        // share of voice: the report's default 7 days ending on the last complete day
+        const [sov] = await q<{ date_from: string; date_to: string }>(`
+          select strftime(max(date) filter (where is_complete) - 6, '%Y-%m-%d') as date_from,
+                 strftime(max(date) filter (where is_complete), '%Y-%m-%d') as date_to
+          from marts.share_of_voice_daily where project_id = '${id}'`);
+        expect(caption('sov')).toContain(`${sov?.date_from} to ${sov?.date_to}`);
+        // prompt opportunities: in searches per month, listed prompts only, n of the shown rows
+        const prompts = await q<{ n: number; window_to: string }>(`
+          select sum(responses)::int as n, strftime(any_value(window_to), '%Y-%m-%d') as window_to from (
+            select responses, window_to from marts.prompt_opportunities
+            where project_id = '${id}' and provider = 'all' and is_listed order by score_rank limit 10)`);
+        if (prompts[0]?.n) {
+          expect(caption('prompts')).toContain('in searches per month');
+          expect(caption('prompts')).toContain(`active on ${prompts[0].window_to} with at least 30 answers`);
+          expect(caption('prompts')).toContain(`n = ${prompts[0].n.toLocaleString('en-US')} answers`);
+          const bars = section.figures.find((f) => f.chart === 'prompts')?.labels.filter((l) => l.length > 20) ?? [];
+          expect(new Set(bars).size).toBe(bars.length);
+        }
+        // source opportunities: how many are opportunities by the gap, and the 0–100 score named
+        const [sources] = await q<{ gaps: number }>(`
+          select (count(*) filter (where is_opportunity))::int as gaps from (
+            select is_opportunity from marts.source_opportunities where project_id = '${id}' and not is_own_domain
+            order by is_opportunity desc, score_rank, domain limit 10)`);
+        expect(caption('sources')).toContain(`the ${sources?.gaps} whose citing answers leave the brand out`);
+        expect(caption('sources')).toContain('opportunity score (0–100');
+        // action impact: the before and after windows as the mart has them, effects with one decimal
+        const [windows] = await q<{ before: string; after: string; ramp: string }>(`
+          select min(before_to - before_from + 1) || coalesce('–' || nullif(max(before_to - before_from + 1), min(before_to - before_from + 1)), '') as before,
+                 min(after_to - after_from + 1) || coalesce('–' || nullif(max(after_to - after_from + 1), min(after_to - after_from + 1)), '') as after,
+                 min(after_from - cast(completed_at as date)) || '' as ramp
+          from marts.action_impact where project_id = '${id}' and status = 'measured'`);
+        // effects (effect pp and its interval, columns 7–9 of the action table) with at most one decimal
+        const effects = (section.figures.find((f) => f.chart === 'actions')?.cells ?? []).flatMap((r) => r.slice(6, 9));
+        for (const e of effects) expect(e).toMatch(/^(|–|-?\d+(\.\d)?)$/);
+        if (windows?.after) {
+          expect(caption('actions')).toContain(
+            `the ${windows.before} days before completion against the ${windows.after} days after a ${windows.ramp}-day ramp`,
+          );
+        }
+      }
+    } finally {
+      db.close();
+    }
   }, 120_000);
 
   it('opens in headless Chromium with no console error and marks in every chart; a screenshot is written', async () => {

@@ -30,6 +30,13 @@ const base = { color: COLORS, aria: { enabled: true }, textStyle: { fontFamily: 
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0));
 const fmt = (n: number) => n.toLocaleString('en-US');
 const sum = (rows: Row[], key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
+/** The smallest and largest value of a column: "28" or "1–25". */
+function span(rows: Row[], key: string): string {
+  const ns = rows.map((r) => num(r[key]));
+  const [lo, hi] = [Math.min(...ns), Math.max(...ns)];
+  return lo === hi ? fmt(lo) : `${fmt(lo)}–${fmt(hi)}`;
+}
+
 /** The smallest and largest n of the rows: "57" or "57 to 108". */
 function nRange(rows: Row[], key: string): string {
   const ns = rows.map((r) => num(r[key]));
@@ -182,12 +189,33 @@ function horizontalBars(labels: string[], values: number[], axis: string, interv
     xAxis: { type: 'value', name: axis, nameLocation: 'middle', nameGap: 25 },
     yAxis: {
       type: 'category',
-      data: reversed.map((l) => (l.length > 34 ? `${l.slice(0, 33)}…` : l)),
+      data: uniqueLabels(reversed),
       axisLabel: { width: 220, overflow: 'truncate' },
     },
     series,
   } as ChartOption;
 }
+
+/**
+ * Bar labels cut at 34 characters, each one distinct: two long texts that share their first 33 characters (two
+ * prompts) would otherwise read as one label on two bars, so a repeat ends in its rank instead ("…#2").
+ */
+export function uniqueLabels(labels: string[]): string[] {
+  const cut = labels.map((l) => (l.length > 34 ? `${l.slice(0, 33)}…` : l));
+  const seen = new Map<string, number>();
+  for (const l of cut) seen.set(l, (seen.get(l) ?? 0) + 1);
+  const taken = new Map<string, number>();
+  return cut.map((l, i) => {
+    if ((seen.get(l) ?? 0) < 2) return l;
+    const k = (taken.get(l) ?? 0) + 1;
+    taken.set(l, k);
+    const tag = ` #${labels.length - i}`;
+    return `${l.slice(0, 34 - tag.length - 1)}…${tag}`;
+  });
+}
+
+/** A figure in percentage points with 1 decimal, as a marketer reads it (the marts keep 2). */
+const pp1 = (v: unknown) => (v === null || v === undefined ? null : Math.round(num(v) * 10) / 10);
 
 export function shareOfVoiceChart(p: ProjectData): Chart {
   const rows = p.shareOfVoice;
@@ -198,7 +226,10 @@ export function shareOfVoiceChart(p: ProjectData): Chart {
     key: 'sov',
     title: 'Share of voice',
     caption:
-      `Each brand's share of the brand mentions in AI answers, all providers pooled, top ${rows.length}` +
+      `Each brand's share of the brand mentions in AI answers, all providers pooled, ${rows[0]?.date_from ?? '–'} to ` +
+      `${rows[0]?.date_to ?? '–'}` +
+      (rows[0]?.tracked_set_changed === true ? ' (the tracked competitors changed inside these days)' : '') +
+      `, top ${rows.length}` +
       (intervals
         ? ', with 95% intervals (the answer as the unit: one answer names several brands). '
         : ' (no intervals: the range holds days built before the warehouse kept them). ') +
@@ -250,11 +281,13 @@ export function providerChart(p: ProjectData): Chart {
     );
   });
   const all = p.providers.filter((r) => r.provider === 'all' && r.is_own_brand);
+  const competitors = new Set(p.providers.filter((r) => !r.is_own_brand).map((r) => String(r.brand_name))).size;
   return {
     key: 'providers',
     title: 'Visibility per AI provider',
     caption:
-      `Share of answers naming the own brand and the three most named competitors, per provider over the range, ` +
+      `Share of answers naming the own brand and the ${competitors === 1 ? 'competitor' : `${competitors} competitors`} ` +
+      'named in the largest share of answers (each over the days it was tracked), per provider over the range, ' +
       `with 95% Wilson intervals. n = ${fmt(num(all[0]?.responses))} answers (all providers), ` +
       providers
         .filter((pr) => pr !== 'all')
@@ -440,8 +473,10 @@ export function actionChart(p: ProjectData): Chart {
     key: 'actions',
     title: 'Action impact: visibility before and after',
     caption:
-      `Own-brand visibility on each completed action's targeted prompts, 28 days before and 28 days after a 14-day ` +
-      `ramp, with 95% Wilson intervals; ${rows.length} measured action${rows.length === 1 ? '' : 's'}, ` +
+      `Own-brand visibility on each completed action's targeted prompts, the ${span(rows, 'before_days')} days ` +
+      `before completion against the ${span(rows, 'after_days')} days after a ${span(rows, 'ramp_days')}-day ramp ` +
+      '(an after window ends on the last complete day, so a recent action has a short one), ' +
+      `with 95% Wilson intervals; ${rows.length} measured action${rows.length === 1 ? '' : 's'}, ` +
       `n = ${fmt(sum(rows, 'before_responses'))} answers before and ${fmt(sum(rows, 'after_responses'))} after. ` +
       'The estimated effect (table) is the mart’s, with its own interval.',
     height: 360,
@@ -473,9 +508,9 @@ export function actionChart(p: ProjectData): Chart {
         num(r.before_pct),
         num(r.after_responses),
         num(r.after_pct),
-        r.effect_pp as number | null,
-        r.effect_ci_low_pp as number | null,
-        r.effect_ci_high_pp as number | null,
+        pp1(r.effect_pp),
+        pp1(r.effect_ci_low_pp),
+        pp1(r.effect_ci_high_pp),
         r.vs_expected as string | null,
       ]),
     },

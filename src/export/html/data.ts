@@ -67,11 +67,13 @@ async function reportRows(db: Database, name: string, params: ReportParameters):
 
 const PROVIDERS_SQL = `
 with own_and_top as (
+  -- The own brand and the three competitors named in the largest share of answers, each over the days it was
+  -- tracked: a competitor tracked for part of the range has fewer answers behind it, not a smaller share.
   select brand_id from marts.brand_visibility_daily
   where project_id = $project and provider = 'all'
     and ($from is null or date >= $from::date) and ($to is null or date <= $to::date)
   group by brand_id
-  order by bool_or(is_own_brand) desc, sum(mentions) desc, brand_id
+  order by bool_or(is_own_brand) desc, sum(mentions) / sum(responses) desc, brand_id
   limit 4
 )
 select provider, any_value(brand_name order by date desc) as brand_name, bool_or(is_own_brand) as is_own_brand,
@@ -99,6 +101,8 @@ limit ${TOP}`;
 
 const ACTIONS_SQL = `
 select action_id, title, strftime(completed_at, '%Y-%m-%d') as completed_on, status,
+       (before_to - before_from + 1)::bigint as before_days, (after_to - after_from + 1)::bigint as after_days,
+       (after_from - cast(completed_at as date))::bigint as ramp_days,
        before_responses, before_mentions, after_responses, after_mentions,
        round(100 * before_visibility, 2) as before_pct,
        round(100 * wilson_low(before_mentions, before_responses), 2) as before_ci_low,

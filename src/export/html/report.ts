@@ -64,7 +64,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Expor
       rows += list.reduce((s, c) => s + c.table.rows.length, 0);
       log.info('html report project', { project: project.projectId, charts: list.length });
       return `<section class="project" id="p${p}">
-<h2>${escapeHtml(project.name)}${project.brandName ? ` <small>(${escapeHtml(project.brandName)})</small>` : ''}</h2>
+<h2>${escapeHtml(project.name)}${project.brandName && project.brandName !== project.name ? ` <small>(${escapeHtml(project.brandName)})</small>` : ''}</h2>
 ${list.map((c, i) => figure(c, `p${p}c${i}`)).join('\n')}
 ${empty.length > 0 ? `<p class="empty">No data in this range for: ${escapeHtml(empty.join(', '))}.</p>` : ''}
 </section>`;
