@@ -16,8 +16,10 @@ import { silentLogger } from '../../src/core/log.js';
 import { loadProject } from '../../src/models/project.js';
 import { exitCodeFor, type RunOptions, type RunResults, runProject } from '../../src/models/runner.js';
 import type { Project } from '../../src/models/types.js';
+import { modelsStage } from '../../src/ops/stages/models.js';
 import { control, type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { stageContext } from '../ops/support.js';
 import { MODELS_DIR, syncInto } from './support.js';
 
 const API_DAY = '2026-11-20';
@@ -216,6 +218,27 @@ describe('the machine clock behind the API by several days', () => {
       );
       expect(daily).toBe(after.raw);
     });
+  }, 240_000);
+});
+
+describe("vwh run's models stage", () => {
+  it('builds to the last complete API day, whatever the clock and a --today after the API day', async () => {
+    const path = copyOfSynced('stage.duckdb');
+    // `vwh run --today API_DAY+3` on a machine 4 days ahead: the sync brought its day back to the API's.
+    const outcome = await modelsStage.run({
+      ...stageContext(path),
+      modelsDir: MODELS_DIR,
+      today: addDays(API_DAY, 3),
+      clock: machineClock(API_DAY, 4),
+    });
+    expect(outcome.status).toBe('succeeded');
+    expect(outcome.counts?.horizon).toBe(addDays(API_DAY, -1));
+    const built = await Database.open(path, { access_mode: 'READ_ONLY' });
+    try {
+      expect(await lastDay(built, 'ops.model_intervals', 'day')).toBe(addDays(API_DAY, -1));
+    } finally {
+      built.close();
+    }
   }, 240_000);
 });
 

@@ -68,7 +68,14 @@ export const modelsStage: Stage = {
     for (const r of results.results) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
     const auditsWarned = results.results.flatMap((r) => r.audits.filter((a) => a.status === 'warn').map((a) => a.name));
     const bad = results.results.filter((r) => r.status === 'error' || r.status === 'fail');
-    const counts = { ...byStatus, ...whatChanged(results.results), audits_warned: auditsWarned.length, target };
+    const counts = {
+      ...byStatus,
+      ...whatChanged(results.results),
+      audits_warned: auditsWarned.length,
+      // The last day built: the last complete API day the sync recorded (the run's --today only lowers it).
+      horizon: results.horizon.end,
+      target,
+    };
     if (bad.length === 0) return { status: 'succeeded', counts };
     return {
       status: 'failed',
