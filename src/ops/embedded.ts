@@ -53,6 +53,36 @@ interface WorldAnchor {
   origin: string;
 }
 
+/**
+ * What a sync on the embedded services is given: their address, the demo team, their simulated day, the world's rate
+ * window and the team service's user. The key goes through VWH_API_KEY (`withEmbeddedKey`), as the user's would.
+ */
+export function embeddedSyncOptions(
+  services: EmbeddedServices,
+  world: EmbeddedWorld,
+  asked: { team?: string; rateWindowMs?: number },
+): { baseUrl: string; team: string; today: string; rateWindowMs: number; userId?: string } {
+  return {
+    baseUrl: services.url,
+    team: asked.team ?? 'demo',
+    today: services.today,
+    rateWindowMs: asked.rateWindowMs ?? world.rateWindowMs,
+    ...(services.userId ? { userId: services.userId } : {}),
+  };
+}
+
+/** Runs `fn` with VWH_API_KEY set to the embedded services' key, then puts the user's environment back. */
+export async function withEmbeddedKey<T>(services: EmbeddedServices, fn: () => Promise<T>): Promise<T> {
+  const previous = process.env.VWH_API_KEY;
+  process.env.VWH_API_KEY = services.apiKey;
+  try {
+    return await fn();
+  } finally {
+    if (previous === undefined) delete process.env.VWH_API_KEY;
+    else process.env.VWH_API_KEY = previous;
+  }
+}
+
 /** The file beside the warehouse that keeps its embedded world's first day. */
 export function anchorPathOf(dbPath: string): string {
   return `${dbPath}.embedded-world.json`;

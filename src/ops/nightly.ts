@@ -9,7 +9,7 @@ import { ensureWritableFile } from '../core/folders.js';
 import { createLogger, jsonLine, type LogFormat, type Logger, wantsColor } from '../core/log.js';
 import type { SyncOptions } from '../extract/sync.js';
 import { shippedModelsDir } from '../models/project.js';
-import { DEMO_WORLD, type EmbeddedWorld, startEmbedded, wantsEmbedded } from './embedded.js';
+import { DEMO_WORLD, type EmbeddedWorld, embeddedSyncOptions, startEmbedded, wantsEmbedded } from './embedded.js';
 import type { Trigger } from './ledger.js';
 import { dbPathOf, describeWhere, publishPathOf, refuseRunOutputsOnInputs } from './paths.js';
 import { type PipelineResult, runPipeline } from './pipeline.js';
@@ -90,14 +90,7 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
       out.write(json ? jsonLine('info', banner, { base_url: services.url }) : `${banner}\n`);
       // The sync reads the single key from VWH_API_KEY, as it would the user's.
       process.env.VWH_API_KEY = services.apiKey;
-      sync = {
-        ...sync,
-        baseUrl: services.url,
-        team: flags.team ?? 'demo',
-        today: services.today,
-        rateWindowMs: flags.rateWindowMs ?? world.rateWindowMs,
-        userId: services.userId,
-      };
+      sync = { ...sync, ...embeddedSyncOptions(services, world, flags) };
     }
     const today = sync.today;
     const result = await runPipeline(STAGES, {

@@ -71,7 +71,27 @@ describe('vwh sync (CLI)', () => {
     );
     expect(code).toBe(0);
     expect(text).toMatch(/chats\s+\d+\s+\d+\s+0\/\d+/);
-    expect(text).toMatch(/total \d+ requests .*floor/);
+    expect(text).toMatch(/total \d+ requests, one per page expected.*floor/);
+    expect(await rawRows(db)).toBe(0);
+  });
+
+  it('--plan --embedded previews the plan of the embedded demo world, without a key, landing nothing', async () => {
+    // no key, no base URL: what a new user has
+    delete process.env.VWH_API_KEY;
+    delete process.env.VWH_BASE_URL;
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const db = `${tmp.dir}/embedded-plan.duckdb`;
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (c) => {
+      text += String(c);
+    });
+    const code = await runSyncCommand({ db, plan: true, embedded: true, today: TODAY, logFormat: 'json' }, out);
+    err.mockRestore();
+    expect(code).toBe(0);
+    expect(text).toContain(`team demo: plan for ${TODAY}`);
+    expect(text).toMatch(/chats\s+\d+\s+\d+\s+0\/\d+/);
+    expect(process.env.VWH_API_KEY).toBeUndefined();
     expect(await rawRows(db)).toBe(0);
   });
 

@@ -15,6 +15,8 @@ import { logFormatOption, numberFlag, textFlag } from '../validate.js';
 /** The command's flags: the sync's options and --config-schema. */
 export interface SyncFlags extends SyncOptions {
   configSchema?: boolean;
+  /** On the embedded demo services (the world `vwh run` uses without a key): a plan a new user can preview. */
+  embedded?: boolean;
 }
 
 function list(value: string): string[] {
@@ -42,6 +44,10 @@ export function register(program: Command): void {
     .option('--db <path>', `DuckDB file (default ${DEFAULT_DB_PATH}, or "db" in the config)`)
     .option('--config <path>', 'config file (default ./vwh.config.json when present)')
     .option('--plan', 'print the request plan (requests per stream, floor time, what is complete) and stop')
+    .option(
+      '--embedded',
+      'on the embedded demo services, the world vwh run uses without a key (vwh sync --plan --embedded previews a plan)',
+    )
     .option(
       '--since <day>',
       'first day of day-partitioned streams (default: each prompt creation day)',
@@ -138,10 +144,25 @@ export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStrea
     return ExitCode.ok;
   }
   const { runSync, syncProblems } = await import('../../extract/sync.js');
-  const outcome = await runSync(flags, { out });
   const { userLine } = await import('../../core/log.js');
-  // JSON logs: the problems are JSON events too (the format the logger chose: JSON off a terminal)
+  // JSON logs: what is printed here is JSON events too (the format the logger chose: JSON off a terminal)
   const format = flags.logFormat ?? (process.stderr.isTTY ? 'pretty' : 'json');
+  let outcome: Awaited<ReturnType<typeof runSync>>;
+  if (flags.embedded) {
+    const { DEMO_WORLD, embeddedSyncOptions, startEmbedded, withEmbeddedKey } = await import('../../ops/embedded.js');
+    const { loadConfig } = await import('../../core/config.js');
+    const { dbPathOf } = await import('../../ops/paths.js');
+    const db = dbPathOf(flags, loadConfig(flags.config));
+    const world = { ...DEMO_WORLD, ...(flags.today ? { today: flags.today } : {}) };
+    const services = await startEmbedded(world, db);
+    try {
+      process.stderr.write(userLine(`sync on ${services.describe}`, format, 'info'));
+      const options = { ...flags, db, ...embeddedSyncOptions(services, world, flags) };
+      outcome = await withEmbeddedKey(services, () => runSync(options, { out }));
+    } finally {
+      await services.close();
+    }
+  } else outcome = await runSync(flags, { out });
   for (const line of syncProblems(outcome, Boolean(flags.plan))) process.stderr.write(userLine(line, format));
   return outcome.exitCode;
 }
