@@ -4,12 +4,13 @@
  * not match is a data error (exit 1) that says the file is damaged and how to restore it, not `[USAGE]` exit 64,
  * and a file damaged where DuckDB opens it is not reported as held by another process (exit 4).
  */
-import { copyFileSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
+import { writeReport } from '../../src/export/index.js';
 import { runQuery } from '../../src/ops/query.js';
 import { damageMiddleBlock, writeSmallWarehouse } from '../warehouse/damaged-file.js';
 
@@ -57,6 +58,25 @@ describe('a damaged file', () => {
     expect(error.message).toMatch(new RegExp(`^${bad} is damaged \\(Corrupt database file`));
     expect(error.message).toContain('If it is the published copy, the next vwh run rewrites it');
     expect(error.message).toContain('If it is the warehouse, stop vwh, copy the published copy (or a backup) over it');
+  });
+
+  it('a report reading the damaged block says the file is damaged, not to build the models', async () => {
+    const bad = join(dir, 'bad-report.duckdb');
+    copyFileSync(good, bad);
+    damageMiddleBlock(bad);
+    const reports = join(dir, 'reports');
+    mkdirSync(reports, { recursive: true });
+    writeFileSync(
+      join(reports, 'hashes.sql'),
+      '/* @report\ntitle: Hashes\ndescription: every text\ncolumns: {n: a hash}\n*/\nselect sum(hash(text)) as n from raw.chats',
+    );
+    const out = join(dir, 'hashes.json');
+    const error = await writeReport({ db: bad, name: 'hashes', format: 'json', out, reportsDir: reports }).catch(
+      (e) => e,
+    );
+    expect((error as VwhError).exitCode).toBe(1);
+    expect((error as VwhError).message).toContain(`${bad} is damaged`);
+    expect((error as VwhError).message).not.toContain('vwh models build');
   });
 
   it('a file cut short is damaged, not held by another process', async () => {

@@ -6,7 +6,7 @@ import { ensureWritableFile, type GuardedInput } from '../../core/folders.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
 import { quoteIdent, quoteLiteral } from '../../core/sql.js';
-import type { Database } from '../../warehouse/duckdb.js';
+import { type Database, damagedFileError, isDamage } from '../../warehouse/duckdb.js';
 import { tempBeside, writeFileAtomic } from '../paths.js';
 import { withWarehouse } from '../source.js';
 import type { ExportSummary } from '../summary.js';
@@ -41,7 +41,7 @@ export async function runReport(
   try {
     reader = await db.connection.runAndReadAll(report.sql, bound.values);
   } catch (error) {
-    throw reportFailed(report, error);
+    throw reportFailed(db, report, error);
   }
   return {
     columns: reader.columnNames(),
@@ -105,7 +105,7 @@ async function copyCsv(
         bound.values,
       );
     } catch (error) {
-      throw reportFailed(report, error);
+      throw reportFailed(db, report, error);
     }
     if (params.bom) {
       const bytes = writeFileAtomic(out, [Buffer.from('\uFEFF', 'utf8'), readFileSync(tmp)]);
@@ -137,7 +137,9 @@ export async function neutralizedSql(db: Database, sql: string, values: Record<s
   return `SELECT ${columns.join(', ')} FROM (${sql})`;
 }
 
-function reportFailed(report: Report, error: unknown): VwhError {
+function reportFailed(db: Database, report: Report, error: unknown): VwhError {
+  // a block with a bad checksum is a damaged file, not a model to build (warehouse/duckdb.ts)
+  if (isDamage(error)) return damagedFileError(db.path, error);
   return new VwhError(
     'DB_ERROR',
     `The report ${report.name} failed on this warehouse (are the models built and up to date? vwh models build): ${(error as Error).message}`,
