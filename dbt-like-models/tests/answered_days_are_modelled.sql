@@ -23,14 +23,18 @@ staged as (
   group by all
 ),
 marts as (
+  -- every day with answers has the own brand's pooled row in these three (and a prompt's pooled row in the next)
   select distinct team_id, project_id, date, 'brand_visibility_daily' as mart from marts.brand_visibility_daily
+  where is_own_brand and provider = 'all'
   union all
   select distinct team_id, project_id, date, 'share_of_voice_daily' from marts.share_of_voice_daily
+  where is_own_brand and provider = 'all'
   union all
   select distinct team_id, project_id, date, 'prompt_performance_daily' from marts.prompt_performance_daily
+  where provider = 'all'
   union all
   select distinct team_id, project_id, date, 'brand_visibility_trend' from marts.brand_visibility_trend
-  where responses > 0
+  where is_own_brand and provider = 'all' and responses > 0
 ),
 expected as (
   select answered.team_id, answered.project_id, answered.date, mart
