@@ -13,7 +13,8 @@ parameters:
   to: {type: DATE, default: null, description: "last completion day; no upper bound when omitted"}
 columns:
   action_id: the action
-  project_id: project
+  project_id: project id
+  project_name: project name (the API's, as staging.projects has it now)
   title: the action's title
   completed_at: when it reached completed (UTC)
   scope: targeted or project
@@ -40,8 +41,10 @@ columns:
   status: measured, awaiting_data or no_baseline
 */
 select
+  project_id,
+  (select any_value(p.project_name) from staging.projects p where p.project_id = action_impact.project_id) as project_name,
   columns(c -> c in (
-    'action_id', 'project_id', 'title', 'completed_at', 'scope', 'targeted_prompts', 'n_treated_prompts',
+    'action_id', 'title', 'completed_at', 'scope', 'targeted_prompts', 'n_treated_prompts',
     'n_control_prompts', 'control_prompts', 'before_from', 'before_to', 'after_from', 'after_to',
     'before_responses', 'before_mentions', 'before_visibility', 'after_responses', 'after_mentions',
     'after_visibility', 'effect_pp', 'effect_ci_low_pp', 'effect_ci_high_pp', 'delta_pp', 'delta_ci_low_pp',

@@ -8,7 +8,8 @@ description: |
 parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
 columns:
-  project_id: project
+  project_id: project id
+  project_name: project name (the API's, as staging.projects has it now)
   provider: AI provider id, or all
   competitor_name: tracked competitor
   prompt_id: prompt
@@ -32,7 +33,8 @@ columns:
   brand_absent: the brand is named in none of the answers
 */
 select
-  project_id, provider, competitor_name, prompt_id, prompt_content, window_from, window_to,
+  project_id, (select any_value(p.project_name) from staging.projects p where p.project_id = competitor_gaps.project_id) as project_name,
+  provider, competitor_name, prompt_id, prompt_content, window_from, window_to,
   responses, gap_responses, round(gap_share, 4) as gap_share,
   round(wilson_low(gap_responses, responses), 4) as gap_share_ci_low,
   round(wilson_high(gap_responses, responses), 4) as gap_share_ci_high,

@@ -10,7 +10,8 @@ description: |
 parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
 columns:
-  project_id: project
+  project_id: project id
+  project_name: project name (the API's, as staging.projects has it now)
   provider: AI provider id, or all
   score_rank: 1 = best score of the project on this provider
   prompt_id: prompt
@@ -34,7 +35,8 @@ columns:
   intent: the prompt's intent
 */
 select
-  project_id, provider, score_rank, prompt_id, prompt_content, window_from, window_to,
+  project_id, (select any_value(p.project_name) from staging.projects p where p.project_id = prompt_opportunities.project_id) as project_name,
+  provider, score_rank, prompt_id, prompt_content, window_from, window_to,
   round(opportunity_searches_per_month, 2) as opportunity_searches_per_month,
   prompt_responses, responses, brand_mentions, round(visibility, 4) as visibility,
   round(wilson_low(brand_mentions, responses), 4) as visibility_ci_low,

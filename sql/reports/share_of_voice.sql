@@ -17,7 +17,8 @@ parameters:
   from: {type: DATE, default: null, description: "first day counted; 6 days before the last day counted when omitted (7 days)"}
   to: {type: DATE, default: null, description: "last day counted; each project's last complete day when omitted"}
 columns:
-  project_id: project
+  project_id: project id
+  project_name: project name (the API's, as staging.projects has it now)
   provider: AI provider id, or all
   rank: 1 = most answers naming the brand (brand_responses), ties by name
   brand_key: the brand (tracked brand id, or name:<lower-case name> for untracked brands)
@@ -96,6 +97,7 @@ totals as (
 )
 select
   t.project_id,
+  (select any_value(p.project_name) from staging.projects p where p.project_id = t.project_id) as project_name,
   t.provider,
   row_number() over (partition by t.project_id, t.provider order by t.brand_responses desc, t.brand_name) as rank,
   t.brand_key,

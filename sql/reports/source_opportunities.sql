@@ -9,7 +9,8 @@ description: |
 parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
 columns:
-  project_id: project
+  project_id: project id
+  project_name: project name (the API's, as staging.projects has it now)
   window_from: first day of the analysis window
   window_to: last day of the analysis window
   score_rank: 1 = best score of the project
@@ -32,7 +33,8 @@ columns:
   api_listed: the API's own opportunity list has the domain (null when no API window was synced)
 */
 select
-  project_id, window_from, window_to, score_rank, domain, category_name,
+  project_id, (select any_value(p.project_name) from staging.projects p where p.project_id = source_opportunities.project_id) as project_name,
+  window_from, window_to, score_rank, domain, category_name,
   round(opportunity_score, 2) as opportunity_score,
   responses, citing_responses, round(citing_share, 4) as citing_share, round(reach, 4) as reach,
   round(citing_share_ci_high, 4) as citing_share_ci_high,

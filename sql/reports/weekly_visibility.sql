@@ -10,7 +10,8 @@ parameters:
   from: {type: DATE, default: null, description: "first day counted; the first day with answers when omitted"}
   to: {type: DATE, default: null, description: "last day counted; the last day with answers when omitted"}
 columns:
-  project_id: project
+  project_id: project id
+  project_name: project name (the API's, as staging.projects has it now)
   week_start: Monday of the ISO week
   brand_id: tracked brand (the own brand's id when the API lists it, else the all-zero id)
   brand_name: brand name
@@ -27,6 +28,7 @@ columns:
 */
 select
   project_id,
+  (select any_value(p.project_name) from staging.projects p where p.project_id = brand_visibility_daily.project_id) as project_name,
   date_trunc('week', date)::date as week_start,
   brand_id,
   any_value(brand_name order by date desc) as brand_name,

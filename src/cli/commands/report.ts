@@ -41,10 +41,13 @@ export function register(program: Command): void {
     .description('Write a named report (sql/reports/*.sql) as CSV, JSON or Markdown; `vwh report --list` names them.')
     .argument('[name]', 'the report (vwh report --list)')
     .option('--list', 'list the reports and their parameters')
-    .option('--format <format>', `csv, json or md (${REPORT_FORMATS.join('|')})`)
-    .option('--out <file>', 'the file to write (replaced atomically)')
+    .option(
+      '--format <format>',
+      `csv, json or md (${REPORT_FORMATS.join('|')}; default: from --out's extension, csv on stdout)`,
+    )
+    .option('--out <file>', 'the file to write (replaced atomically); stdout when absent or -')
     .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFile), DEFAULT_DB_PATH)
-    .option('--project <id>', 'only this project')
+    .option('--project <id|name>', 'only this project: its id or its name (as vwh sync --projects takes it)')
     .option('--from <day>', 'first day (YYYY-MM-DD)', textFlag('--from', Day))
     .option('--to <day>', 'last day (YYYY-MM-DD)', textFlag('--to', Day))
     .option('--bom', 'CSV: start with a UTF-8 byte order mark, for Excel')
@@ -55,8 +58,9 @@ export function register(program: Command): void {
     .addOption(logFormatOption())
     .addHelpText(
       'after',
-      '\nExamples:\n  vwh report --list\n  vwh report weekly_visibility --format csv --out weekly.csv --from 2026-10-01\n' +
-        '  vwh report share_of_voice --format md --out sov.md --project <project id>\n' +
+      '\nExamples:\n  vwh report --list\n  vwh report weekly_visibility --out weekly.csv --from 2026-10-01\n' +
+        '  vwh report share_of_voice --out sov.md --project "Acme"\n' +
+        '  vwh report wow_movers --format json | jq .\n' +
         '  vwh report html --out report.html --from 2026-10-01\n\n' +
         'CSV is RFC 4180 with CRLF line ends, UTF-8, ISO dates; columns are documented in docs/exports.md.' +
         EXPORT_EXIT_CODES,
@@ -67,10 +71,13 @@ export function register(program: Command): void {
         return;
       }
       if (!name) throw new VwhError('USAGE', 'Name a report (vwh report --list shows them), or pass --list.');
-      if (!flags.out) throw new VwhError('USAGE', '--out is required: the file to write the report to.');
       const { describeSummary, writeHtmlReport, writeReport } = await import('../../export/index.js');
-      const { createLogger } = await import('../../core/log.js');
-      const log = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+      const { reportFormat, toStdout, writeToDestination } = await import('../../export/reports/destination.js');
+      const { createLogger, silentLogger } = await import('../../core/log.js');
+      // the report on stdout: the summary and the logs go to stderr, or nowhere
+      const piped = toStdout(flags.out);
+      const log = piped ? silentLogger : createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+      const say = (line: string) => (piped ? process.stderr : process.stdout).write(`${line}\n`);
       const { readerFile } = await import('../../ops/read-source.js');
       const db = await readerFile({ db: flags.db }, (line) => process.stderr.write(`${line}\n`));
       const { guardedInputsOf } = await import('../../ops/paths.js');
@@ -88,29 +95,24 @@ export function register(program: Command): void {
             `The html report is one HTML file and takes no ${flags.format ? '--format' : flags.bom ? '--bom' : '--raw-csv'}: drop it, or name a table report (vwh report --list) for ${REPORT_FORMATS.join(', ')}.`,
           );
         }
-        const html = await writeHtmlReport({ db, out: flags.out, ...params, log });
-        process.stdout.write(`${describeSummary(html)}\n`);
+        const html = await writeToDestination(flags.out, 'html', process.stdout, (out) =>
+          writeHtmlReport({ db, out, ...params, log }),
+        );
+        say(describeSummary(html));
         return;
       }
-      if (!flags.format) throw new VwhError('USAGE', `--format is required: ${REPORT_FORMATS.join(', ')}.`);
+      const format = reportFormat(flags.format, flags.out);
       for (const [flag, given] of [
         ['--bom', flags.bom],
         ['--raw-csv', flags.rawCsv],
       ] as const) {
-        if (given && flags.format !== 'csv') {
-          throw new VwhError('USAGE', `${flag} is for CSV: drop it with --format ${flags.format}.`);
+        if (given && format !== 'csv') {
+          throw new VwhError('USAGE', `${flag} is for CSV: drop it with --format ${format}.`);
         }
       }
-      const summary = await writeReport({
-        db,
-        name,
-        format: flags.format,
-        out: flags.out,
-        ...params,
-        bom: flags.bom,
-        rawCsv: flags.rawCsv,
-        log,
-      });
-      process.stdout.write(`${describeSummary(summary)}\n`);
+      const summary = await writeToDestination(flags.out, format, process.stdout, (out) =>
+        writeReport({ db, name, format, out, ...params, bom: flags.bom, rawCsv: flags.rawCsv, log }),
+      );
+      say(describeSummary(summary));
     });
 }

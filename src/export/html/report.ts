@@ -36,8 +36,8 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Expor
       ...(options.from !== undefined ? { from: options.from } : {}),
       ...(options.to !== undefined ? { to: options.to } : {}),
     };
-    // the same checks as the named reports: days that exist, a range in order, a known project
-    await bindParameters(
+    // the same checks as the named reports: days that exist, a range in order, a known project (by id or name)
+    const bound = await bindParameters(
       db,
       {
         name: 'html',
@@ -54,7 +54,8 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Expor
       },
       params,
     );
-    const data = await loadReportData(db, params);
+    const project = bound.values.project;
+    const data = await loadReportData(db, project ? { ...params, projectId: String(project) } : params);
     await loadRenderer();
     let charts = 0;
     let rows = 0;

@@ -49,21 +49,27 @@ export async function bindParameters(db: Database, report: Report, given: Report
   if (byName.from && byName.to && byName.from > byName.to) {
     throw new VwhError('USAGE', `--from ${byName.from} is after --to ${byName.to}: give the earlier day first.`);
   }
-  if (byName.project !== undefined) await checkProject(db, byName.project);
+  // a project by id or by name (as `vwh sync --projects` takes it); the query gets the id
+  if (byName.project !== undefined) byName.project = await resolveProject(db, byName.project);
   const values: Record<string, DuckDBValue> = {};
   for (const [name, spec] of Object.entries(report.parameters))
     values[name] = byName[name as ParameterName] ?? spec.default;
   return { values, applied: byName };
 }
 
-async function checkProject(db: Database, projectId: string): Promise<void> {
-  const known = await db.session.all<{ project_id: string }>(
-    `select distinct id as project_id from raw.projects order by id`,
+/** The id of the project `given` names: its id, its exact name, or its name in another case when only one has it. */
+async function resolveProject(db: Database, given: string): Promise<string> {
+  const known = await db.session.all<{ project_id: string; name: string | null }>(
+    'select id as project_id, any_value(name) as name from raw.projects group by id order by name, id',
   );
-  if (!known.some((p) => p.project_id === projectId)) {
-    throw new VwhError(
-      'USAGE',
-      `Unknown project ${JSON.stringify(projectId)}. Projects in this warehouse: ${known.map((p) => p.project_id).join(', ') || '(none)'}.`,
-    );
-  }
+  const exact = known.find((p) => p.project_id === given) ?? known.find((p) => p.name === given);
+  if (exact) return exact.project_id;
+  const folded = known.filter((p) => p.name?.toLowerCase() === given.toLowerCase());
+  if (folded.length === 1 && folded[0]) return folded[0].project_id;
+  const list = known.map((p) => `${JSON.stringify(p.name ?? '')} (${p.project_id})`).join(', ');
+  throw new VwhError(
+    'USAGE',
+    `${folded.length > 1 ? 'Ambiguous' : 'Unknown'} project ${JSON.stringify(given)}: give a project's name or id. ` +
+      `Projects in this warehouse: ${list || '(none)'}.`,
+  );
 }
