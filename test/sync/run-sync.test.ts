@@ -50,7 +50,10 @@ describe('runSync: the sync returns what it did', () => {
       `SELECT run_id, requests, units_done AS units, rejected_rows AS rejected, throttled_429 AS throttled
          FROM ops.sync_runs ORDER BY started_at`,
     );
+    const [landed] = await query<{ chats: number }>(wh, 'SELECT count(*)::INT AS chats FROM raw.chats');
     wh.close();
+    // the first run filled an empty warehouse: the chats it says it landed are the table's rows
+    expect(first.counts.rows['raw.chats']).toBe(landed?.chats);
     // the refused key is an error of its team, exit 3, and no run of its own
     expect(second.exitCode).toBe(3);
     expect(second.teams.map((t) => [t.teamId, t.error?.code])).toEqual([
@@ -64,13 +67,15 @@ describe('runSync: the sync returns what it did', () => {
       [second, rows[1]],
     ] as const) {
       expect(outcome.teams[0]?.result?.runId).toBe(row?.run_id);
-      expect(outcome.counts).toEqual({
+      expect(outcome.counts).toMatchObject({
         teams: 1,
         requests: Number(row?.requests),
         units: Number(row?.units),
         rejected_rows: Number(row?.rejected),
         throttled_429: Number(row?.throttled),
       });
+      // the plan it counts is its own run's
+      expect(outcome.counts.units_planned).toBeGreaterThanOrEqual(outcome.counts.units);
     }
     expect(first.counts.requests).toBeGreaterThan(0);
     expect(first.counts.units).toBeGreaterThan(second.counts.units);
