@@ -142,6 +142,33 @@ describe('Loader', () => {
     expect(summary).toEqual([{ n: 5000, g: 2500, deps: 2, t: 'url' }]);
   });
 
+  it('lands every value and every NULL where it was, in each wire type, across data chunks of one unit', async () => {
+    // NULLs at a chunk's first and last rows, at a validity word's edges and in the next chunks; non-ASCII text.
+    const nullAt = new Set([0, 7, 8, 63, 64, 2047, 2048, 2049, 4095, 4096, 4999]);
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      ...chat(`c${String(i).padStart(4, '0')}`, '2026-01-01'),
+      position: nullAt.has(i) ? null : i,
+      sentiment: nullAt.has(i + 1) ? null : i * 3,
+      mentioned: i % 3 === 0,
+      chat_preview: `Grüße ${i} 👋`,
+      _extra: i % 5 || nullAt.has(i) ? null : { i },
+    }));
+    await ws.loader.loadUnit([{ table: 'raw.chats', partition: partition('2026-01-01', '2026-01-01'), rows }], run);
+    const got = await ws.session.all<Record<string, unknown>>(
+      'SELECT position, sentiment, mentioned, chat_preview, _extra::VARCHAR AS extra, team_id FROM raw.chats ORDER BY id',
+    );
+    expect(got).toEqual(
+      rows.map((r) => ({
+        position: r.position,
+        sentiment: r.sentiment,
+        mentioned: r.mentioned,
+        chat_preview: r.chat_preview,
+        extra: r._extra ? JSON.stringify(r._extra) : null,
+        team_id: 'team-a',
+      })),
+    );
+  });
+
   it('holds no staged rows between batches: the staging tables go after each batch, so their memory does not grow', async () => {
     // DuckDB keeps a temp table's deleted rows in memory until the table is dropped: staging tables emptied and
     // refilled per batch grew with the history of a backfill.
