@@ -11,7 +11,8 @@ export function wantsJsonLogs(argv: readonly string[]): boolean {
   return argv.some((a, i) => a === '--log-format=json' || (a === '--log-format' && argv[i + 1] === 'json'));
 }
 
-export function buildProgram(options: { jsonErrors?: boolean } = {}): Command {
+/** The program for `argv`: its command (the one `argv` runs) loaded from its file, the others listed by name. */
+export async function buildProgram(argv: readonly string[], options: { jsonErrors?: boolean } = {}): Promise<Command> {
   const program = new Command();
   // Before the subcommands exist, so that they inherit it.
   if (options.jsonErrors)
@@ -34,15 +35,15 @@ Exit codes:
     );
   // Before the subcommands exist, so that they inherit it: commander then throws instead of calling process.exit.
   program.exitOverride();
-  registerCommands(program);
+  await registerCommands(program, argv);
   return program;
 }
 
 export async function main(argv: string[] = process.argv): Promise<number> {
   const json = wantsJsonLogs(argv);
-  const program = buildProgram({ jsonErrors: json });
   const fail = (message: string) => process.stderr.write(json ? jsonLine('error', message) : `vwh: ${message}\n`);
   try {
+    const program = await buildProgram(argv, { jsonErrors: json });
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
   } catch (error) {

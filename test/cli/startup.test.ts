@@ -7,7 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Help } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/commands/index.js';
+import { buildProgram } from '../../src/cli/main.js';
 import { STREAM_NAMES } from '../../src/core/stream-names.js';
 import { STREAMS } from '../../src/extract/streams/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
@@ -68,6 +71,23 @@ describe('vwh starts without its heavy modules', () => {
     },
   );
 
+  it.skipIf(!built)(
+    'vwh --help loads no command file and not zod: only the table of commands (needs npm run build)',
+    () => {
+      const run = vwh('--help');
+      expect(run.code).toBe(0);
+      expect(run.out).toContain('query [options] <sql>');
+      expect(run.urls.filter((url) => url.includes('/dist/src/cli/commands/'))).toEqual([
+        expect.stringMatching(/\/cli\/commands\/index\.js$/),
+      ]);
+      expect(run.specifiers).not.toContain('zod');
+      // a command loads its own file and no other command's
+      const sync = vwh('sync', '--help');
+      const commandFiles = new Set(sync.urls.filter((url) => url.includes('/dist/src/cli/commands/')));
+      expect([...commandFiles].map((url) => url.replace(/.*\/commands\//, '')).sort()).toEqual(['index.js', 'sync.js']);
+    },
+  );
+
   it.skipIf(!built)('vwh query, run for real, does load DuckDB (needs npm run build)', async () => {
     const file = join(dir, 'w.duckdb');
     const db = await Database.open(file);
@@ -81,6 +101,17 @@ describe('vwh starts without its heavy modules', () => {
 });
 
 describe('the constants restated for help texts', () => {
+  it('the table of commands lists each command as its own file declares it (term and description)', async () => {
+    for (const [name, entry] of Object.entries(COMMANDS)) {
+      const program = await buildProgram(['node', 'vwh', name]);
+      const command = program.commands.find((c) => c.name() === name);
+      expect(command && [new Help().subcommandTerm(command), command.description()], name).toEqual([
+        entry.term,
+        entry.description,
+      ]);
+    }
+  });
+
   it('STREAM_NAMES lists the streams of STREAMS, in their order', () => {
     expect(STREAM_NAMES).toEqual(STREAMS.map((s) => s.name));
   });

@@ -1,34 +1,107 @@
 /**
- * Every `vwh` call, `vwh --help` included, imports all the command files below, so they load lazily: a command file
- * imports at its top only what declaring the command needs (commander, the flag validators, help-text constants) and
- * loads DuckDB, HTTP, the pipeline and the rest with `await import()` when its action runs. startup.test.ts checks it.
+ * Every `vwh` subcommand, each owned by one file of this folder (its flags, its --help, its action). A call imports
+ * only the file of the command it runs: `vwh --help` lists the commands from the table below and loads none of them
+ * (no zod, no validators), and a command file loads DuckDB, HTTP, the pipeline and the rest with `await import()` when
+ * its action runs. startup.test.ts checks both, and that the table says what each file declares.
  */
-import type { Command } from 'commander';
-import { register as registerDoctor } from './doctor.js';
-import { register as registerEvents } from './events.js';
-import { register as registerExport } from './export.js';
-import { register as registerModels } from './models.js';
-import { register as registerOpenapi } from './openapi.js';
-import { register as registerQuery } from './query.js';
-import { register as registerReport } from './report.js';
-import { register as registerRun } from './run.js';
-import { register as registerSchedule } from './schedule.js';
-import { register as registerServe } from './serve.js';
-import { register as registerStatus } from './status.js';
-import { register as registerSync } from './sync.js';
+import { type Command, Help } from 'commander';
 
-/** Every `vwh` subcommand; each file under this folder owns one command and its --help. */
-export function registerCommands(program: Command): void {
-  registerRun(program);
-  registerSchedule(program);
-  registerStatus(program);
-  registerServe(program);
-  registerOpenapi(program);
-  registerSync(program);
-  registerModels(program);
-  registerQuery(program);
-  registerExport(program);
-  registerEvents(program);
-  registerDoctor(program);
-  registerReport(program);
+interface CommandEntry {
+  /** What `vwh --help` lists: the command's term (with `[options]` and its arguments) and its description. */
+  term: string;
+  description: string;
+  load: () => Promise<{ register(program: Command): void }>;
+}
+
+/** In the order `vwh --help` lists them. */
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  run: {
+    term: 'run [options]',
+    description:
+      'Run the nightly job once: sync, models build, exports, publish, alerts (on the embedded demo services when no API key is configured).',
+    load: () => import('./run.js'),
+  },
+  schedule: {
+    term: 'schedule [options]',
+    description:
+      'Run the nightly job on a schedule (node-cron expression, IANA time zone), with catch-up and no overlap.',
+    load: () => import('./schedule.js'),
+  },
+  status: {
+    term: 'status [options]',
+    description:
+      'Show the run in progress, the last runs, freshness per stream and project, rows per table, rejected rows and budget used.',
+    load: () => import('./status.js'),
+  },
+  serve: {
+    term: 'serve [options]',
+    description: 'Run the reference server of the public data API (seeded, clock-controlled, with fault injection).',
+    load: () => import('./serve.js'),
+  },
+  openapi: {
+    term: 'openapi [options]',
+    description: 'Print the OpenAPI 3.1 document of the services, generated from the contract in src/api/.',
+    load: () => import('./openapi.js'),
+  },
+  sync: {
+    term: 'sync [options]',
+    description: 'Copy the API into the warehouse (raw.*), resumably and within the key rate budget.',
+    load: () => import('./sync.js'),
+  },
+  models: {
+    term: 'models',
+    description: 'Build, test and document the SQL models in dbt-like-models/ (DAG read from the SQL itself).',
+    load: () => import('./models.js'),
+  },
+  query: {
+    term: 'query [options] <sql>',
+    description: 'Run one SQL query on the warehouse (read-only) and print the rows: a table, CSV or JSON lines.',
+    load: () => import('./query.js'),
+  },
+  export: {
+    term: 'export',
+    description: 'Export the warehouse for other tools: a Parquet lake, Arrow IPC files (docs/exports.md).',
+    load: () => import('./export.js'),
+  },
+  events: {
+    term: 'events',
+    description: "Receive the service's webhook deliveries.",
+    load: () => import('./events.js'),
+  },
+  doctor: {
+    term: 'doctor [options]',
+    description:
+      'Check the config, the key (validity, tier, the API day), the warehouse and its lock, disk space and the published copy.',
+    load: () => import('./doctor.js'),
+  },
+  report: {
+    term: 'report [options] [name]',
+    description: 'Write a named report (sql/reports/*.sql) as CSV, JSON or Markdown; `vwh report --list` names them.',
+    load: () => import('./report.js'),
+  },
+};
+
+/**
+ * Registers the command `argv` runs (`vwh help <command>` included) from its file, and every other one as its name
+ * and description only, which is all `vwh --help` and commander's "unknown command" suggestions need.
+ */
+export async function registerCommands(program: Command, argv: readonly string[]): Promise<void> {
+  const wanted = commandOf(argv);
+  const listed = new Map<string, string>();
+  for (const [name, entry] of Object.entries(COMMANDS)) {
+    if (name === wanted) {
+      (await entry.load()).register(program);
+    } else {
+      program.command(name).description(entry.description);
+      listed.set(name, entry.term);
+    }
+  }
+  const help = new Help();
+  program.configureHelp({ subcommandTerm: (cmd) => listed.get(cmd.name()) ?? help.subcommandTerm(cmd) });
+}
+
+/** The command's name: `vwh` takes no option with a value before it, so it is the first word not an option. */
+function commandOf(argv: readonly string[]): string | undefined {
+  const words = argv.slice(2).filter((a) => !a.startsWith('-'));
+  return words[0] === 'help' ? words[1] : words[0];
 }
