@@ -79,6 +79,16 @@ describe('readers while vwh run holds the warehouse', () => {
       expect(readFileSync(out, 'utf8')).toBe(before.report);
       expect(report.stderr.split('\n')[0]).toMatch(held);
 
+      const arrow = await vwh(
+        ['export', 'arrow', '--db', t.db, '--out', join(t.dir, 'arrow'), '--tables', 'brand_visibility_daily'],
+        {
+          cwd: t.dir,
+        },
+      );
+      expect(arrow.code, arrow.stderr).toBe(0);
+      expect(arrow.stderr.split('\n')[0]).toMatch(held);
+      expect(arrow.stdout).toMatch(/^arrow: 1 file, [1-9][\d,]* rows/);
+
       const doctor = await vwh(['doctor', '--db', t.db, '--config', config], { cwd: t.dir });
       expect(doctor.code, doctor.stdout).toBe(0);
       expect(doctor.stdout).toMatch(
