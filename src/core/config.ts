@@ -194,17 +194,88 @@ export function loadConfig(path: string | undefined): SyncConfig {
     return {};
   }
   let json: unknown;
+  const text = readFileSync(file, 'utf8');
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(text);
   } catch (error) {
-    throw new VwhError('CONFIG_INVALID', `Config file ${file} is not valid JSON: ${(error as Error).message}`);
+    throw new VwhError('CONFIG_INVALID', `Config file ${file} is not valid JSON: ${whereInJson(text, error as Error)}`);
   }
   const parsed = SyncConfig.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    const issues = parsed.error.issues.map(describeIssue).join('; ');
     throw new VwhError('CONFIG_INVALID', `Config file ${file} is invalid: ${issues}`);
   }
   return parsed.data;
+}
+
+/** JSON.parse's message with the line and column of its `position` (`at line 3, column 5`), as an editor shows it. */
+export function whereInJson(text: string, error: Error): string {
+  const position = Number(/at position (\d+)/.exec(error.message)?.[1] ?? Number.NaN);
+  if (!Number.isFinite(position) || /line \d+/.test(error.message)) return error.message;
+  const before = text.slice(0, position).split('\n');
+  const line = before.length;
+  const column = (before.at(-1)?.length ?? 0) + 1;
+  return `${error.message.replace(/ in JSON at position \d+.*$/, '')} at line ${line}, column ${column}`;
+}
+
+/** An issue of the schema as a person fixes it: the field, the problem, and for an unknown field the nearest known one. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.join('.') || '(root)';
+  if (issue.code !== 'unrecognized_keys') return `${where}: ${issue.message}`;
+  const known = knownKeys(issue.path);
+  return issue.keys
+    .map((key) => {
+      const near = nearestKey(key, known);
+      return `${issue.path.length ? `${where}: ` : ''}unknown field "${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
+    })
+    .join('; ');
+}
+
+/** The fields the schema knows at `path` (objects only; the top level and the sections). */
+function knownKeys(path: readonly PropertyKey[]): string[] {
+  let schema: unknown = SyncConfig;
+  for (const part of path) {
+    const shape = (schema as { shape?: Record<string, unknown> }).shape;
+    let next = shape?.[String(part)];
+    // optional and array wrappers: their inner object
+    for (let i = 0; i < 3 && next && !(next as { shape?: unknown }).shape; i++) {
+      const def = (next as { def?: { innerType?: unknown; element?: unknown } }).def;
+      next = def?.innerType ?? def?.element;
+    }
+    schema = next;
+  }
+  return Object.keys((schema as { shape?: Record<string, unknown> })?.shape ?? {});
+}
+
+/** The known field a mistyped one most likely meant: one it starts or ends with, else the closest by edits (at most 3). */
+export function nearestKey(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  const affix = known
+    .filter((k) => k.length >= 2 && (lower.startsWith(k.toLowerCase()) || lower.endsWith(k.toLowerCase())))
+    .sort((a, b) => b.length - a.length)[0];
+  if (affix) return affix;
+  let best: { key: string; d: number } | undefined;
+  for (const k of known) {
+    const d = editDistance(lower, k.toLowerCase());
+    if (d <= 3 && (!best || d < best.d)) best = { key: k, d };
+  }
+  return best?.key;
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        (row[j] ?? 0) + 1,
+        (next[j - 1] ?? 0) + 1,
+        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length] ?? 0;
 }
 
 /** The key of a team: its env variable, its file, or (single-team runs) VWH_API_KEY / --key-file. */

@@ -7,13 +7,14 @@ import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs
 import { dirname, resolve } from 'node:path';
 import { request } from 'undici';
 import { endpoint } from '../api/catalogue.js';
-import { loadConfig, readKey, type SyncConfig } from '../core/config.js';
+import { DEFAULT_CRON, loadConfig, readKey, type SyncConfig } from '../core/config.js';
 import { msToDay } from '../core/days.js';
 import { isVwhError, maskKey, registerSecret } from '../core/errors.js';
 import { readHolder } from '../core/lock-file.js';
 import { quoteIdent } from '../core/sql.js';
 import { defaultTargetDir } from '../models/artifacts/write.js';
 import { Database, damagedFileError, isDamage } from '../warehouse/duckdb.js';
+import { CronTrigger } from './cron.js';
 import { wantsEmbedded } from './embedded.js';
 import { describeHolder, lockPathFor, runInProgress, staleLockMs } from './lock.js';
 import { dbPathOf, exportsOf, journalDirOf, nearbyWarehouses, publishPathOf } from './paths.js';
@@ -39,9 +40,15 @@ export async function doctor(flags: DoctorFlags, now: number = Date.now()): Prom
   try {
     config = loadConfig(flags.config);
     checks.push({ name: 'config', status: 'ok', detail: flags.config ?? 'vwh.config.json (or none: the defaults)' });
+    checks.push(scheduleCheck(config, flags.config));
   } catch (error) {
-    checks.push({ name: 'config', status: 'fail', detail: (error as Error).message });
-    return checks;
+    // the other checks still run, on the defaults: one run of doctor shows every problem
+    checks.push({
+      name: 'config',
+      status: 'fail',
+      detail: `${(error as Error).message} (the checks below use the defaults)`,
+    });
+    config = {};
   }
   checks.push(...(await keyChecks(flags, config, now)));
   const db = dbPathOf(flags, config);
@@ -54,6 +61,26 @@ export async function doctor(flags: DoctorFlags, now: number = Date.now()): Prom
     if (published) checks.push(await deepCheck('published', published));
   }
   return checks;
+}
+
+/** The schedule as `vwh schedule` would read it: a cron expression and a zone it accepts. */
+function scheduleCheck(config: SyncConfig, path: string | undefined): Check {
+  const file = path ?? 'vwh.config.json';
+  const cron = config.schedule?.cron ?? DEFAULT_CRON;
+  const zone = config.schedule?.timezone ?? 'UTC';
+  try {
+    const trigger = new CronTrigger(cron, zone, {
+      cron: `schedule.cron in ${file}`,
+      timezone: `schedule.timezone in ${file}`,
+    });
+    return {
+      name: 'schedule',
+      status: 'ok',
+      detail: `"${cron}" in ${zone}: next run ${trigger.describe(trigger.next(Date.now()))}`,
+    };
+  } catch (error) {
+    return { name: 'schedule', status: 'fail', detail: (error as Error).message };
+  }
 }
 
 async function keyChecks(flags: DoctorFlags, config: SyncConfig, now: number): Promise<Check[]> {
