@@ -67,6 +67,9 @@ columns:
   expected_impact_min: the action's expected impact, low end (percentage points)
   expected_impact_max: high end
   vs_expected: below | within | above | inconclusive (the interval against the expected range; null without a range)
+  p_positive: probability that the effect is above 0 (flat prior, normal approximation N(effect_pp, effect_se_pp²))
+  p_within_expected: probability that the effect lies in [expected_impact_min, expected_impact_max] (same approximation; null without a range)
+  days_to_decide: more days of after window, at the current rate of answers, until the interval could fit the verdict (0 when conclusive already; null when it never could within a year, or without a range); assumes the estimate stays and the whole variance falls as 1 / after days, so a lower bound
   overlapping_actions: other completed actions of the project completed between before_from − 14 and after_to
   status: measured | awaiting_data (no complete day in the after window yet) | no_baseline (no answers in the before window) | no_control
 audits:
@@ -75,6 +78,7 @@ audits:
   - accepted_values: {column: status, values: [measured, awaiting_data, no_baseline, no_control]}
   - accepted_values: {column: method, values: [did_prompts, placebo_brands, none]}
   - accepted_values: {column: vs_expected, values: [below, within, above, inconclusive]}
+  - expression: {sql: "(p_positive is null or p_positive between 0 and 1) and (p_within_expected is null or p_within_expected between 0 and 1)", name: probabilities_in_range}
   - expression: {sql: "effect_pp is null or effect_pp between effect_ci_low_pp and effect_ci_high_pp", name: effect_inside_interval}
   - expression: {sql: "(status = 'measured') = (effect_pp is not null)", name: measured_iff_effect}
 */
@@ -436,6 +440,31 @@ select
       and f.effect_pp + f.half_width <= greatest(a.expected_impact_min, a.expected_impact_max) then 'within'
     else 'inconclusive'
   end as vs_expected,
+  normal_sf(-f.effect_pp / nullif(f.se, 0)) as p_positive,
+  case when a.expected_impact_min is not null and a.expected_impact_max is not null then
+    normal_sf((least(a.expected_impact_min, a.expected_impact_max) - f.effect_pp) / nullif(f.se, 0))
+      - normal_sf((greatest(a.expected_impact_min, a.expected_impact_max) - f.effect_pp) / nullif(f.se, 0))
+  end as p_within_expected,
+  case when a.expected_impact_min is not null and a.expected_impact_max is not null and f.half_width > 0 then
+    -- m: how far the estimate is from the nearest edge of the range; conclusive once the half-width is under it.
+    -- The half-width falls as sqrt(L / (L + d)) with d more days on an after window of L days.
+    (with m as (select
+        case
+          when f.effect_pp < least(a.expected_impact_min, a.expected_impact_max)
+            then least(a.expected_impact_min, a.expected_impact_max) - f.effect_pp
+          when f.effect_pp > greatest(a.expected_impact_min, a.expected_impact_max)
+            then f.effect_pp - greatest(a.expected_impact_min, a.expected_impact_max)
+          else least(f.effect_pp - least(a.expected_impact_min, a.expected_impact_max),
+            greatest(a.expected_impact_min, a.expected_impact_max) - f.effect_pp)
+        end as m,
+        f.after_to - f.after_from + 1 as l)
+     select case
+       when m.m <= 0 then null
+       when f.half_width <= m.m then 0
+       when ceil(m.l * ((f.half_width / m.m) ^ 2 - 1)) > 365 then null
+       else cast(ceil(m.l * ((f.half_width / m.m) ^ 2 - 1)) as bigint)
+     end from m)
+  end as days_to_decide,
   coalesce(oc.overlapping_actions, 0) as overlapping_actions,
   case
     when f.effect_pp is not null then 'measured'

@@ -38,6 +38,9 @@ columns:
   expected_impact_min: expected impact, low end (pp)
   expected_impact_max: expected impact, high end (pp)
   vs_expected: below, within, above (or inconclusive) against the expected range
+  p_positive: probability that the effect is above 0 (flat prior, normal approximation)
+  p_within_expected: probability that the effect lies in the expected range (the same way)
+  days_to_decide: more days of after window until the verdict could be conclusive (0 when it is; null when never within a year)
   status: measured, awaiting_data or no_baseline
 */
 select
@@ -49,7 +52,8 @@ select
     'before_responses', 'before_mentions', 'before_visibility', 'after_responses', 'after_mentions',
     'after_visibility', 'effect_pp', 'effect_ci_low_pp', 'effect_ci_high_pp', 'delta_pp', 'delta_ci_low_pp',
     'delta_ci_high_pp', 'control_delta_pp', 'net_delta_pp', 'net_delta_ci_low_pp', 'net_delta_ci_high_pp',
-    'significant', 'method', 'expected_impact_min', 'expected_impact_max', 'vs_expected', 'status'))
+    'significant', 'method', 'expected_impact_min', 'expected_impact_max', 'vs_expected', 'p_positive',
+    'p_within_expected', 'days_to_decide', 'status'))
 from marts.action_impact
 where ($project is null or project_id = $project)
   and ($from is null or completed_at::date >= $from)

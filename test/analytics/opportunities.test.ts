@@ -357,6 +357,37 @@ describe('marts.prompt_opportunities and marts.competitor_gaps', () => {
 });
 
 describe('marts.action_impact on the world whose completed actions raise the brand', () => {
+  it('gives each measured action p_positive, p_within_expected and days_to_decide from its estimate and se', async () => {
+    const measured = await rows<{
+      effect_pp: number;
+      effect_se_pp: number;
+      effect_ci_high_pp: number;
+      expected_impact_min: number;
+      expected_impact_max: number;
+      after_days: number;
+      vs_expected: string;
+      p_positive: number;
+      p_within_expected: number;
+      days_to_decide: number | null;
+    }>(`select effect_pp, effect_se_pp, effect_ci_high_pp, expected_impact_min, expected_impact_max,
+          (after_to - after_from + 1)::int as after_days, vs_expected, p_positive, p_within_expected,
+          days_to_decide::int as days_to_decide
+        from marts.action_impact where status = 'measured' and expected_impact_min is not null`);
+    expect(measured.length).toBeGreaterThan(0);
+    const phi = (z: number) => 0.5 * (1 + erf(z / Math.SQRT2));
+    for (const a of measured) {
+      const { effect_pp: e, effect_se_pp: se } = a;
+      expect(a.p_positive).toBeCloseTo(phi(e / se), 5);
+      const [lo, hi] = [a.expected_impact_min, a.expected_impact_max];
+      expect(a.p_within_expected).toBeCloseTo(phi((hi - e) / se) - phi((lo - e) / se), 5);
+      const h = a.effect_ci_high_pp - e;
+      const m = e < lo ? lo - e : e > hi ? e - hi : Math.min(e - lo, hi - e);
+      const days = h <= m ? 0 : Math.ceil(a.after_days * ((h / m) ** 2 - 1));
+      expect(a.days_to_decide).toBe(m <= 0 || days > 365 ? null : days);
+      if (a.vs_expected !== 'inconclusive') expect(a.days_to_decide).toBe(0);
+    }
+  });
+
   it('has one row per completed action, targeting the prompts the world targets', async () => {
     const actions = await rows<{
       action_id: string;
@@ -416,3 +447,12 @@ describe('marts.action_impact on the world whose completed actions raise the bra
     }
   });
 });
+
+/** erf (Abramowitz & Stegun 7.1.26, error < 1.5e-7). */
+function erf(x: number): number {
+  const t = 1 / (1 + 0.3275911 * Math.abs(x));
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  return x >= 0 ? y : -y;
+}
