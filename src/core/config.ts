@@ -262,7 +262,8 @@ export function nearestKey(key: string, known: readonly string[]): string | unde
   return best?.key;
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance: the edits from `a` to `b` (a mistyped field, a mistyped path). */
+export function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];

@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { type ExportsSection, loadConfig, type SyncConfig } from '../core/config.js';
+import { type ExportsSection, editDistance, loadConfig, type SyncConfig } from '../core/config.js';
 import { DEFAULT_DB_PATH } from '../core/defaults.js';
 import { type GuardedInput, type InputKind, refuseInputs } from '../core/folders.js';
 import { defaultTargetDir } from '../models/artifacts/write.js';
@@ -54,30 +54,15 @@ export function nearbyWarehouses(path: string, limit = 5): string[] {
       }
     }
   }
-  return [...found].sort((a, b) => distance(a, target) - distance(b, target) || a.localeCompare(b)).slice(0, limit);
+  return [...found]
+    .sort((a, b) => editDistance(a, target) - editDistance(b, target) || a.localeCompare(b))
+    .slice(0, limit);
 }
 
 /** `; warehouses nearby: a, b` or nothing: the tail of a message about a path that does not exist. */
 export function nearbyNote(path: string): string {
   const near = nearbyWarehouses(path);
   return near.length ? ` Warehouses nearby: ${near.join(', ')}.` : '';
-}
-
-/** Levenshtein distance: how far a mistyped path is from each candidate. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
 
 /**
