@@ -43,7 +43,7 @@ export function register(program: Command): void {
     .option('--list', 'list the reports and their parameters')
     .option(
       '--format <format>',
-      `csv, json or md (${REPORT_FORMATS.join('|')}; default: from --out's extension, csv on stdout)`,
+      `csv, json or md (${REPORT_FORMATS.join('|')}), default: from --out's extension, csv on stdout`,
     )
     .option('--out <file>', 'the file to write (replaced atomically); stdout when absent or -')
     .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFile), DEFAULT_DB_PATH)
