@@ -73,7 +73,7 @@ describe('one validation for every input', () => {
     [['report', 'html', '--bom', '--out', 'r.html'], /html report is one HTML file and takes no --bom/],
     [
       ['report', 'share_of_voice', '--format', 'json', '--bom', '--out', 'r.json'],
-      /--bom is for CSV \(Excel\): drop it with --format json/,
+      /--bom is for CSV: drop it with --format json/,
     ],
   ])('vwh %j exits 64 and says what to fix', async (args, message) => {
     env();

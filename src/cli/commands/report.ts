@@ -78,14 +78,12 @@ export function register(program: Command): void {
       const piped = toStdout(flags.out);
       const log = piped ? silentLogger : createLogger(flags.logFormat ? { format: flags.logFormat } : {});
       const say = (line: string) => (piped ? process.stderr : process.stdout).write(`${line}\n`);
-      const { readerFile } = await import('../../ops/read-source.js');
-      const db = await readerFile({ db: flags.db }, (line) => process.stderr.write(`${line}\n`));
-      const { guardedInputsOf } = await import('../../ops/paths.js');
-      const params = {
-        projectId: flags.project,
-        from: flags.from,
-        to: flags.to,
-        inputs: guardedInputsOf(flags.db),
+      // Flags are checked before the warehouse is looked for, so a usage error names the flag, not a missing file.
+      const source = async () => {
+        const { readerFile } = await import('../../ops/read-source.js');
+        const { guardedInputsOf } = await import('../../ops/paths.js');
+        const db = await readerFile({ db: flags.db }, (line) => process.stderr.write(`${line}\n`));
+        return { db, projectId: flags.project, from: flags.from, to: flags.to, inputs: guardedInputsOf(flags.db) };
       };
       if (name === 'html') {
         // One self-contained HTML file: a --format or --bom meant for the named reports would be silently ignored.
@@ -95,8 +93,9 @@ export function register(program: Command): void {
             `The html report is one HTML file and takes no ${flags.format ? '--format' : flags.bom ? '--bom' : '--raw-csv'}: drop it, or name a table report (vwh report --list) for ${REPORT_FORMATS.join(', ')}.`,
           );
         }
+        const params = await source();
         const html = await writeToDestination(flags.out, 'html', process.stdout, (out) =>
-          writeHtmlReport({ db, out, ...params, log }),
+          writeHtmlReport({ ...params, out, log }),
         );
         say(describeSummary(html));
         return;
@@ -110,8 +109,9 @@ export function register(program: Command): void {
           throw new VwhError('USAGE', `${flag} is for CSV: drop it with --format ${format}.`);
         }
       }
+      const params = await source();
       const summary = await writeToDestination(flags.out, format, process.stdout, (out) =>
-        writeReport({ db, name, format, out, ...params, bom: flags.bom, rawCsv: flags.rawCsv, log }),
+        writeReport({ ...params, name, format, out, bom: flags.bom, rawCsv: flags.rawCsv, log }),
       );
       say(describeSummary(summary));
     });
