@@ -90,35 +90,27 @@ async function runLocked(
   const abandoned = await closeAbandonedRuns(ctx.dbPath, new Date(clock.now()));
   if (abandoned > 0) logger.warn('runs killed before their end are now marked interrupted', { rows: abandoned });
   const started = clock.now();
+  // A row says `running` while its run or stage works: `vwh status` shows where a run is, and a kill leaves it marked
+  const running = (stage: string, at: number) =>
+    writeLedger(ctx.dbPath, {
+      runId: ctx.runId,
+      stage,
+      trigger: ctx.trigger,
+      startedAt: new Date(at),
+      endedAt: null,
+      status: 'running',
+      durationMs: null,
+      exitCode: null,
+      counts: null,
+      error: null,
+    });
   const runRow = { runId: ctx.runId, stage: 'run', trigger: ctx.trigger, startedAt: new Date(started) };
-  await writeLedger(ctx.dbPath, {
-    ...runRow,
-    endedAt: null,
-    status: 'running',
-    durationMs: null,
-    exitCode: null,
-    counts: null,
-    error: null,
-  });
+  await running('run', started);
   logger.info('run started', { run_id: ctx.runId, trigger: ctx.trigger, stages: stages.map((s) => s.name) });
   const results: PipelineResult['stages'] = [];
   for (const stage of stages) {
     const at = clock.now();
-    // The stage's row says `running` while it works: `vwh status` shows where a run is, and a kill leaves it marked
-    if (!ctx.stop.aborted) {
-      await writeLedger(ctx.dbPath, {
-        runId: ctx.runId,
-        stage: stage.name,
-        trigger: ctx.trigger,
-        startedAt: new Date(at),
-        endedAt: null,
-        status: 'running',
-        durationMs: null,
-        exitCode: null,
-        counts: null,
-        error: null,
-      });
-    }
+    if (!ctx.stop.aborted) await running(stage.name, at);
     const outcome = await runStage(stage, ctx);
     const durationMs = clock.now() - at;
     ctx.outcomes.set(stage.name, outcome);
