@@ -182,6 +182,38 @@ describe('vwh models', () => {
     expect(top.out).toContain('state:modified');
   });
 
+  it('ls -s state:modified lists exactly the models build -s state:modified then builds', async () => {
+    s = await prepared('shop');
+    const base = ['--db', s.dbPath, '--models-dir', s.modelsDir];
+    const target = join(s.dir, 'target');
+    const build = (...args: string[]) => vwh('build', ...base, '--end', '2026-01-05', '--target-dir', target, ...args);
+    expect((await build()).code).toBe(0);
+    writeModels(s.modelsDir, {
+      'marts/brand_totals.sql':
+        '/* @model\nkind: table\n*/\nselect brand, sum(mentions) as m from marts.daily_visibility group by brand',
+      'marts/projects_latest.sql': 'select id, name from raw.projects',
+    });
+    for (const selector of ['state:modified', 'state:modified+']) {
+      const ls = await vwh('ls', ...base, '-s', selector, '--json');
+      expect(ls.code).toBe(0);
+      const listed = (JSON.parse(ls.out) as { id: string }[]).map((r) => r.id).sort();
+      expect(listed).toEqual(['marts.brand_totals', 'marts.projects_latest']);
+      // build first, so the second selector sees the first build's state: both must then list nothing
+      expect((await build('-s', selector)).code).toBe(0);
+      const results = JSON.parse(readFileSync(join(target, 'run_results.json'), 'utf8')) as {
+        results: { unique_id: string }[];
+      };
+      expect(results.results.map((r) => r.unique_id).sort()).toEqual(listed);
+      // after that build nothing is modified, for ls as for build
+      expect(JSON.parse((await vwh('ls', ...base, '-s', 'state:modified', '--json')).out)).toEqual([]);
+      writeModels(s.modelsDir, {
+        'marts/brand_totals.sql':
+          '/* @model\nkind: table\n*/\nselect brand, sum(mentions) as total from marts.daily_visibility group by brand',
+        'marts/projects_latest.sql': 'select id, name, 1 as v from raw.projects',
+      });
+    }
+  });
+
   it('plan, ls and docs only read: no warehouse file is created, an existing one is opened read-only', async () => {
     s = await prepared();
     writeModels(s.modelsDir, { 'staging/v.sql': 'select id from raw.chats' });
