@@ -13,6 +13,7 @@ import { isVwhError, maskKey, registerSecret } from '../core/errors.js';
 import { readHolder } from '../core/lock-file.js';
 import { quoteIdent } from '../core/sql.js';
 import { defaultTargetDir } from '../models/artifacts/write.js';
+import { loadProject } from '../models/project.js';
 import { Database, damagedFileError, isDamage } from '../warehouse/duckdb.js';
 import { CronTrigger } from './cron.js';
 import { wantsEmbedded } from './embedded.js';
@@ -41,6 +42,7 @@ export async function doctor(flags: DoctorFlags, now: number = Date.now()): Prom
     config = loadConfig(flags.config);
     checks.push({ name: 'config', status: 'ok', detail: flags.config ?? 'vwh.config.json (or none: the defaults)' });
     checks.push(scheduleCheck(config, flags.config));
+    if (config.models?.dir) checks.push(await modelsCheck(config.models.dir, flags.config));
   } catch (error) {
     // the other checks still run, on the defaults: one run of doctor shows every problem
     checks.push({
@@ -80,6 +82,20 @@ function scheduleCheck(config: SyncConfig, path: string | undefined): Check {
     };
   } catch (error) {
     return { name: 'schedule', status: 'fail', detail: (error as Error).message };
+  }
+}
+
+/** A configured models folder, read as `vwh run` and `vwh models build` read it: it exists and its models parse. */
+async function modelsCheck(dir: string, path: string | undefined): Promise<Check> {
+  try {
+    const project = await loadProject(dir);
+    return { name: 'models', status: 'ok', detail: `${dir}: ${project.models.size} models` };
+  } catch (error) {
+    return {
+      name: 'models',
+      status: 'fail',
+      detail: `models.dir in ${path ?? 'vwh.config.json'}: ${(error as Error).message}`,
+    };
   }
 }
 

@@ -3,10 +3,11 @@
  * fails here too, a JSON syntax error names its line and column, an unknown field the nearest known one, and the
  * checks after a config error still run.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { doctor } from '../../src/ops/doctor.js';
+import { requireBuilt, vwh } from '../cli/cli-support.js';
 import { tempDir } from './support.js';
 
 describe('vwh doctor on the config', () => {
@@ -31,6 +32,34 @@ describe('vwh doctor on the config', () => {
     expect(good.find((c) => c.name === 'schedule')?.detail).toMatch(
       /"30 2 \* \* \*" in Europe\/Berlin: next run .* Europe\/Berlin \(.* UTC\)/,
     );
+  });
+
+  it('fails a time zone vwh schedule would refuse, naming the field, and the CLI exits non-zero', async () => {
+    const config = write('zone.json', JSON.stringify({ db: t.db, schedule: { timezone: 'Mars/Olympus' } }));
+    const schedule = (await doctor({ config })).find((c) => c.name === 'schedule');
+    expect(schedule?.status).toBe('fail');
+    expect(schedule?.detail).toMatch(/schedule\.timezone in .*zone\.json "Mars\/Olympus" is not an IANA time zone/);
+    requireBuilt();
+    const cli = await vwh(['doctor', '--config', config], { cwd: t.dir });
+    expect(cli.code, cli.stdout).toBe(1);
+    expect(cli.stdout).toMatch(/^FAIL +schedule +schedule\.timezone in /m);
+  });
+
+  it('fails a models.dir that does not exist or holds a model that does not parse, naming the field', async () => {
+    const missing = write('missing.json', JSON.stringify({ db: t.db, models: { dir: join(t.dir, 'nomodels') } }));
+    const gone = (await doctor({ config: missing })).find((c) => c.name === 'models');
+    expect(gone?.status).toBe('fail');
+    expect(gone?.detail).toMatch(/models\.dir in .*missing\.json: The models directory .*nomodels does not exist/);
+    const dir = join(t.dir, 'models');
+    mkdirSync(join(dir, 'marts'), { recursive: true });
+    writeFileSync(join(dir, 'marts', 'bad.sql'), 'select from where');
+    const broken = write('broken.json', JSON.stringify({ db: t.db, models: { dir } }));
+    const bad = (await doctor({ config: broken })).find((c) => c.name === 'models');
+    expect(bad?.status).toBe('fail');
+    expect(bad?.detail).toMatch(/models\.dir in .*broken\.json: .*bad\.sql/);
+    writeFileSync(join(dir, 'marts', 'bad.sql'), 'select 1 as n');
+    const good = (await doctor({ config: broken })).find((c) => c.name === 'models');
+    expect(good).toMatchObject({ status: 'ok', detail: `${dir}: 1 models` });
   });
 
   it('names the line and column of a JSON error and the nearest field of an unknown one, and goes on checking', async () => {
