@@ -20,6 +20,8 @@ export interface BenchResult {
   figures: Record<string, number | string>;
   /** Targets the issue sets, and whether this run met them. */
   targets?: Record<string, { target: string; met: boolean }>;
+  /** Tables behind the figures (per query, per size), where a flat record would not read. */
+  details?: Record<string, unknown>;
 }
 
 export function writeResult(result: BenchResult): string {

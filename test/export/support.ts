@@ -7,6 +7,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import type { EmbeddedWorld } from '../../src/ops/embedded.js';
 import { runNightly } from '../../src/ops/nightly.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 
@@ -21,7 +22,8 @@ export interface ExportWorld {
   cleanup(): void;
 }
 
-export async function buildExportWorld(): Promise<ExportWorld> {
+/** `world`: another shape (and a fixed `today`, so that its days are the same on every run) than EXPORT_WORLD. */
+export async function buildExportWorld(world: Partial<EmbeddedWorld> = {}): Promise<ExportWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'vwh-export-'));
   const db = join(dir, 'warehouse.duckdb');
   const out = new PassThrough();
@@ -30,7 +32,7 @@ export async function buildExportWorld(): Promise<ExportWorld> {
   // Only what the export tests read: the sync and the models (their own exports are what they test).
   writeFileSync(config, JSON.stringify({ exports: {}, publish: { enabled: false } }));
   const { exitCode } = await runNightly(
-    { db, config, embedded: true, world: EXPORT_WORLD, rateWindowMs: 200, logFormat: 'json' },
+    { db, config, embedded: true, world: { ...EXPORT_WORLD, ...world }, rateWindowMs: 200, logFormat: 'json' },
     { out },
   );
   if (exitCode !== 0) throw new Error(`the export test world ended with exit ${exitCode}`);

@@ -115,6 +115,9 @@ where project_id = $project and status = 'measured'
   and ($from is null or completed_at::date >= $from::date) and ($to is null or completed_at::date <= $to::date)
 order by completed_at, action_id`;
 
+/** The page's own queries (beside the named reports' rows), by name: what the readers bench times (bench/readers). */
+export const HTML_QUERIES = { providers: PROVIDERS_SQL, gaps: GAPS_SQL, actions: ACTIONS_SQL } as const;
+
 export async function loadReportData(db: Database, params: ReportParameters): Promise<ReportData> {
   const projects = await rows(
     db,
