@@ -46,6 +46,7 @@ import {
   type ScopeManifest,
   type WriterRecord,
 } from './lake-manifest.js';
+import { checkOtherWriters } from './lake-writers.js';
 import { checkSegment, inside } from './paths.js';
 import { exportSession, withWarehouse } from './source.js';
 import type { ExportSummary } from './summary.js';
@@ -356,6 +357,8 @@ async function publish(
     ...new Set(planned.flatMap((p) => p.partitions.map((part) => part.team_id)).filter((t): t is string => t !== null)),
   ];
   const moves: Move[] = [];
+  // each table's shape as the lake's other writers must have it too (lake-writers.ts)
+  const shapes = new Map<string, Pick<ManifestTable, 'partition_by' | 'columns'> & { files: number }>();
   for (const plan of planned) {
     const { schema, name } = plan.layout.table;
     const tableRoot = inside(root, schema, name);
@@ -370,12 +373,15 @@ async function publish(
     const owned = plan.layout.partitionBy[0] === 'team_id' ? teams : [null];
     for (const file of unlisted(tableRoot, plan, owned))
       moves.push({ target: `${schema}/${name}/${file}`, staged: null });
+    const columns = plan.layout.columns.map((c) => ({ name: c.name, type: c.type, source_type: c.sourceType }));
+    const files = plan.partitions.reduce((n, p) => n + p.files.length, 0);
+    shapes.set(plan.key, { partition_by: plan.layout.partitionBy, columns, files });
     for (const team of owned) {
       const scope = team === null ? 'unpartitioned' : `team_id=${team}`;
       const table: ManifestTable = {
         path: `${schema}/${name}`,
         partition_by: plan.layout.partitionBy,
-        columns: plan.layout.columns.map((c) => ({ name: c.name, type: c.type, source_type: c.sourceType })),
+        columns,
         partitions: plan.partitions
           .filter((p) => p.team_id === team)
           .map(({ path, team_id, rows, bytes, hash, files }) => ({ path, team_id, rows, bytes, hash, files })),
@@ -387,6 +393,8 @@ async function publish(
   await withLakeLock(root, (lock) => {
     // a writer of another team may have died publishing since this one started
     recoverUnderLock(root, log, writer.run_id);
+    // under the lock: the other writers' manifests cannot change until this publish is done
+    checkOtherWriters(root, shapes, new Set(scopes.keys()));
     publishJournaled(root, stagingDir, journal, new Steps(onStep, lock));
   });
   outputs.unshift(join(root, '_manifest.json'));

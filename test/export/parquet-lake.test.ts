@@ -3,7 +3,6 @@
  * (unchanged partitions untouched, no orphans), two writer processes sharing one lake, and a kill -9.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
@@ -11,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSummary, exportParquetLake } from '../../src/export/index.js';
 import type { LakeManifest } from '../../src/export/lake-manifest.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { buildExportWorld, type ExportWorld, readWithDuckDB } from './support.js';
+import { buildExportWorld, type ExportWorld, readWithDuckDB, snapshot } from './support.js';
 
 const BIN = 'dist/src/cli/bin.js';
 const built = existsSync(BIN) && statSync(BIN).mtimeMs >= statSync('src/export/parquet-lake.ts').mtimeMs;
@@ -21,17 +20,6 @@ beforeAll(async () => {
   world = await buildExportWorld();
 }, 300_000);
 afterAll(() => world?.cleanup());
-
-/** Every file below `root` (relative path → sha256), the lake's observable state. */
-function snapshot(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (!e.isFile()) continue;
-    const path = join(e.parentPath, e.name);
-    out[path.slice(root.length + 1)] = createHash('sha256').update(readFileSync(path)).digest('hex');
-  }
-  return out;
-}
 
 function mtimes(root: string): Record<string, number> {
   const out: Record<string, number> = {};

@@ -3,7 +3,8 @@
  * sync and models build) into a temp warehouse, once per test file. Another seed and size than the demo's, across two months so
  * that facts land in more than one month partition.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -70,4 +71,15 @@ export async function readWithDuckDB<T extends Record<string, unknown>>(sql: str
   } finally {
     db.close();
   }
+}
+
+/** Every file below `root` (relative path → sha256), the lake's observable state. */
+export function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const path = join(e.parentPath, e.name);
+    out[path.slice(root.length + 1)] = createHash('sha256').update(readFileSync(path)).digest('hex');
+  }
+  return out;
 }
