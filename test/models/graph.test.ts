@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
 import { compileModel } from '../../src/models/compile.js';
+import { DependencyReader } from '../../src/models/dependencies.js';
 import { loadProject } from '../../src/models/project.js';
 import { fixturesDir, type Sandbox, sandbox, writeModels } from './helpers.js';
 
@@ -20,6 +21,27 @@ describe('dependencies from the SQL', () => {
     expect(order.indexOf('staging.stg_chats')).toBeLessThan(order.indexOf('marts.daily_visibility'));
     expect(order.indexOf('marts.daily_visibility')).toBeLessThan(order.indexOf('marts.brand_totals'));
     expect(project.tests.map((t) => t.id)).toEqual(['test.no_future_days']);
+  });
+
+  it('parses a file again only when its SQL changed (a process that loads the project every night)', async () => {
+    s = await sandbox();
+    // texts no other test of this process parses
+    const tag = `x_${Date.now()}`;
+    writeModels(s.modelsDir, {
+      'staging/a.sql': `select 1 as ${tag}`,
+      'staging/b.sql': `select 2 as ${tag}`,
+      'marts/c.sql': `select ${tag} from staging.a`,
+    });
+    const before = DependencyReader.parses;
+    expect((await loadProject(s.modelsDir)).models.get('marts.c')?.parents).toEqual(['staging.a']);
+    expect(DependencyReader.parses - before).toBe(3);
+    expect((await loadProject(s.modelsDir)).models.get('marts.c')?.parents).toEqual(['staging.a']);
+    expect(DependencyReader.parses - before).toBe(3);
+    writeModels(s.modelsDir, { 'marts/c.sql': `select ${tag} from staging.b` });
+    const project = await loadProject(s.modelsDir);
+    expect(project.models.get('marts.c')?.parents).toEqual(['staging.b']);
+    expect(project.models.get('marts.c')?.parentColumns.get('staging.b')).toEqual(new Set([tag]));
+    expect(DependencyReader.parses - before).toBe(4);
   });
 
   it('sees tables behind a JOIN ... USING, in subqueries and CTEs, but not the CTE names', async () => {
