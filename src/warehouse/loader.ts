@@ -1,4 +1,13 @@
-import { BOOLEAN, DOUBLE, DuckDBDataChunk, type DuckDBType, type DuckDBValue, VARCHAR } from '@duckdb/node-api';
+import {
+  BOOLEAN,
+  DOUBLE,
+  DuckDBDataChunk,
+  type DuckDBType,
+  type DuckDBValue,
+  LIST,
+  TIMESTAMP,
+  VARCHAR,
+} from '@duckdb/node-api';
 import bindings from '@duckdb/node-bindings';
 import { quoteIdent } from '../core/sql.js';
 import { dbError, type Session } from './session.js';
@@ -33,31 +42,29 @@ export interface RunColumns {
   _extracted_at: Date;
 }
 
-type WireKind = 'text' | 'number' | 'boolean';
+type WireKind = 'text' | 'number' | 'boolean' | 'timestamp' | 'list';
 
 interface TargetColumn {
   name: string;
   type: string;
+  /** How a value is written into the chunk; the appender casts it to the column's type when the two differ. */
   wire: WireKind;
-  /** SQL expression turning the staged value into the target type. */
-  cast: string;
 }
 
 interface TargetTable {
   table: string;
-  staging: string;
-  /** `CREATE OR REPLACE TEMP TABLE …` of the staging table (made anew for each batch, dropped after it). */
-  stagingDdl: string;
+  schema: string;
+  name: string;
   columns: TargetColumn[];
   types: DuckDBType[];
   types_by_name: Record<string, string>;
 }
 
-/** A table's rows of one batch, in its staging table. */
-interface Staged {
+/** A table's rows of one batch. */
+interface TableBatch {
   partitions: Partition[];
   target: TargetTable;
-  rows: number;
+  units: Array<{ rows: RawRow[]; run: RunColumns }>;
 }
 
 interface PendingUnit {
@@ -80,21 +87,21 @@ export interface BatchWork {
 
 const CHUNK_ROWS = 2048;
 /**
- * A batch closes at this many units or rows. A batch is held three times while it lands (the JS rows, the staging
- * table, the INSERT's uncommitted copy): at 20 000 rows (chats with their answers' full text) DuckDB's in-memory
- * tables reached 253 MB in a 365-day backfill; at 10 000, with a 256MB memory_limit, DuckDB peaked at 134 MB.
+ * A batch closes at this many units or rows. A batch is held twice while it lands (the JS rows and the transaction's
+ * uncommitted copy): at 20 000 rows (chats with their answers' full text) DuckDB's in-memory tables reached 253 MB in a
+ * 365-day backfill; at 10 000, with a 256MB memory_limit, DuckDB peaked at 134 MB.
  */
 export const BATCH_UNITS = 64;
 export const BATCH_ROWS = 10_000;
 
 /**
- * The bulk loader. Rows go through DuckDB's appender, as data chunks, into a TEMP staging table with the target's
- * columns in "wire" types (text, double, boolean); then ONE transaction deletes the partitions being re-landed,
- * inserts the staged rows with casts to the target types, and runs each unit's state update. Never row-by-row
- * INSERTs.
+ * The bulk loader. Rows go through DuckDB's appender, as data chunks written column by column, straight into the
+ * target table inside ONE transaction that deletes the partitions being re-landed, appends the rows and runs each
+ * unit's state update. Never row-by-row INSERTs, and no staging table: an `INSERT … SELECT` with casts from one
+ * cost a backfill about a quarter of its CPU (on DuckDB's threads); the appender casts the wire types itself.
  *
  * Units that arrive while a transaction runs are landed together in the next one (a batch): one scan of the table
- * deletes every re-landed partition of the batch, one INSERT appends its rows, so the cost per unit does not grow
+ * deletes every re-landed partition of the batch, one appender appends its rows, so the cost per unit does not grow
  * with the table. Each unit's rows still commit with its own state (all of the batch or none of it).
  */
 export class Loader {
@@ -166,7 +173,7 @@ export class Loader {
   }
 
   private async loadBatch(batch: PendingUnit[]): Promise<Array<Record<string, number>>> {
-    // Every table of the batch gets one staging pass, one DELETE of its re-landed partitions, one INSERT.
+    // Every table of the batch gets one DELETE of its re-landed partitions and one appender.
     const byTable = new Map<string, { partitions: Partition[]; units: Array<{ rows: RawRow[]; run: RunColumns }> }>();
     const counts: Array<Record<string, number>> = batch.map(() => ({}));
     batch.forEach((unit, i) => {
@@ -179,42 +186,31 @@ export class Loader {
         unitCounts[load.table] = (unitCounts[load.table] ?? 0) + load.rows.length;
       }
     });
-    const staged: Staged[] = [];
-    try {
-      for (const [table, entry] of byTable) {
-        const target = await this.target(table);
-        staged.push({ partitions: entry.partitions, target, rows: entry.units.reduce((n, u) => n + u.rows.length, 0) });
-        await this.stage(target, entry.units);
-      }
-      await this.commit(batch, counts, staged, [...byTable.keys()]);
-    } finally {
-      // A temp table never gives back the memory of its deleted rows (DuckDB keeps them until the table goes):
-      // emptied and refilled per batch, the staging tables grew with the history (103 MB after a 30-day backfill of
-      // 10 × 50 prompts). Made anew for each batch and dropped after it, they hold one batch at most.
-      for (const { target } of staged) await this.session.run(`DROP TABLE IF EXISTS ${target.staging}`).catch(() => 0);
-    }
+    const staged: TableBatch[] = [];
+    for (const [table, entry] of byTable) staged.push({ ...entry, target: await this.target(table) });
+    await this.commit(batch, counts, staged, [...byTable.keys()]);
     return counts;
   }
 
-  /** One transaction: the batch's deletes and inserts per table, then its units' own work (state, run record). */
+  /**
+   * One transaction: the batch's deletes and appends per table, then its units' own work (state, run record). The
+   * appender writes into the transaction that is open on the connection: a rollback takes its rows back too.
+   */
   private async commit(
     batch: PendingUnit[],
     counts: Array<Record<string, number>>,
-    staged: readonly Staged[],
+    staged: readonly TableBatch[],
     tables: readonly string[],
   ): Promise<void> {
     const teamId = batch[0]?.run.team_id ?? '';
     let callerError: { error: unknown } | undefined;
     try {
       await this.session.transaction(async () => {
-        for (const { partitions, target, rows } of staged) {
+        for (const { partitions, target, units } of staged) {
           for (const statement of deleteStatements(target.table, partitions, teamId, target.types_by_name)) {
             await this.session.run(statement.sql, statement.params);
           }
-          if (rows === 0) continue;
-          const names = target.columns.map((c) => quoteIdent(c.name)).join(', ');
-          const casts = target.columns.map((c) => c.cast).join(', ');
-          await this.session.run(`INSERT INTO ${target.table} (${names}) SELECT ${casts} FROM ${target.staging}`);
+          await this.append(target, units);
         }
         try {
           this.batchWork?.begin();
@@ -232,47 +228,43 @@ export class Loader {
     }
   }
 
-  private async stage(target: TargetTable, units: Array<{ rows: RawRow[]; run: RunColumns }>): Promise<void> {
-    await this.session.run(target.stagingDdl);
+  /**
+   * Appends the rows straight into the target table, data chunk by data chunk. No staging table and no
+   * `INSERT … SELECT` with casts: the appender casts a wire vector to its column's type itself (VARCHAR → DATE,
+   * JSON …; DOUBLE → BIGINT …), timestamps and lists are written in their own types.
+   */
+  private async append(target: TargetTable, units: Array<{ rows: RawRow[]; run: RunColumns }>): Promise<void> {
     if (units.every((u) => u.rows.length === 0)) return;
-    await this.session.exclusive(async () => {
-      const appender = await this.session.connection.createAppender(
-        target.staging.replace(/^temp\.main\./, ''),
-        'main',
-        'temp',
-      );
-      try {
-        for (const { rows, run } of units) {
-          for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-            const chunk = DuckDBDataChunk.create(target.types);
-            fillChunk(chunk, target.columns, rows, start, Math.min(CHUNK_ROWS, rows.length - start), run);
-            appender.appendDataChunk(chunk);
-          }
+    const appender = await this.session.connection.createAppender(target.name, target.schema);
+    try {
+      for (const { rows, run } of units) {
+        for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+          const chunk = DuckDBDataChunk.create(target.types);
+          fillChunk(chunk, target, rows, start, Math.min(CHUNK_ROWS, rows.length - start), run);
+          appender.appendDataChunk(chunk);
         }
-        appender.flushSync();
-      } finally {
-        appender.closeSync();
       }
-    });
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
   }
 
   private async target(table: string): Promise<TargetTable> {
     const known = this.tables.get(table);
     if (known) return known;
-    const [schema, name] = table.split('.');
+    const [schema = '', name = ''] = table.split('.');
     const rows = await this.session.all<{ column_name: string; data_type: string }>(
       'SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position',
-      [schema ?? '', name ?? ''],
+      [schema, name],
     );
     if (rows.length === 0)
       throw dbError(`Loading ${table}`, new Error('table does not exist (migrations not applied?)'));
-    const columns = rows.map((r) => targetColumn(r.column_name, r.data_type));
-    const staging = `temp.main.stg_${schema}_${name}`;
-    const ddl = columns.map((c) => `${quoteIdent(c.name)} ${wireSqlType(c.wire)}`).join(', ');
+    const columns = rows.map((r) => ({ name: r.column_name, type: r.data_type, wire: wireOf(r.data_type) }));
     const target: TargetTable = {
       table,
-      staging,
-      stagingDdl: `CREATE OR REPLACE TEMP TABLE stg_${schema}_${name} (${ddl})`,
+      schema,
+      name,
       columns,
       types: columns.map((c) => wireDuckType(c.wire)),
       types_by_name: Object.fromEntries(columns.map((c) => [c.name, c.type])),
@@ -352,39 +344,44 @@ export function deleteStatements(
   return out;
 }
 
-function targetColumn(name: string, type: string): TargetColumn {
-  const ident = quoteIdent(name);
-  if (type === 'BOOLEAN') return { name, type, wire: 'boolean', cast: ident };
-  if (/^(DOUBLE|FLOAT|REAL|DECIMAL.*)$/.test(type))
-    return { name, type, wire: 'number', cast: `CAST(${ident} AS ${type})` };
-  if (/^(BIGINT|INTEGER|SMALLINT|TINYINT|HUGEINT|UBIGINT|UINTEGER)$/.test(type)) {
-    return { name, type, wire: 'number', cast: `CAST(${ident} AS ${type})` };
-  }
-  if (type === 'VARCHAR') return { name, type, wire: 'text', cast: ident };
-  if (type === 'TIMESTAMP')
-    return { name, type, wire: 'text', cast: `CAST(CAST(${ident} AS TIMESTAMPTZ) AS TIMESTAMP)` };
-  if (type === 'JSON') return { name, type, wire: 'text', cast: `CAST(${ident} AS JSON)` };
-  if (type.endsWith('[]')) return { name, type, wire: 'text', cast: `CAST(CAST(${ident} AS JSON) AS ${type})` };
-  return { name, type, wire: 'text', cast: `CAST(${ident} AS ${type})` };
+/** The type a column's values are written in; the appender casts the others (VARCHAR → DATE, DOUBLE → BIGINT …). */
+function wireOf(type: string): WireKind {
+  if (type === 'BOOLEAN') return 'boolean';
+  if (/^(DOUBLE|FLOAT|REAL|DECIMAL.*|BIGINT|INTEGER|SMALLINT|TINYINT|HUGEINT|UBIGINT|UINTEGER)$/.test(type))
+    return 'number';
+  if (type === 'TIMESTAMP') return 'timestamp';
+  if (type === 'VARCHAR[]') return 'list';
+  if (type.endsWith('[]')) throw new Error(`the loader writes lists of VARCHAR only, not ${type}`);
+  return 'text';
 }
 
-function wireSqlType(wire: WireKind): string {
-  return wire === 'number' ? 'DOUBLE' : wire === 'boolean' ? 'BOOLEAN' : 'VARCHAR';
-}
+const VARCHAR_LIST = LIST(VARCHAR);
 
 function wireDuckType(wire: WireKind): DuckDBType {
-  return wire === 'number' ? DOUBLE : wire === 'boolean' ? BOOLEAN : VARCHAR;
+  switch (wire) {
+    case 'number':
+      return DOUBLE;
+    case 'boolean':
+      return BOOLEAN;
+    case 'timestamp':
+      return TIMESTAMP;
+    case 'list':
+      return VARCHAR_LIST;
+    default:
+      return VARCHAR;
+  }
 }
 
 /**
- * Writes rows [start, start + count) into the chunk's vectors column by column: numbers and booleans through one
- * scratch buffer copied into the vector, strings one call each, NULLs as cleared bits of a validity mask. The value wrappers of
- * `DuckDBDataChunk.setColumns` cost a column array, a cache entry and BigInt arithmetic per value: at a few hundred
- * rows per request, most of the sync's allocation.
+ * Writes rows [start, start + count) into the chunk's vectors column by column: numbers, booleans and timestamps
+ * through one scratch buffer copied into the vector, strings one call each, lists as their entries and a child vector
+ * of strings, NULLs as cleared bits of a validity mask. The value wrappers of `DuckDBDataChunk.setColumns` cost a
+ * column array, a cache entry and BigInt arithmetic per value: at a few hundred rows per request, most of the sync's
+ * allocation.
  */
 function fillChunk(
   chunk: DuckDBDataChunk,
-  columns: readonly TargetColumn[],
+  target: TargetTable,
   rows: readonly RawRow[],
   start: number,
   count: number,
@@ -392,6 +389,7 @@ function fillChunk(
 ): void {
   bindings.data_chunk_set_size(chunk.chunk, count);
   const maskBytes = Math.ceil(count / 64) * 8;
+  const columns = target.columns;
   for (let c = 0; c < columns.length; c++) {
     const column = columns[c] as TargetColumn;
     const vector = bindings.data_chunk_get_vector(chunk.chunk, c);
@@ -405,23 +403,37 @@ function fillChunk(
     };
     // A run column has one value for the whole unit: converted once.
     const fromRun = column.name in run;
-    const constant = fromRun ? toWire(column, run[column.name as keyof RunColumns]) : undefined;
-    const valueAt = (i: number) => (fromRun ? constant : toWire(column, (rows[start + i] as RawRow)[column.name]));
-    if (column.wire === 'text') {
-      for (let i = 0; i < count; i++) {
-        const value = valueAt(i);
-        if (value === null) setNull(i);
-        else bindings.vector_assign_string_element(vector, i, value as string);
+    const constant = fromRun ? toWire(target, column, run[column.name as keyof RunColumns]) : undefined;
+    const valueAt = (i: number) =>
+      fromRun ? constant : toWire(target, column, (rows[start + i] as RawRow)[column.name]);
+    switch (column.wire) {
+      case 'text':
+        for (let i = 0; i < count; i++) {
+          const value = valueAt(i);
+          if (value === null) setNull(i);
+          else bindings.vector_assign_string_element(vector, i, value as string);
+        }
+        break;
+      case 'list':
+        fillList(vector, count, valueAt as (i: number) => Array<string | null> | null, setNull);
+        break;
+      default: {
+        for (let i = 0; i < count; i++) {
+          const value = valueAt(i);
+          if (value === null) setNull(i);
+          else if (column.wire === 'number') DOUBLES[i] = value as number;
+          else if (column.wire === 'boolean') BYTES[i] = value ? 1 : 0;
+          else {
+            // int64 microseconds, little-endian, as two 32-bit halves (exact up to 2^53).
+            const micros = value as number;
+            const high = Math.floor(micros / 2 ** 32);
+            WORDS[2 * i] = micros - high * 2 ** 32;
+            WORDS[2 * i + 1] = high;
+          }
+        }
+        const width = column.wire === 'boolean' ? 1 : 8;
+        bindings.copy_data_to_vector(vector, 0, SCRATCH, 0, count * width);
       }
-    } else {
-      const number = column.wire === 'number';
-      for (let i = 0; i < count; i++) {
-        const value = valueAt(i);
-        if (value === null) setNull(i);
-        else if (number) DOUBLES[i] = value as number;
-        else BYTES[i] = value ? 1 : 0;
-      }
-      bindings.copy_data_to_vector(vector, 0, SCRATCH, 0, number ? count * 8 : count);
     }
     if (nulls) {
       bindings.vector_ensure_validity_writable(vector);
@@ -430,26 +442,108 @@ function fillChunk(
   }
 }
 
-/** Scratch memory for one column of a chunk (doubles or booleans) and its validity mask, copied into DuckDB's. */
+/** A VARCHAR[] column: each row's (offset, length) entry, the child vector's strings and their NULLs. */
+function fillList(
+  vector: bindings.Vector,
+  count: number,
+  valueAt: (i: number) => Array<string | null> | null,
+  setNull: (i: number) => void,
+): void {
+  const lists: Array<Array<string | null> | null> = [];
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const list = valueAt(i);
+    lists.push(list);
+    if (list === null) setNull(i);
+    else total += list.length;
+  }
+  bindings.list_vector_reserve(vector, total);
+  bindings.list_vector_set_size(vector, total);
+  const child = bindings.list_vector_get_child(vector);
+  const entries = new BigUint64Array(count * 2);
+  let offset = 0;
+  let childValidity: Uint8Array<ArrayBuffer> | undefined;
+  for (let i = 0; i < count; i++) {
+    const list = lists[i];
+    entries[2 * i] = BigInt(offset);
+    entries[2 * i + 1] = BigInt(list?.length ?? 0);
+    for (const item of list ?? []) {
+      if (item === null) {
+        childValidity ??= new Uint8Array(Math.ceil(total / 64) * 8).fill(0xff);
+        childValidity[offset >> 3] = (childValidity[offset >> 3] as number) & ~(1 << (offset & 7));
+      } else bindings.vector_assign_string_element(child, offset, item);
+      offset++;
+    }
+  }
+  bindings.copy_data_to_vector(vector, 0, entries.buffer, 0, entries.byteLength);
+  if (childValidity) {
+    bindings.vector_ensure_validity_writable(child);
+    bindings.copy_data_to_vector_validity(child, 0, childValidity.buffer, 0, childValidity.byteLength);
+  }
+}
+
+/** Scratch memory for one column of a chunk (doubles, int64s or booleans) and its validity mask, copied into DuckDB's. */
 const SCRATCH = new ArrayBuffer(CHUNK_ROWS * 8);
 const DOUBLES = new Float64Array(SCRATCH);
+const WORDS = new Uint32Array(SCRATCH);
 const BYTES = new Uint8Array(SCRATCH);
 const VALIDITY = new Uint8Array(CHUNK_ROWS / 8);
 
-/** A JS value in its column's wire type: a string, a double, a boolean or null. */
-function toWire(column: TargetColumn, value: unknown): string | number | boolean | null {
+type Wire = string | number | boolean | Array<string | null> | null;
+
+/** A JS value in its column's wire type: a string, a double, a boolean, microseconds, a list of strings or null. */
+function toWire(target: TargetTable, column: TargetColumn, value: unknown): Wire {
   if (value === null || value === undefined) return null;
   switch (column.wire) {
     case 'number':
       return typeof value === 'number' ? value : Number(value);
     case 'boolean':
       return Boolean(value);
+    case 'timestamp': {
+      const micros = value instanceof Date ? value.getTime() * 1000 : timestampMicros(String(value));
+      if (micros === undefined || Number.isNaN(micros))
+        throw new Error(`${target.table}.${column.name}: ${JSON.stringify(value)} is not an ISO 8601 timestamp`);
+      return micros;
+    }
+    case 'list':
+      return listOf(target, column, typeof value === 'string' ? JSON.parse(value) : value);
     default:
       if (typeof value === 'string') return value;
       if (value instanceof Date) return value.toISOString();
       if (typeof value === 'object') return JSON.stringify(value);
       return String(value);
   }
+}
+
+/** A VARCHAR[] value as `CAST(CAST(json AS JSON) AS VARCHAR[])` gives it: strings as they are, others as JSON text. */
+function listOf(target: TargetTable, column: TargetColumn, value: unknown): Array<string | null> {
+  if (!Array.isArray(value)) throw new Error(`${target.table}.${column.name}: ${JSON.stringify(value)} is not a list`);
+  return value.map((item) =>
+    item === null || item === undefined ? null : typeof item === 'string' ? item : JSON.stringify(item),
+  );
+}
+
+const ISO_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(?:(Z)|([+-])(\d{2})(?::?(\d{2}))?)?$/i;
+
+/**
+ * An ISO 8601 timestamp (a bare day, a UTC `Z`, an offset or no zone) as microseconds since the epoch in UTC, what
+ * `CAST(CAST(text AS TIMESTAMPTZ) AS TIMESTAMP)` gives in a UTC session (digits past the microsecond dropped);
+ * undefined for any other text.
+ */
+export function timestampMicros(text: string): number | undefined {
+  const m = ISO_TIMESTAMP.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h = '0', mi = '0', sec = '0', frac = '', , sign, oh = '0', om = '0'] = m;
+  const month = Number(mo);
+  const day = Number(d);
+  const ms = Date.UTC(Number(y), month - 1, day, Number(h), Number(mi), Number(sec));
+  // Date.UTC rolls 2025-02-30 over to March; DuckDB rejects it.
+  const check = new Date(ms);
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+  const offset = sign ? (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000 : 0;
+  const fraction = frac ? Number(frac.slice(0, 6).padEnd(6, '0')) : 0;
+  return (ms - offset) * 1000 + fraction;
 }
 
 /** `team_id = $1 AND a IS NOT DISTINCT FROM $2 … [AND col BETWEEN $n AND $n+1]`. */

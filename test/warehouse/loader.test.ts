@@ -142,6 +142,73 @@ describe('Loader', () => {
     expect(summary).toEqual([{ n: 5000, g: 2500, deps: 2, t: 'url' }]);
   });
 
+  it('lands timestamps and lists as the SQL casts from their text give them (offsets, precision, JSON lists)', async () => {
+    // The appender writes TIMESTAMP and VARCHAR[] columns in their own types; what lands must be what
+    // CAST(CAST(text AS TIMESTAMPTZ) AS TIMESTAMP) and CAST(CAST(json AS JSON) AS VARCHAR[]) give in a UTC session.
+    const stamps = [
+      '2026-01-01T10:00:00+02:00',
+      '2026-01-01T10:00:00-05:30',
+      '2026-01-01T10:00:00+0530',
+      '2026-01-01T23:30:00-01',
+      '2026-01-01T10:00:00Z',
+      '2026-01-01T10:00:00.1234567Z',
+      '2026-01-01T10:00:00.5',
+      '2026-01-01T10:00',
+      '2026-01-01 10:00:00',
+      '2026-01-01',
+      '1969-12-31T23:59:59.999999Z',
+    ];
+    const lists: unknown[] = [
+      ['a', 'b,c', 'say "hi"', 'é 👋', '[x]'],
+      [],
+      null,
+      [null, 'x'],
+      [1, 2.5, true, { a: [1] }],
+    ];
+    const rows = stamps.map((date, i) => ({ ...chat(`c${String(i).padStart(2, '0')}`, '2026-01-01'), date }));
+    const mentions = lists.map((icon_urls, i) => ({
+      project_id: 'p1',
+      prompt_id: 'q1',
+      chat_id: 'c00',
+      chat_date: '2026-01-01',
+      brand_name: `b${i}`,
+      in_all_mentions: true,
+      icon_url: null,
+      icon_urls,
+      in_brands_mentioned: false,
+    }));
+    await ws.loader.loadUnit(
+      [
+        { table: 'raw.chats', rows },
+        { table: 'raw.chat_mentions', rows: mentions },
+      ],
+      run,
+    );
+    const landed = await ws.session.all<{ date: string }>('SELECT date::VARCHAR AS date FROM raw.chats ORDER BY id');
+    const cast = await Promise.all(
+      stamps.map((s) => ws.session.scalar('SELECT CAST(CAST($1 AS TIMESTAMPTZ) AS TIMESTAMP)::VARCHAR', [s])),
+    );
+    expect(landed.map((r) => r.date)).toEqual(cast);
+    expect(cast[0]).toBe('2026-01-01 08:00:00');
+    const landedLists = await ws.session.all<{ l: unknown }>(
+      'SELECT icon_urls AS l FROM raw.chat_mentions ORDER BY brand_name',
+    );
+    const castLists = await Promise.all(
+      lists.map((l) =>
+        ws.session.scalar('SELECT CAST(CAST($1 AS JSON) AS VARCHAR[])', [l === null ? null : JSON.stringify(l)]),
+      ),
+    );
+    expect(landedLists.map((r) => r.l)).toEqual(castLists);
+  });
+
+  it('rejects a timestamp that is not ISO 8601, naming the column, and lands nothing of the unit', async () => {
+    const bad = [chat('c1', '2026-01-01'), { ...chat('c2', '2026-01-02'), date: 'yesterday' }];
+    await expect(ws.loader.loadUnit([{ table: 'raw.chats', rows: bad }], run)).rejects.toThrow(
+      /raw\.chats\.date: "yesterday" is not an ISO 8601 timestamp/,
+    );
+    expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(0);
+  });
+
   it('lands every value and every NULL where it was, in each wire type, across data chunks of one unit', async () => {
     // NULLs at a chunk's first and last rows, at a validity word's edges and in the next chunks; non-ASCII text.
     const nullAt = new Set([0, 7, 8, 63, 64, 2047, 2048, 2049, 4095, 4096, 4999]);
@@ -169,7 +236,7 @@ describe('Loader', () => {
     );
   });
 
-  it('holds no staged rows between batches: the staging tables go after each batch, so their memory does not grow', async () => {
+  it('holds no staged rows between batches: no temporary table stays, so the memory does not grow', async () => {
     // DuckDB keeps a temp table's deleted rows in memory until the table is dropped: staging tables emptied and
     // refilled per batch grew with the history of a backfill.
     const inMemory = async () =>
