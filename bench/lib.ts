@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -63,6 +63,32 @@ export async function startServeChild(
   });
   child.removeAllListeners('exit');
   return { ...ready, pid: child.pid, close: () => child.kill('SIGTERM'), cpuMs: () => processCpuMs(child.pid) };
+}
+
+/**
+ * CPU time (user + system, ms) of this process's threads so far, summed by thread name (Linux; empty elsewhere): the
+ * main thread is the process's own name, libuv's pool `libuv-worker`, V8's GC and compiler helpers `V8 …`, DuckDB's
+ * own threads `node` or `DuckDB…`.
+ */
+export function threadCpuMs(): Record<string, number> {
+  const out: Record<string, number> = {};
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return out;
+  }
+  for (const tid of tasks) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = tid === String(process.pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
 }
 
 /** CPU time (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */

@@ -55,7 +55,7 @@ try {
   });
   const perRequest = Math.round((run.syncCpuMs / run.requests) * 100) / 100;
   process.stdout.write(
-    `${JSON.stringify({ date: new Date().toISOString(), world: `${projects}x${prompts}x${days}`, load_before: loadBefore, load_after: loadavg()[0]?.toFixed(2), requests: run.requests, rows: run.rows, sync_cpu_ms: run.syncCpuMs, cpu_per_request_ms: perRequest })}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), world: `${projects}x${prompts}x${days}`, load_before: loadBefore, load_after: loadavg()[0]?.toFixed(2), requests: run.requests, rows: run.rows, sync_cpu_ms: run.syncCpuMs, cpu_per_request_ms: perRequest, by_thread: run.syncCpuByThread })}\n`,
   );
 } finally {
   server.close();

@@ -11,7 +11,7 @@ import { silentProgress } from '../src/extract/progress.js';
 import { syncAll, type TeamJob } from '../src/extract/run-sync.js';
 import type { SyncSettings, TeamResult } from '../src/extract/types.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
-import { processCpuMs, timed } from './lib.js';
+import { processCpuMs, threadCpuMs, timed } from './lib.js';
 
 export const CONCURRENCY = Number(process.env.VWH_BENCH_SCALE_CONCURRENCY ?? 8);
 /** The streams a night needs for the answers and everything derived or rotated; the source detail streams aside. */
@@ -60,6 +60,8 @@ export interface Run {
   peakHeapMb: number;
   /** CPU of the sync process and of the reference server(s) during the run. */
   syncCpuMs: number;
+  /** The sync process's CPU in the run by thread name (see `threadCpuMs`; threads that ended are missing). */
+  syncCpuByThread: Record<string, number>;
   serverCpuMs: number;
   perActivePrompt: number;
   promptRequests: number;
@@ -77,6 +79,7 @@ export async function syncRun(
   const serverCpu = () => servers.reduce((n, s) => n + (s.cpuMs() ?? 0), 0);
   const serverCpuBefore = serverCpu();
   const cpuBefore = process.cpuUsage();
+  const threadsBefore = threadCpuMs();
   let peakRss = process.memoryUsage().rss;
   let peakHeap = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => {
@@ -107,6 +110,11 @@ export async function syncRun(
       return t.result;
     });
     const cpu = process.cpuUsage(cpuBefore);
+    const byThread = Object.fromEntries(
+      Object.entries(threadCpuMs())
+        .map(([name, ms]) => [name, ms - (threadsBefore[name] ?? 0)] as const)
+        .sort((a, b) => b[1] - a[1]),
+    );
     const sum = (f: (t: TeamResult) => number) => teams.reduce((n, t) => n + f(t), 0);
     const first = teams[0]?.plan;
     return {
@@ -120,6 +128,7 @@ export async function syncRun(
       peakRssMb: Math.round(peakRss / 1e6),
       peakHeapMb: Math.round(peakHeap / 1e6),
       syncCpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      syncCpuByThread: byThread,
       serverCpuMs: serverCpu() - serverCpuBefore,
       perActivePrompt: first?.requestsPerActivePrompt ?? 0,
       promptRequests: first?.promptRequests ?? 0,
@@ -172,7 +181,10 @@ export function runInChild(input: ChildInput): Promise<Run> {
 }
 
 async function childMain(input: ChildInput): Promise<void> {
-  const wh = await Warehouse.open(input.db);
+  const wh = await Warehouse.open(
+    input.db,
+    process.env.VWH_BENCH_THREADS ? { threads: Number(process.env.VWH_BENCH_THREADS) } : {},
+  );
   try {
     const server: ServerCpu = { cpuMs: () => processCpuMs(input.serverPid) };
     const run = await syncRun(wh, [input.job], input.today, input.windowMs, [server]);
