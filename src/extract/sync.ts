@@ -76,6 +76,18 @@ export interface SyncOutcome extends MultiSyncResult {
 }
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+
+/** What `vwh sync` does when neither a flag, the environment nor the config says otherwise. */
+export const SYNC_DEFAULTS = {
+  lookbackDays: 3,
+  chunkDays: 31,
+  windowDays: 30,
+  topDomains: 3,
+  maxSourcePages: 5,
+  rotationDays: DEFAULT_ROTATION_DAYS,
+  /** Units in flight at once. */
+  concurrency: 4,
+} as const satisfies Omit<SyncSettings, 'today' | 'since' | 'until'> & { concurrency: number };
 const DEFAULT_MAX_RETRY_AFTER_S = DEFAULT_MAX_RETRY_AFTER_MS / 1000;
 
 /** The API's `{base_url}`: scheme, host and port (a trailing /api/public/v1 is tolerated and removed). */
@@ -122,7 +134,7 @@ export async function runSync(options: SyncOptions, io: SyncIo = {}): Promise<Sy
         fullRefresh: Boolean(options.fullRefresh),
         todayFromApi: options.today === undefined,
         planOnly: Boolean(options.plan),
-        concurrency: options.concurrency ?? config.concurrency ?? 4,
+        concurrency: options.concurrency ?? config.concurrency ?? SYNC_DEFAULTS.concurrency,
         maxRetryAfterMs: 1000 * (options.maxRetryAfter ?? config.maxRetryAfterSeconds ?? DEFAULT_MAX_RETRY_AFTER_S),
         maxResponseBytes: resolved(wholeNumber(1024), [
           ['--max-response-bytes', options.maxResponseBytes],
@@ -272,12 +284,12 @@ function resolveSync(options: SyncOptions, config: SyncConfig) {
   checkSharedKeys(jobs);
   const settings: SyncSettings = {
     today,
-    lookbackDays: options.lookbackDays ?? config.lookbackDays ?? 3,
-    chunkDays: config.chunkDays ?? 31,
-    windowDays: options.windowDays ?? config.windowDays ?? 30,
-    topDomains: options.topDomains ?? config.topDomains ?? 3,
-    maxSourcePages: config.maxSourcePages ?? 5,
-    rotationDays: options.rotationDays ?? config.rotationDays ?? DEFAULT_ROTATION_DAYS,
+    lookbackDays: options.lookbackDays ?? config.lookbackDays ?? SYNC_DEFAULTS.lookbackDays,
+    chunkDays: config.chunkDays ?? SYNC_DEFAULTS.chunkDays,
+    windowDays: options.windowDays ?? config.windowDays ?? SYNC_DEFAULTS.windowDays,
+    topDomains: options.topDomains ?? config.topDomains ?? SYNC_DEFAULTS.topDomains,
+    maxSourcePages: config.maxSourcePages ?? SYNC_DEFAULTS.maxSourcePages,
+    rotationDays: options.rotationDays ?? config.rotationDays ?? SYNC_DEFAULTS.rotationDays,
     since,
     until,
   };

@@ -35,6 +35,7 @@ export async function openTeamClient(
     timeoutMs: options.timeoutMs,
     maxRetryAfterMs: options.maxRetryAfterMs,
     maxResponseBytes: options.maxResponseBytes,
+    transport: options.transport,
   });
   return { budget, client };
 }

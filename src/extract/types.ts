@@ -1,5 +1,6 @@
 import type { Project, Prompt } from '../api/index.js';
 import type { ApiClient, BackoffOptions } from '../client/api-client.js';
+import type { Transport } from '../client/transport.js';
 import type { Clock } from '../core/clock.js';
 import type { DayRange } from '../core/days.js';
 import type { VwhError } from '../core/errors.js';
@@ -178,6 +179,8 @@ export interface TeamSyncOptions {
   maxResponseBytes?: number;
   /** The client's clock (rate window, backoff). Default real time. */
   clock?: Clock;
+  /** The client's transport (default undici over HTTP); the benches answer from the reference services in process. */
+  transport?: Transport;
   logger: Logger;
   progress: ProgressSink;
   signal?: AbortSignal;

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { type Clock, systemClock } from '../core/clock.js';
+import { systemClock } from '../core/clock.js';
 import { registerSecret } from '../core/errors.js';
 import { BASE_PATH, buildApp } from './app.js';
 import { withFaults } from './faults/injector.js';
@@ -34,15 +34,63 @@ export interface ReferenceServer {
   close(): Promise<void>;
 }
 
-export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
-  const clock: Clock = options.clock ?? systemClock;
+/** One exchange answered in process: status, lower-case headers (the simulated `Date` among them), body text. */
+export interface InProcessResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** The reference services without a listener: their state, and requests answered as the server answers them. */
+export interface InProcessReference {
+  state: ReferenceState;
+  demoApiKey?: string;
+  /**
+   * One request to the application, no socket: the `Date` header is the simulated clock's, as the listener sets it
+   * (`withSimulatedDate`); faults, which the listener injects, are not applied.
+   */
+  request(input: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+  }): Promise<InProcessResponse>;
+  /** Stops the background work. */
+  close(): void;
+}
+
+/** The state and application of a reference server, built once for both ways of answering. */
+function assemble(options: ReferenceServerOptions, controlToken: string | null) {
   const resolved = resolveOptions(options, Date.now());
-  checkControlExposure(resolved.host, resolved.allowRemoteControl);
-  const controlToken = options.controlToken ?? (isLoopbackHost(resolved.host) ? null : randomToken(32));
-  registerSecret(controlToken ?? undefined);
   const world = createWorld({ seed: resolved.seed, lateFraction: resolved.lateFraction });
-  const state = new ReferenceState(resolved, clock, world);
-  const app = buildApp(state, controlToken);
+  const state = new ReferenceState(resolved, options.clock ?? systemClock, world);
+  return { resolved, state, app: buildApp(state, controlToken) };
+}
+
+/** The reference services answered in process, without HTTP (benches land big worlds through it). */
+export function createReference(options: ReferenceServerOptions = {}): InProcessReference {
+  const { state, app } = assemble(options, null);
+  return {
+    state,
+    demoApiKey: state.demo?.apiKey,
+    request: async ({ method, url, headers, body }) => {
+      const res = await app.fetch(new Request(url, { method, headers, body }));
+      const out: Record<string, string> = { date: new Date(state.sim.now()).toUTCString() };
+      res.headers.forEach((value, name) => {
+        out[name] = value;
+      });
+      return { status: res.status, headers: out, text: await res.text() };
+    },
+    close: () => state.background.stop(),
+  };
+}
+
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const asked = resolveOptions(options, Date.now());
+  checkControlExposure(asked.host, asked.allowRemoteControl);
+  const controlToken = options.controlToken ?? (isLoopbackHost(asked.host) ? null : randomToken(32));
+  registerSecret(controlToken ?? undefined);
+  const { resolved, state, app } = assemble(options, controlToken);
   const listener = withSimulatedDate(withFaults(getRequestListener(app.fetch), state.faults), state.sim);
   const server: Server = createServer(listener);
   await new Promise<void>((resolve, reject) => {
