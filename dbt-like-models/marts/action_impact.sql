@@ -8,7 +8,8 @@ description: |
     (the 14 days between are the ramp: content takes time to reach AI answers), cut at the project's last complete
     day (intermediate.int_day_completeness: a partial day would bias the after visibility down).
   - Per prompt, its change `d = after visibility − before visibility` (answers naming the own brand ÷ answers,
-    providers pooled) and d's binomial variance v (p smoothed to (x+1)/(n+2)). Prompts without answers in both
+    providers pooled) and d's binomial variance v = p(1 − p)(1/n_before + 1/n_after), p the prompt's level over
+    both windows smoothed to (x+1)/(n+2). Prompts without answers in both
     windows take no part. The prompt is the unit: its answers share its level, which d removes.
   - Overlapping actions: other completed actions of the project completed between 14 days before the before window
     and the end of the after window. Each prompt's stratum is the set of overlapping *targeted* actions reaching it.
@@ -16,14 +17,17 @@ description: |
     treated prompts − mean d of the control prompts, so overlapping targeted actions move both sides alike and a
     project-wide action cancels; strata combined with weights w = 1/(1/n_T + 1/n_C). Variance: the binomial
     variances plus a between-prompt variance τ² (method of moments on the spread of d inside the groups beyond
-    sampling, DerSimonian–Laird style; when no group has two prompts, the any level's τ², else 0), normal quantile.
-    Cells are the stratum and the prompt's topic (a topic's own drift cancels too) when one such cell holds
-    treated and control prompts, else the stratum alone.
+    sampling, DerSimonian–Laird style, pooled over the team's actions at that level; the topic level without one
+    borrows the any level's, else 0), normal quantile. Cells are the stratum and the prompt's topic (a topic's own
+    drift cancels too) when those cells keep every treated prompt the strata keep and more than two controls, else
+    the stratum alone.
   - `placebo_brands` (project-wide actions, and targeted ones with no control prompt): the own brand's change on
     the targeted prompts (those no overlapping targeted action reaches, when there are some) − the mean change of
     the project's K tracked competitors on the same answers (tracked through both windows). Their spread tells
-    how far a brand drifts in that time without an action: variance = max(0, s²_competitors − their mean
-    sampling variance) + the own change's sampling variance + s²_competitors / K, Student t with K − 1 df; K ≥ 2.
+    how far a brand drifts in that time without an action, pooled over the team's placebo estimates:
+    σ² = max(0, Σ (K − 1)(s²_competitors − their mean sampling variance) / Σ (K − 1)); variance = σ² + the own
+    change's sampling variance + (σ² + the competitors' mean sampling variance) / K, Student t with Σ (K − 1) df;
+    K ≥ 2.
   - `none`: no usable control or no answers in a window: no effect, vs_expected inconclusive.
   - vs_expected (expected range [expected_impact_min, expected_impact_max]): `below` when the whole interval is
     under it, `above` when over it, `within` when inside it, `inconclusive` when the interval straddles an edge
@@ -60,7 +64,7 @@ columns:
   control_delta_pp: mean change of the control (control prompts, weighted as the strata; or the competitors), points
   effect_pp: the estimate, percentage points
   effect_se_pp: its standard error
-  effect_df: degrees of freedom of the t quantile (placebo_brands); null where the quantile is normal
+  effect_df: "degrees of freedom of the t quantile (placebo_brands: Σ (K − 1) over the team's placebo estimates); null where the quantile is normal"
   effect_ci_low_pp: lower bound of the 95% interval (quantile × effect_se_pp)
   effect_ci_high_pp: upper bound
   significant: the interval excludes 0
@@ -155,13 +159,15 @@ prompt_windows as (
   group by s.team_id, s.action_id, ch.prompt_id, t.prompt_id
 ),
 units as (
-  -- One observation per prompt answered in both windows: its change d (points) and d's binomial variance, with
-  -- p smoothed to (x + 1) / (n + 2) so that 0 of n or n of n still carries sampling variance.
+  -- One observation per prompt answered in both windows: its change d (points) and d's binomial variance
+  -- p(1 − p)(1/n_before + 1/n_after), p the prompt's level over both windows smoothed to (x + 1) / (n + 2). Not
+  -- each window's own p: a prompt with 0 of 6 answers before would get p = 0.125 and a third of its true variance,
+  -- which made a wrong verdict conclusive (issue 25; docs/analytics.md).
   select
     *,
     100 * (x_after / n_after - x_before / n_before) as d_pp,
-    10000 * ((x_after + 1) / (n_after + 2) * (1 - (x_after + 1) / (n_after + 2)) / n_after
-      + (x_before + 1) / (n_before + 2) * (1 - (x_before + 1) / (n_before + 2)) / n_before) as v_pp2
+    10000 * (x_before + x_after + 1) / (n_before + n_after + 2) * (1 - (x_before + x_after + 1) / (n_before + n_after + 2))
+      * (1 / n_before + 1 / n_after) as v_pp2
   from prompt_windows
   where n_before > 0 and n_after > 0
 ),
@@ -205,25 +211,27 @@ strata as (
 ),
 did_heterogeneity as (
   -- Between-prompt variance of d beyond the binomial (method of moments, DerSimonian–Laird style): the spread
-  -- of d inside the groups minus what sampling alone explains; 0 when no group has two prompts.
+  -- of d inside the groups minus what sampling alone explains, pooled over every action of the team at that level
+  -- (one action's few prompts give a τ² too noisy to use alone); null when no group has two prompts.
   select
     team_id,
-    action_id,
     level,
-    case when sum(n_t + n_c) > 2 * count(*)
-      then greatest(0, (sum(ss) - sum(ss_expected)) / (sum(n_t + n_c) - 2 * count(*)))
+    case when sum(n_t + n_c - 2) > 0
+      then greatest(0, (sum(ss) - sum(ss_expected)) / sum(n_t + n_c - 2))
     end as tau2
   from strata
-  group by team_id, action_id, level
+  group by team_id, level
 ),
 did_tau2 as (
-  -- A level whose groups are all single prompts cannot estimate τ²: the topic level then borrows the any level's
-  -- (which also holds the spread between topics: conservative), else 0.
+  -- The topic level borrows the any level's τ² when it cannot estimate its own (conservative: it also holds the
+  -- spread between topics), else 0.
   select
-    h.team_id, h.action_id, h.level,
-    coalesce(h.tau2, case when h.level = 'topic' then a.tau2 end, 0) as tau2
-  from did_heterogeneity as h
-  left join did_heterogeneity as a on a.team_id = h.team_id and a.action_id = h.action_id and a.level = 'any'
+    s.team_id, s.action_id, s.level,
+    coalesce(any_value(h.tau2), case when s.level = 'topic' then any_value(a.tau2) end, 0) as tau2
+  from strata as s
+  left join did_heterogeneity as h on h.team_id = s.team_id and h.level = s.level
+  left join did_heterogeneity as a on a.team_id = s.team_id and a.level = 'any'
+  group by s.team_id, s.action_id, s.level
 ),
 did_levels as (
   select
@@ -240,9 +248,15 @@ did_levels as (
   group by s.team_id, s.action_id, s.level
 ),
 did as (
-  select *
-  from did_levels
-  qualify row_number() over (partition by team_id, action_id order by level = 'topic' desc) = 1
+  -- The topic level only when it keeps every treated prompt the stratum level keeps and more than two controls;
+  -- else the stratum level (issue 25: topic cells that kept 1 of 15 controls gave intervals of ±30 points).
+  select l.*
+  from did_levels as l
+  left join did_levels as a on a.team_id = l.team_id and a.action_id = l.action_id and a.level = 'any'
+  qualify row_number() over (
+    partition by l.team_id, l.action_id
+    order by (l.level = 'topic' and l.n_t = a.n_t and l.n_c > 2) desc, l.level = 'any' desc
+  ) = 1
 ),
 placebo_prompts as (
   -- The prompts on which the own brand is set against its competitors: the targeted prompts no overlapping
@@ -322,24 +336,49 @@ placebo_changes as (
   left join placebo_mentions as pm
     on pm.team_id = pb.team_id and pm.action_id = pb.action_id and pm.brand_id = pb.brand_id
 ),
-placebo as (
-  -- effect = own change − mean competitor change; variance = the brands' drift variance (the competitors'
-  -- spread less their sampling variance) + the own change's sampling variance + the competitors' mean's variance.
+placebo_actions as (
+  -- Per action: the own change and its sampling variance, the competitors' mean change, their spread s² and mean
+  -- sampling variance.
   select
     o.team_id,
     o.action_id,
     count(*) as k,
-    100 * (o.x_after / o.n_after - o.x_before / o.n_before) - avg(c.d_pp) as effect,
+    100 * (o.x_after / o.n_after - o.x_before / o.n_before) as own_d,
+    10000 * ((o.x_after + 1) / (o.n_after + 2) * (1 - (o.x_after + 1) / (o.n_after + 2)) / o.n_after
+      + (o.x_before + 1) / (o.n_before + 2) * (1 - (o.x_before + 1) / (o.n_before + 2)) / o.n_before) as own_v,
     avg(c.d_pp) as control_delta,
-    sqrt(greatest(0, var_samp(c.d_pp) - avg(c.v_pp2))
-      + 10000 * ((o.x_after + 1) / (o.n_after + 2) * (1 - (o.x_after + 1) / (o.n_after + 2)) / o.n_after
-        + (o.x_before + 1) / (o.n_before + 2) * (1 - (o.x_before + 1) / (o.n_before + 2)) / o.n_before)
-      + var_samp(c.d_pp) / count(*)) as se
+    var_samp(c.d_pp) as s2,
+    avg(c.v_pp2) as mean_v
   from placebo_own as o
   join placebo_changes as c on c.team_id = o.team_id and c.action_id = o.action_id
   where o.n_before > 0 and o.n_after > 0
   group by o.team_id, o.action_id, o.n_before, o.x_before, o.n_after, o.x_after
   having count(*) >= 2
+),
+placebo_drift as (
+  -- How far a brand drifts between the windows without an action: the competitors' spread beyond sampling, pooled
+  -- over every placebo estimate of the team (weights k − 1, the degrees of freedom of each s²). One action's few
+  -- competitors gave a variance estimate so uncertain that a tight draw made a wrong verdict conclusive (issue 25).
+  select
+    team_id,
+    greatest(0, sum((k - 1) * (s2 - mean_v)) / sum(k - 1)) as drift_var,
+    sum(k - 1) as df
+  from placebo_actions
+  group by team_id
+),
+placebo as (
+  -- effect = own change − mean competitor change; variance = the pooled drift variance (the own brand's drift)
+  -- + the own change's sampling variance + the competitors' mean's variance ((drift + sampling) / k).
+  select
+    a.team_id,
+    a.action_id,
+    a.k,
+    a.own_d - a.control_delta as effect,
+    a.control_delta,
+    sqrt(d.drift_var + a.own_v + (d.drift_var + a.mean_v) / a.k) as se,
+    d.df
+  from placebo_actions as a
+  join placebo_drift as d on d.team_id = a.team_id
 ),
 raw_windows as (
   -- The targeted prompts' raw before/after counts (all targeted prompts, for the plain before/after change).
@@ -378,7 +417,7 @@ estimates as (
     round(case when s.scope = 'targeted' and d.action_id is not null then d.se else p.se end, 9) as se,
     -- did_prompts: binomial variances are known, so a normal quantile; placebo_brands: t with K − 1 df (the
     -- drift variance is estimated from K competitors).
-    case when s.scope = 'targeted' and d.action_id is not null then null else p.k - 1 end as df
+    case when s.scope = 'targeted' and d.action_id is not null then null else p.df end as df
   from scoped as s
   left join did as d on d.team_id = s.team_id and d.action_id = s.action_id
   left join placebo as p on p.team_id = s.team_id and p.action_id = s.action_id

@@ -25,6 +25,7 @@ const MARTS = [
   'marts.prompt_opportunities',
   'marts.competitor_gaps',
   'marts.action_impact',
+  'marts.action_impact_by_category',
 ];
 const INTERMEDIATE = [
   'opportunity_chats',

@@ -1,7 +1,8 @@
 /**
  * Acceptance of the analytics against the world's ground truth (`/_reference/truth/…`), on demo worlds of seeds
  * that are not the demo's (42) and of several sizes: marts.action_impact's interval covers the true effect of the
- * completed actions and a conclusive verdict agrees with the truth's; the trend's alerts point the right way at true
+ * completed actions, a conclusive verdict agrees with the truth's, and marts.action_impact_by_category's interval
+ * covers the mean planted effect of its actions; the trend's alerts point the right way at true
  * changes of at least 1 point; the share of voice report's tracked-share interval covers the true share. The estimators were designed on seeds 3, 11 and 29 (3 × 5 × 60, 2 × 6 × 60,
  * 3 × 5 × 62); these worlds are others. The figures are printed (and quoted in docs/analytics.md):
  *   npx vitest run test/analytics/truth.test.ts
@@ -38,6 +39,49 @@ interface TruthAction {
 }
 
 const scored: Array<{ seed: number; mart: ActionRow; truth: TruthAction }> = [];
+
+/**
+ * Worlds scored for action impact only (marts.action_impact and marts.action_impact_by_category), beside SHAPES:
+ * seed 707 is where the pooled estimates once made a wrong verdict conclusive (docs/analytics.md).
+ */
+const IMPACT_SHAPES: WorldShape[] = [
+  { seed: 707, projects: 3, prompts: 20, historyDays: 120 },
+  { seed: 13, projects: 5, prompts: 6, historyDays: 90 },
+];
+interface CategoryRow extends Record<string, unknown> {
+  team_id: string;
+  category: string;
+  n_actions: number;
+  effect_pp: number;
+  effect_ci_low_pp: number;
+  effect_ci_high_pp: number;
+  vs_expected: string | null;
+}
+/** Each category row (and 'all') with the mean of its actions' planted effects. */
+const categories: Array<{ seed: number; row: CategoryRow; truth: number }> = [];
+
+async function scoreImpact(world: SyncedWorld, db: Database, seed: number): Promise<void> {
+  const rows = await db.session.all<ActionRow & { category: string; team_id: string }>(
+    'select * from marts.action_impact',
+  );
+  const truth = await getJson<{ actions: TruthAction[] }>(world, '/_reference/truth/actions');
+  for (const t of truth.actions) {
+    if (t.effect_pp === null) continue;
+    const mart = rows.find((r) => r.action_id === t.action_id);
+    expect(mart, `marts.action_impact has completed action ${t.action_id}`).toBeDefined();
+    if (mart) scored.push({ seed, mart, truth: t });
+  }
+  const truthOf = new Map(truth.actions.map((t) => [t.action_id, t.effect_pp]));
+  for (const row of await db.session.all<CategoryRow>('select * from marts.action_impact_by_category')) {
+    const effects = rows
+      .filter((r) => r.team_id === row.team_id && r.effect_pp !== null)
+      .filter((r) => row.category === 'all' || r.category === row.category)
+      .map((r) => truthOf.get(r.action_id))
+      .filter((x): x is number => typeof x === 'number');
+    expect(effects.length, `${row.category}: a planted effect for every pooled action`).toBe(Number(row.n_actions));
+    categories.push({ seed, row, truth: effects.reduce((a, b) => a + b, 0) / effects.length });
+  }
+}
 
 interface TrendRow extends Record<string, unknown> {
   project_id: string;
@@ -187,7 +231,7 @@ async function getJson<T>(world: SyncedWorld, path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-async function measure(shape: WorldShape): Promise<void> {
+async function measure(shape: WorldShape, impactOnly = false): Promise<void> {
   {
     const world = await syncWorld(shape);
     worlds.push(world);
@@ -196,22 +240,18 @@ async function measure(shape: WorldShape): Promise<void> {
       const build = await runProject(db, await loadProject(MODELS_DIR), {
         command: 'build',
         threads: 2,
-        select: ['+marts.action_impact', '+marts.brand_visibility_trend', '+marts.share_of_voice_daily'],
+        select: impactOnly
+          ? ['+marts.action_impact_by_category']
+          : ['+marts.action_impact_by_category', '+marts.brand_visibility_trend', '+marts.share_of_voice_daily'],
         clock: new ManualClock(Date.parse(`${addDays(WORLD_TODAY, 1)}T01:00:00Z`)),
         logger: silentLogger,
       });
       const failed = build.results.filter((r) => r.status === 'error' || r.status === 'fail');
       expect(failed.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
-      const rows = await db.session.all<ActionRow>('select * from marts.action_impact');
-      const truth = await getJson<{ actions: TruthAction[] }>(world, '/_reference/truth/actions');
+      await scoreImpact(world, db, shape.seed);
+      if (impactOnly) return;
       await scoreTrend(world, db, shape.seed);
       await scoreShareOfVoice(world, db, shape.seed);
-      for (const t of truth.actions) {
-        if (t.effect_pp === null) continue;
-        const mart = rows.find((r) => r.action_id === t.action_id);
-        expect(mart, `marts.action_impact has completed action ${t.action_id}`).toBeDefined();
-        if (mart) scored.push({ seed: shape.seed, mart, truth: t });
-      }
     } finally {
       db.close();
     }
@@ -221,6 +261,7 @@ async function measure(shape: WorldShape): Promise<void> {
 // One world after the other: on a 2-core box concurrent syncs only compete for the CPU.
 beforeAll(async () => {
   for (const shape of SHAPES) await measure(shape);
+  for (const shape of IMPACT_SHAPES) await measure(shape, true);
 }, 600_000);
 
 afterAll(async () => {
@@ -248,11 +289,11 @@ describe('marts.action_impact against the planted truth', () => {
     const methods = new Map<string, number>();
     for (const { mart } of scored) methods.set(mart.method, (methods.get(mart.method) ?? 0) + 1);
     console.info(
-      `action_impact on seeds ${SHAPES.map((s) => s.seed).join(', ')}: ${scored.length} completed actions ` +
+      `action_impact on seeds ${[...SHAPES, ...IMPACT_SHAPES].map((s) => s.seed).join(', ')}: ${scored.length} completed actions ` +
         `(${[...methods].map(([m, n]) => `${m} ${n}`).join(', ')}), coverage ${covered.length}/${scored.length}, ` +
         `verdict equal to the truth's ${right.length}/${scored.length}, conclusive ${conclusive.length} ` +
         `(wrong ${conclusive.length - right.length}), not contradicted ${agree.length}/${scored.length}, ` +
-        `mean error ${(bias / scored.length).toFixed(2)} pp`,
+        `mean error ${(bias / scored.length).toFixed(2)} pp, median half-width ${median(halfWidths()).toFixed(2)} pp`,
     );
     for (const { seed, mart, truth } of scored) {
       console.info(
@@ -261,10 +302,43 @@ describe('marts.action_impact against the planted truth', () => {
     }
     expect(covered.length / scored.length).toBeGreaterThanOrEqual(0.9);
     expect(agree.length / scored.length).toBeGreaterThanOrEqual(0.85);
-    // A conclusive verdict is wrong for at most one action in ten (none measured so far).
-    expect(conclusive.length - right.length).toBeLessThanOrEqual(Math.floor(scored.length / 10));
+    // At most one conclusive verdict in ten is wrong (of the conclusive ones: none wrong while fewer than ten).
+    expect(conclusive.length - right.length).toBeLessThanOrEqual(Math.floor(conclusive.length / 10));
   });
 });
+
+const halfWidths = () =>
+  scored
+    .filter(({ mart }) => mart.effect_ci_low_pp !== null && mart.effect_ci_high_pp !== null)
+    .map(({ mart }) => ((mart.effect_ci_high_pp ?? 0) - (mart.effect_ci_low_pp ?? 0)) / 2);
+
+describe('marts.action_impact_by_category against the planted truth', () => {
+  it("covers the mean planted effect of each category (and of 'all') for at least 90% of the rows", () => {
+    const covered = categories.filter(
+      ({ row, truth }) => row.effect_ci_low_pp <= truth && truth <= row.effect_ci_high_pp,
+    );
+    const conclusive = categories.filter(({ row }) => row.vs_expected !== null && row.vs_expected !== 'inconclusive');
+    console.info(
+      `action_impact_by_category: ${covered.length} of ${categories.length} intervals cover the mean planted effect ` +
+        `(${categories.filter(({ row }) => row.category === 'all').length} portfolio rows), median half-width ` +
+        `${median(categories.map(({ row }) => (row.effect_ci_high_pp - row.effect_ci_low_pp) / 2)).toFixed(2)} pp, ` +
+        `${conclusive.length} conclusive`,
+    );
+    for (const { seed, row, truth } of categories)
+      console.info(
+        `  seed ${seed} ${row.category} (${row.n_actions}) truth mean ${truth.toFixed(2)} est ${Number(row.effect_pp).toFixed(2)} [${Number(row.effect_ci_low_pp).toFixed(2)}, ${Number(row.effect_ci_high_pp).toFixed(2)}] ${row.vs_expected}`,
+      );
+    expect(categories.length).toBeGreaterThanOrEqual(15);
+    expect(categories.filter(({ row }) => row.category === 'all')).toHaveLength(SHAPES.length + IMPACT_SHAPES.length);
+    expect(covered.length / categories.length).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+}
 
 describe('marts.brand_visibility_trend alerts against the true changes', () => {
   const wrong = (c: (typeof changes)[number]) =>
