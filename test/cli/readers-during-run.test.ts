@@ -31,6 +31,8 @@ beforeAll(async () => {
     config,
     JSON.stringify({
       freshness: { warn_after: { count: 5000, period: 'day' }, error_after: { count: 5000, period: 'day' } },
+      // the readers read the published copy and the warehouse, never the lake or the HTML report
+      exports: {},
     }),
   );
   const first = await run('2026-04-10').done;

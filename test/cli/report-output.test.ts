@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadReports, writeReport } from '../../src/export/index.js';
 import { runNightly } from '../../src/ops/nightly.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { capture, quiet, tempDir, tinyWorld } from '../ops/support.js';
+import { capture, quiet, tempDir, tinyWorld, writeConfig } from '../ops/support.js';
 import { requireBuilt, vwh } from './cli-support.js';
 
 const t = tempDir('vwh-report-out-');
@@ -17,7 +17,10 @@ let projects: Array<{ id: string; name: string }> = [];
 
 beforeAll(async () => {
   requireBuilt();
-  const base = tinyWorld(t.db, '2026-04-10');
+  // the reports read the warehouse: the run's own exports and published copy would be work nothing reads
+  const base = tinyWorld(t.db, '2026-04-10', {
+    config: writeConfig(t.db, { exports: {}, publish: { enabled: false } }),
+  });
   const result = await runNightly(
     { ...base, world: { seed: 11, projects: 2, prompts: 2, historyDays: 5 } },
     { out: capture().out, logger: quiet },
