@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadMacros } from '../../src/models/macros.js';
 import { loadProject, shippedModelsDir } from '../../src/models/project.js';
 import { runUnitTests } from '../../src/models/unit-tests.js';
 import { build, type Sandbox, sandbox, writeModels } from './helpers.js';
@@ -100,5 +101,15 @@ describe('the shipped share-of-voice interval (dbt-like-models/macros/stats.sql)
     expect(row?.none).toBeNull();
     // a sum a warehouse built before the intervals does not hold: no interval, not Wilson's over the mentions
     expect(row?.unknown).toBeNull();
+  });
+
+  it('share_low and share_high paste share_effective_n once (a macro is text: each repeat is planned again)', () => {
+    // wilson_low(x / m * share_effective_n(…), share_effective_n(…)) repeated it twenty times after expansion, which
+    // made the share_of_voice report's planning about 0.1 s per call site (docs/exports.md, "Reading the warehouse")
+    const macros = loadMacros(shippedModelsDir());
+    for (const name of ['share_low', 'share_high']) {
+      const sql = macros.find((m) => m.name === name)?.sql ?? '';
+      expect(sql.match(/share_effective_n\s*\(/g), name).toHaveLength(1);
+    }
   });
 });
