@@ -17,10 +17,10 @@ description: |
     the range, within when inside it, inconclusive when it straddles an edge.
   Assumes the actions' estimates are independent (actions of one project share some control prompts and
   competitors, so the interval is somewhat narrow when they do) and the normal approximation.
-grain: one row per team and category, plus one row per team with category = 'all'
+grain: one row per team and category with a measured action, plus one row per team with category = 'all' (none for a team without a measured action)
 columns:
   team_id: the config's team
-  category: the action category, or 'all' for every measured action of the team
+  category: "the action category ('uncategorized' when the API gives none), or 'all' for every measured action of the team"
   n_actions: measured actions pooled (marts.action_impact status = measured)
   n_completed: completed actions of the category (measured or not)
   n_projects: projects the pooled actions belong to
