@@ -19,6 +19,7 @@ export function seedDemoTeam(state: Stores, apiKey?: string): { apiKey: string; 
     projects: state.options.projects,
     promptsPerProject: state.options.prompts,
     historyDays: state.options.historyDays,
+    ownShifts: state.options.ownShifts,
     today: state.sim.today(),
     teamId: team.id,
   });

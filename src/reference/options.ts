@@ -15,6 +15,11 @@ export interface ReferenceServerOptions {
   historyDays?: number;
   projects?: number;
   prompts?: number;
+  /**
+   * Extension for estimator tests: planted step changes of each demo project's own brand (its mention probability on
+   * every prompt, ramped like an action's effect), that many per project; default 0 (none). See demo.ts.
+   */
+  ownShifts?: number;
   /** The sliding rate-limit window (60 000 ms in the spec); scaled down in tests. */
   rateWindowMs?: number;
   /** Share of each day's answers that arrive a day late. */
@@ -43,6 +48,7 @@ export interface ResolvedOptions {
   historyDays: number;
   projects: number;
   prompts: number;
+  ownShifts: number;
   rateWindowMs: number;
   lateFraction: number;
   faults: string | null;
@@ -60,6 +66,7 @@ export function resolveOptions(options: ReferenceServerOptions, realNow: number)
     historyDays: options.historyDays ?? 90,
     projects: options.projects ?? 3,
     prompts: options.prompts ?? 12,
+    ownShifts: options.ownShifts ?? 0,
     rateWindowMs: options.rateWindowMs ?? 60_000,
     lateFraction: options.lateFraction ?? 0.1,
     faults: options.faults ?? null,

@@ -56,6 +56,8 @@ export interface WorldShape {
   projects: number;
   prompts: number;
   historyDays: number;
+  /** Planted own-brand changes per project (the reference's `ownShifts`); none when absent. */
+  ownShifts?: number;
 }
 
 /**

@@ -74,6 +74,65 @@ describe('GET /_reference/truth/visibility', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toContain('date_from');
   });
+
+  it('by=prompt: one row per active prompt, whose answer-weighted mean is the project row', async () => {
+    const id = projects[0].id;
+    const range = `project_id=${id}&date_from=${addDays(TODAY, -3)}&date_to=${addDays(TODAY, -2)}`;
+    const pooled = (await call(server, 'GET', `/_reference/truth/visibility?${range}`)).body.rows as Json[];
+    const perPrompt = (await call(server, 'GET', `/_reference/truth/visibility?${range}&by=prompt`)).body
+      .rows as Json[];
+    expect(pooled.every((r) => r.prompt_id === undefined)).toBe(true);
+    const key = (r: Json) => `${r.date}|${r.brand_id}|${r.provider}`;
+    for (const row of pooled) {
+      const parts = perPrompt.filter((r) => key(r) === key(row));
+      expect(new Set(parts.map((r) => r.prompt_id)).size).toBe(parts.length);
+      expect(parts.reduce((s, r) => s + r.answers, 0)).toBe(row.answers);
+      const mean = parts.reduce((s, r) => s + r.answers * r.visibility_pct, 0) / row.answers;
+      expect(mean).toBeCloseTo(row.visibility_pct, 2);
+    }
+    // The own brand's visibility differs between prompts (each prompt has an offset of its own).
+    const own = perPrompt.filter((r) => r.is_own_brand && r.provider === 'all' && r.date === perPrompt[0]?.date);
+    expect(
+      Math.max(...own.map((r) => r.visibility_pct)) - Math.min(...own.map((r) => r.visibility_pct)),
+    ).toBeGreaterThan(1);
+    const bad = await call(server, 'GET', `/_reference/truth/visibility?${range}&by=brand`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toContain('by');
+  });
+});
+
+describe('ownShifts (planted own-brand changes, an extension for estimator tests)', () => {
+  it('moves the own brand of every project by each shift, up then down, and the truth has it; off by default', async () => {
+    expect(projects.every((p) => server.state.projects.get(p.id)?.config.own_shifts === undefined)).toBe(true);
+    const shifted = await start({ seed: 23, projects: 2, prompts: 8, historyDays: 60, ownShifts: 2 });
+    try {
+      for (const project of projects) {
+        const shifts = shifted.state.projects.get(project.id)?.config.own_shifts ?? [];
+        expect(shifts.map((s) => Math.sign(s.impact_pp))).toEqual([1, -1]);
+        for (const s of shifts) expect(Math.abs(s.impact_pp)).toBeGreaterThanOrEqual(6);
+        const [up] = shifts;
+        const own = async (srv: ReferenceServer, day: string) => {
+          const { rows } = (
+            await call(
+              srv,
+              'GET',
+              `/_reference/truth/visibility?project_id=${project.id}&date_from=${day}&date_to=${day}`,
+            )
+          ).body;
+          return rows.find((r: Json) => r.is_own_brand && r.provider === 'all').visibility_pct as number;
+        };
+        const day = (at: string, plus: number) => addDays(at.slice(0, 10), plus);
+        // The day before the first shift: the same world; 14 days after it (the ramp done, the second not begun):
+        // the own brand higher by about the shift (less what detection misses and what clamps).
+        expect(await own(shifted, day(up?.at ?? '', -1))).toBeCloseTo(await own(server, day(up?.at ?? '', -1)), 4);
+        const lift = (await own(shifted, day(up?.at ?? '', 15))) - (await own(server, day(up?.at ?? '', 15)));
+        expect(lift).toBeGreaterThan(0.5 * (up?.impact_pp ?? 0));
+        expect(lift).toBeLessThanOrEqual((up?.impact_pp ?? 0) + 0.01);
+      }
+    } finally {
+      await shifted.close();
+    }
+  });
 });
 
 describe('GET /_reference/truth/actions', () => {

@@ -35,7 +35,7 @@ export function truthEvents(state: ReferenceState, projectId?: string) {
 /** Expected visibility of one project; the range defaults to the project's first day through today. */
 export function truthVisibility(
   state: ReferenceState,
-  query: { project_id?: string; date_from?: string; date_to?: string },
+  query: { project_id?: string; date_from?: string; date_to?: string; by?: string },
 ) {
   if (query.project_id === undefined) throw fail(400, 'project_id is required');
   const [record] = projectsOf(state, query.project_id);
@@ -50,6 +50,7 @@ export function truthVisibility(
   const from = query.date_from ?? (firstPrompt < created ? firstPrompt : created);
   const to = query.date_to !== undefined && query.date_to < today ? query.date_to : today;
   if (from > to) throw fail(400, 'date_from must be on or before date_to (and today)');
+  if (query.by !== undefined && query.by !== 'prompt') throw fail(400, "by must be 'prompt' (or absent)");
   if (Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * 86_400_000) {
     throw fail(400, `a range of at most ${MAX_RANGE_DAYS} days; narrow date_from/date_to`);
   }
@@ -57,6 +58,6 @@ export function truthVisibility(
     project_id: query.project_id,
     date_from: from,
     date_to: to,
-    rows: state.world.truthVisibility(record.config, { from, to }),
+    rows: state.world.truthVisibility(record.config, { from, to }, query.by === 'prompt'),
   };
 }

@@ -12,6 +12,7 @@ export function truthRoutes(app: Hono, state: ReferenceState): void {
         project_id: c.req.query('project_id'),
         date_from: c.req.query('date_from'),
         date_to: c.req.query('date_to'),
+        by: c.req.query('by'),
       }),
     ),
   );

@@ -41,6 +41,8 @@ export interface DemoTeamOptions {
   projects: number;
   promptsPerProject: number;
   historyDays: number;
+  /** Planted step changes of each project's own brand (demo.ts `ownShiftsFor`); default 0. */
+  ownShifts?: number;
   /** The simulated today; history starts `historyDays` before it. */
   today: Day;
   teamId: string;
@@ -81,8 +83,11 @@ export interface World {
   /** The demo team's projects (configuration only; answers follow from the world). */
   demoTeam(options: DemoTeamOptions): ProjectConfig[];
 
-  /** Ground truth from the model, for the control plane (truth.ts): expected visibility per brand × provider × day. */
-  truthVisibility(project: ProjectConfig, range: DayRange): TruthVisibilityRow[];
+  /**
+   * Ground truth from the model, for the control plane (truth.ts): expected visibility per brand × provider × day
+   * (and per prompt too with `byPrompt`).
+   */
+  truthVisibility(project: ProjectConfig, range: DayRange, byPrompt?: boolean): TruthVisibilityRow[];
   /** The effect of each completed action over its after window, complete days at `now` only. */
   truthActions(project: ProjectConfig, now: number): TruthAction[];
   /** Configuration changes that change what is measured, dated by the first day they affect. */

@@ -16,6 +16,7 @@ import type {
   AliasConfig,
   CompetitorConfig,
   Intent,
+  OwnShift,
   ProjectConfig,
   PromptConfig,
   TopicConfig,
@@ -256,6 +257,17 @@ function actionsFor(seed: number, projectId: string, industry: Industry, w: Wind
   });
 }
 
+/**
+ * `count` planted changes of the own brand (an extension for estimator tests, off by default): evenly spaced over the
+ * second half of the history, alternately up and down, 6–10 points each (drawn per project and shift).
+ */
+function ownShiftsFor(seed: number, projectId: string, count: number, w: Window): OwnShift[] {
+  return Array.from({ length: count }, (_, i) => ({
+    at: iso(w.at(0.5 + (0.45 * (i + 0.5)) / count, 12)),
+    impact_pp: ((i % 2 === 0 ? 1 : -1) * Math.round(600 + 400 * rand01(seed, projectId, 'own-shift', i))) / 100,
+  }));
+}
+
 export function demoTeam(options: DemoTeamOptions): ProjectConfig[] {
   const todayStart = dayNumber(options.today) * DAY_MS;
   const start = todayStart - options.historyDays * DAY_MS;
@@ -283,6 +295,9 @@ export function demoTeam(options: DemoTeamOptions): ProjectConfig[] {
       topics,
       prompts: promptsFor(options.seed, id, industry, topics, options.promptsPerProject, w, industry.location),
       actions: actionsFor(options.seed, id, industry, w),
+      ...((options.ownShifts ?? 0) > 0
+        ? { own_shifts: ownShiftsFor(options.seed, id, options.ownShifts ?? 0, w) }
+        : {}),
     };
   });
 }

@@ -94,7 +94,8 @@ export function createWorld(options: CreateWorldOptions): World & WorldExtras {
     bootstrap: (brandName, brandUrl, language, location) =>
       bootstrap(options.seed, brandName, brandUrl, language, location),
     demoTeam: (demo) => demoTeam(demo),
-    truthVisibility: (project, range) => truthVisibility(engine, project, dayNumber(range.from), dayNumber(range.to)),
+    truthVisibility: (project, range, byPrompt) =>
+      truthVisibility(engine, project, dayNumber(range.from), dayNumber(range.to), byPrompt),
     truthActions: (project, now) => truthActions(engine, project, now),
     truthEvents: (project, now) => truthEvents(project, now),
   };

@@ -62,6 +62,13 @@ export function buildPlan(seed: number, ctx: DayContext, prompt: PromptConfig): 
     topicName: topic?.name ?? 'this topic',
     slug: slugify(prompt.content) || 'overview',
     pool,
-    effects: effectsForPrompt(seed, ctx.actions, prompt.content, domains, domainOf),
+    effects: [
+      ...effectsForPrompt(seed, ctx.actions, prompt.content, domains, domainOf),
+      ...(ctx.project.own_shifts ?? []).map((s) => ({
+        actionId: `shift:${s.at}`,
+        startMs: Date.parse(s.at),
+        impact: s.impact_pp / 100,
+      })),
+    ],
   };
 }

@@ -125,51 +125,60 @@ export interface TruthVisibilityRow {
   /** Answers the day gets from active prompts (the denominator the expectation averages over). */
   answers: number;
   visibility_pct: number;
+  /** The prompt the row is about, when asked per prompt (`byPrompt`); absent otherwise. */
+  prompt_id?: string;
 }
 
-/** Expected visibility per tracked brand × provider (and `all`) × day of [from, to] (day numbers). */
-export function truthVisibility(engine: Engine, project: ProjectConfig, from: number, to: number) {
+/**
+ * Expected visibility per tracked brand × provider (and `all`) × day of [from, to] (day numbers); with `byPrompt`,
+ * one row per active prompt as well (its answers are one a provider, three under `all`).
+ */
+export function truthVisibility(engine: Engine, project: ProjectConfig, from: number, to: number, byPrompt = false) {
   const rows: TruthVisibilityRow[] = [];
   for (let day = from; day <= to; day++) {
     const ctx = engine.context(project, day);
     const prompts = project.prompts.filter((p) => isActiveOn(p, day));
     if (prompts.length === 0) continue;
-    const sums = ctx.tracked.map(() => new Float64Array(PROVIDERS.length));
     const ms = day * DAY_MS + MID_COLLECTION_MS;
-    for (const prompt of prompts) {
-      const plan = engine.plan(ctx, prompt);
-      PROVIDERS.forEach((_, provider) => {
-        const p = strengths(engine, ctx, plan, provider, ms, plan.effects);
-        ctx.tracked.forEach((_, owner) => {
-          const row = sums[owner];
-          if (row) row[provider] = (row[provider] ?? 0) + namedProbability(ctx, p, owner);
+    const groups = byPrompt ? prompts.map((p) => [p]) : [prompts];
+    for (const group of groups) {
+      const sums = ctx.tracked.map(() => new Float64Array(PROVIDERS.length));
+      for (const prompt of group) {
+        const plan = engine.plan(ctx, prompt);
+        PROVIDERS.forEach((_, provider) => {
+          const p = strengths(engine, ctx, plan, provider, ms, plan.effects);
+          ctx.tracked.forEach((_, owner) => {
+            const row = sums[owner];
+            if (row) row[provider] = (row[provider] ?? 0) + namedProbability(ctx, p, owner);
+          });
+        });
+      }
+      ctx.tracked.forEach((brand, owner) => {
+        const row = sums[owner] ?? new Float64Array(PROVIDERS.length);
+        const base = {
+          date: dayFromNumber(day),
+          brand_id: brand.competitorId ?? NIL_UUID,
+          brand_name: brand.name,
+          is_own_brand: brand.isOwn,
+          ...(byPrompt && group[0] ? { prompt_id: group[0].id } : {}),
+        };
+        PROVIDERS.forEach((info, provider) => {
+          rows.push({
+            ...base,
+            provider: info.id,
+            answers: group.length,
+            visibility_pct: round4((100 * (row[provider] ?? 0)) / group.length),
+          });
+        });
+        const all = row.reduce((s, v) => s + v, 0);
+        rows.push({
+          ...base,
+          provider: 'all',
+          answers: group.length * PROVIDERS.length,
+          visibility_pct: round4((100 * all) / (group.length * PROVIDERS.length)),
         });
       });
     }
-    ctx.tracked.forEach((brand, owner) => {
-      const row = sums[owner] ?? new Float64Array(PROVIDERS.length);
-      const base = {
-        date: dayFromNumber(day),
-        brand_id: brand.competitorId ?? NIL_UUID,
-        brand_name: brand.name,
-        is_own_brand: brand.isOwn,
-      };
-      PROVIDERS.forEach((info, provider) => {
-        rows.push({
-          ...base,
-          provider: info.id,
-          answers: prompts.length,
-          visibility_pct: round4((100 * (row[provider] ?? 0)) / prompts.length),
-        });
-      });
-      const all = row.reduce((s, v) => s + v, 0);
-      rows.push({
-        ...base,
-        provider: 'all',
-        answers: prompts.length * PROVIDERS.length,
-        visibility_pct: round4((100 * all) / (prompts.length * PROVIDERS.length)),
-      });
-    });
   }
   return rows;
 }

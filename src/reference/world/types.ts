@@ -101,6 +101,16 @@ export interface ProjectConfig {
   topics: TopicConfig[];
   prompts: PromptConfig[];
   actions: ActionConfig[];
+  /**
+   * Extension for estimator tests: planted changes of the own brand's mention probability on every prompt from `at`
+   * (ramped over ACTION_RAMP_DAYS like an action's effect), `impact_pp` points; no API shows them, the truth has them.
+   */
+  own_shifts?: OwnShift[];
+}
+
+export interface OwnShift {
+  at: Iso;
+  impact_pp: number;
 }
 
 export interface WorldQuery {
