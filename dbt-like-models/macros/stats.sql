@@ -15,20 +15,28 @@ create or replace macro wilson_high(x, n) as
 
 -- Newcombe's hybrid score interval (1998, method 10) of p_after − p_before from the two Wilson intervals:
 -- d ∓ sqrt((p_after − l_after)² + (u_before − p_before)²) below, d + sqrt((u_after − p_after)² + (p_before − l_before)²)
--- above. It treats answers as independent. NULL when either n is 0 or NULL.
-create or replace macro newcombe_low(x_after, n_after, x_before, n_before) as
+-- above. It treats answers as independent. NULL when either n is 0 or NULL. newcombe_low_sq / newcombe_high_sq are the
+-- squared distances from d to each bound (the MOVER terms a weighted sum of changes combines: the trend's strata).
+create or replace macro newcombe_low_sq(x_after, n_after, x_before, n_before) as
   case when n_after > 0 and n_before > 0 then
-    x_after / n_after - x_before / n_before
-      - sqrt((x_after / n_after - wilson_low(x_after, n_after)) ^ 2
-        + (wilson_high(x_before, n_before) - x_before / n_before) ^ 2)
+    (x_after / n_after - wilson_low(x_after, n_after)) ^ 2 + (wilson_high(x_before, n_before) - x_before / n_before) ^ 2
   end;
 
-create or replace macro newcombe_high(x_after, n_after, x_before, n_before) as
+create or replace macro newcombe_high_sq(x_after, n_after, x_before, n_before) as
   case when n_after > 0 and n_before > 0 then
-    x_after / n_after - x_before / n_before
-      + sqrt((wilson_high(x_after, n_after) - x_after / n_after) ^ 2
-        + (x_before / n_before - wilson_low(x_before, n_before)) ^ 2)
+    (wilson_high(x_after, n_after) - x_after / n_after) ^ 2 + (x_before / n_before - wilson_low(x_before, n_before)) ^ 2
   end;
+
+create or replace macro newcombe_low(x_after, n_after, x_before, n_before) as
+  x_after / n_after - x_before / n_before - sqrt(newcombe_low_sq(x_after, n_after, x_before, n_before));
+
+create or replace macro newcombe_high(x_after, n_after, x_before, n_before) as
+  x_after / n_after - x_before / n_before + sqrt(newcombe_high_sq(x_after, n_after, x_before, n_before));
+
+-- Mantel–Haenszel weight of a stratum with n_after and n_before answers (the inverse of the variance of its change
+-- when both sides share one variance): n_after·n_before / (n_after + n_before); 0 when either is 0.
+create or replace macro mh_weight(n_after, n_before) as
+  case when n_after > 0 and n_before > 0 then n_after * n_before / (n_after + n_before) else 0 end;
 
 -- The 97.5% quantile of Student's t with df degrees of freedom (two-sided 95% intervals): the table for df ≤ 30,
 -- the Cornish–Fisher expansion beyond (error < 0.001 there). NULL when df < 1.

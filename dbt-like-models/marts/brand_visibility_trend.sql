@@ -14,11 +14,15 @@ description: >
   change (`*_prompts_left_out`, the panel's answers `*_panel_responses`), so adding or deactivating a prompt moves
   no change; what it moves in the all-prompt figures is `*_prompt_mix_pp` (visibility_28d_pct −
   visibility_prev_28d_pct = mom_delta_pp + mom_prompt_mix_pp, up to rounding). When the prompt set did not change,
-  the panel is every prompt and the mix 0.
+  the panel is every prompt and the mix 0. A moved prompt answered in both windows (started 20 days before the row,
+  say) is a stratum of its own: the change is the Mantel–Haenszel weighted mean of the strata's changes (the prompts
+  that did not move, pooled, and each such prompt; weight n·n_prev / (n + n_prev)), so its unequal days in the two
+  windows do not move the change by its own level (pooled, they did: up to 2.7 points on a test world).
 
   Test: two independent proportions, Newcombe's hybrid score interval (method 10, built from the two Wilson
   intervals): for p1 (current window, Wilson l1..u1) and p2 (previous window, l2..u2), the change d = p1 - p2 has
-  the interval [d - sqrt((p1 - l1)² + (u2 - p2)²), d + sqrt((u1 - p1)² + (p2 - l2)²)]. `wow_ci_excludes_zero` /
+  the interval [d - sqrt((p1 - l1)² + (u2 - p2)²), d + sqrt((u1 - p1)² + (p2 - l2)²)]; with strata, MOVER combines
+  them: d ∓ sqrt(Σ w²·(the stratum's squared lower / upper Newcombe side)) / Σ w (one stratum: Newcombe's). `wow_ci_excludes_zero` /
   `mom_ci_excludes_zero` is true when that interval excludes zero (decided on the published 2-decimal bounds): a
   per-test reading with no multiple-comparison control, not for alerting (of the many changes tested each day, a
   share of those are noise). It treats answers as independent; repeated answers to the
@@ -68,15 +72,15 @@ columns:
   responses_prev_7d: answers in the 7 days before that (date-13 .. date-7)
   mentions_prev_7d: answers naming the brand in those days
   visibility_prev_7d_pct: 100 mentions_prev_7d / responses_prev_7d
-  wow_delta_pp: the change of the prompts answered in both 7-day windows (the fixed panel), percentage points; visibility_7d_pct - visibility_prev_7d_pct when the prompt set did not change
-  wow_ci_low_pp: Newcombe 95% lower bound of the change
-  wow_ci_high_pp: Newcombe 95% upper bound of the change
+  wow_delta_pp: the change of the prompts answered in both 7-day windows (the fixed panel, by strata), percentage points; visibility_7d_pct - visibility_prev_7d_pct when the prompt set did not change
+  wow_ci_low_pp: Newcombe 95% lower bound of the change (MOVER over the strata)
+  wow_ci_high_pp: Newcombe 95% upper bound of the change (MOVER over the strata)
   wow_significant: the week-over-week change is a discovery (Benjamini–Hochberg at q = 0.01 over the team's week-over-week tests of the day, against "the change exceeds 1 point"), the decision the alerts use
   wow_ci_excludes_zero: per test only (no multiple-comparison control), not for alerting; true when the change's 95% interval excludes zero
   wow_prompts_left_out: prompts answered in one of the two 7-day windows only (started or stopped), left out of the change
   wow_panel_responses: answers of the panel in the 7 days (the n of the change's current side)
   wow_panel_prev_responses: answers of the panel in the 7 days before
-  wow_prompt_mix_pp: what the prompts left out move in the all-prompt change (visibility_7d_pct - visibility_prev_7d_pct - wow_delta_pp), 0 when the prompt set did not change
+  wow_prompt_mix_pp: what the prompts left out (and a moved prompt's unequal days in the two windows) move in the all-prompt change (visibility_7d_pct - visibility_prev_7d_pct - wow_delta_pp), 0 when the prompt set did not change
   responses_28d: answers in the 28 days ending on date
   mentions_28d: answers naming the brand in those 28 days
   visibility_28d_pct: 100 mentions_28d / responses_28d
@@ -87,9 +91,9 @@ columns:
   responses_prev_28d: answers in the 28 days before that (date-55 .. date-28)
   mentions_prev_28d: answers naming the brand in those days
   visibility_prev_28d_pct: 100 mentions_prev_28d / responses_prev_28d
-  mom_delta_pp: the change of the prompts answered in both 28-day windows (the fixed panel), percentage points; visibility_28d_pct - visibility_prev_28d_pct when the prompt set did not change
-  mom_ci_low_pp: Newcombe 95% lower bound of the change
-  mom_ci_high_pp: Newcombe 95% upper bound of the change
+  mom_delta_pp: the change of the prompts answered in both 28-day windows (the fixed panel, by strata), percentage points; visibility_28d_pct - visibility_prev_28d_pct when the prompt set did not change
+  mom_ci_low_pp: Newcombe 95% lower bound of the change (MOVER over the strata)
+  mom_ci_high_pp: Newcombe 95% upper bound of the change (MOVER over the strata)
   mom_significant: the month-over-month change is a discovery (Benjamini–Hochberg at q = 0.05 over the team's month-over-month tests of the day, against "the change exceeds 0.5 point"), the decision the alerts use
   mom_ci_excludes_zero: per test only (no multiple-comparison control), not for alerting; true when the change's 95% interval excludes zero
   mom_prompts_left_out: prompts answered in one of the two 28-day windows only, left out of the change
@@ -206,7 +210,10 @@ moved_answered as (
   group by all
 ),
 left_out as (
-  -- Per series and day, the answers of the prompts answered in one of the two windows only: left out of the change.
+  -- Per series and day: the answers of the prompts answered in one of the two windows only (left out of the change),
+  -- and the moved prompts answered in both, each its own stratum of the change (below): its counts (taken out of the
+  -- pooled panel), its Mantel–Haenszel weight w = n·n_prev / (n + n_prev), w × its change and w² × the squared sides
+  -- of its Newcombe interval.
   select
     w.team_id, w.project_id, w.brand_id, w.provider, w.date,
     count(*) filter (where a.in7 <> a.in_prev7) as wow_prompts_left_out,
@@ -214,11 +221,33 @@ left_out as (
     sum(w.x7) filter (where a.in7 <> a.in_prev7) as wow_out_x,
     sum(w.n_prev7) filter (where a.in7 <> a.in_prev7) as wow_out_n_prev,
     sum(w.x_prev7) filter (where a.in7 <> a.in_prev7) as wow_out_x_prev,
+    sum(w.n7) filter (where a.in7 and a.in_prev7) as wow_st_n,
+    sum(w.x7) filter (where a.in7 and a.in_prev7) as wow_st_x,
+    sum(w.n_prev7) filter (where a.in7 and a.in_prev7) as wow_st_n_prev,
+    sum(w.x_prev7) filter (where a.in7 and a.in_prev7) as wow_st_x_prev,
+    sum(mh_weight(w.n7, w.n_prev7)) filter (where a.in7 and a.in_prev7) as wow_st_w,
+    sum(mh_weight(w.n7, w.n_prev7) * (w.x7 / nullif(w.n7, 0) - w.x_prev7 / nullif(w.n_prev7, 0)))
+      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as wow_st_wd,
+    sum(mh_weight(w.n7, w.n_prev7) ^ 2 * newcombe_low_sq(w.x7, w.n7, w.x_prev7, w.n_prev7))
+      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as wow_st_lo2,
+    sum(mh_weight(w.n7, w.n_prev7) ^ 2 * newcombe_high_sq(w.x7, w.n7, w.x_prev7, w.n_prev7))
+      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as wow_st_hi2,
     count(*) filter (where a.in28 <> a.in_prev28) as mom_prompts_left_out,
     sum(w.n28) filter (where a.in28 <> a.in_prev28) as mom_out_n,
     sum(w.x28) filter (where a.in28 <> a.in_prev28) as mom_out_x,
     sum(w.n_prev28) filter (where a.in28 <> a.in_prev28) as mom_out_n_prev,
-    sum(w.x_prev28) filter (where a.in28 <> a.in_prev28) as mom_out_x_prev
+    sum(w.x_prev28) filter (where a.in28 <> a.in_prev28) as mom_out_x_prev,
+    sum(w.n28) filter (where a.in28 and a.in_prev28) as mom_st_n,
+    sum(w.x28) filter (where a.in28 and a.in_prev28) as mom_st_x,
+    sum(w.n_prev28) filter (where a.in28 and a.in_prev28) as mom_st_n_prev,
+    sum(w.x_prev28) filter (where a.in28 and a.in_prev28) as mom_st_x_prev,
+    sum(mh_weight(w.n28, w.n_prev28)) filter (where a.in28 and a.in_prev28) as mom_st_w,
+    sum(mh_weight(w.n28, w.n_prev28) * (w.x28 / nullif(w.n28, 0) - w.x_prev28 / nullif(w.n_prev28, 0)))
+      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as mom_st_wd,
+    sum(mh_weight(w.n28, w.n_prev28) ^ 2 * newcombe_low_sq(w.x28, w.n28, w.x_prev28, w.n_prev28))
+      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as mom_st_lo2,
+    sum(mh_weight(w.n28, w.n_prev28) ^ 2 * newcombe_high_sq(w.x28, w.n28, w.x_prev28, w.n_prev28))
+      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as mom_st_hi2
   from moved_windows as w
   join moved_answered as a
     on a.team_id = w.team_id and a.project_id = w.project_id and a.prompt_id = w.prompt_id and a.date = w.date
@@ -325,7 +354,8 @@ flagged as (
 ),
 panel as (
   -- The fixed panel: the window counts without the prompts answered in one of the two windows only (a prompt that
-  -- started or stopped inside the span). Equal to the window counts when the prompt set did not change.
+  -- started or stopped inside the span). Equal to the window counts when the prompt set did not change. Its strata:
+  -- the prompts that did not move, pooled (u*), and each moved prompt answered in both windows (st_*).
   select
     f.*,
     coalesce(o.wow_prompts_left_out, 0) as wow_prompts_left_out,
@@ -337,34 +367,69 @@ panel as (
     f.responses_28d - coalesce(o.mom_out_n, 0) as pn28,
     f.mentions_28d - coalesce(o.mom_out_x, 0) as px28,
     f.responses_prev_28d - coalesce(o.mom_out_n_prev, 0) as pn_prev28,
-    f.mentions_prev_28d - coalesce(o.mom_out_x_prev, 0) as px_prev28
+    f.mentions_prev_28d - coalesce(o.mom_out_x_prev, 0) as px_prev28,
+    pn7 - coalesce(o.wow_st_n, 0) as un7,
+    px7 - coalesce(o.wow_st_x, 0) as ux7,
+    pn_prev7 - coalesce(o.wow_st_n_prev, 0) as un_prev7,
+    px_prev7 - coalesce(o.wow_st_x_prev, 0) as ux_prev7,
+    pn28 - coalesce(o.mom_st_n, 0) as un28,
+    px28 - coalesce(o.mom_st_x, 0) as ux28,
+    pn_prev28 - coalesce(o.mom_st_n_prev, 0) as un_prev28,
+    px_prev28 - coalesce(o.mom_st_x_prev, 0) as ux_prev28,
+    coalesce(o.wow_st_w, 0) as wow_st_w,
+    coalesce(o.wow_st_wd, 0) as wow_st_wd,
+    coalesce(o.wow_st_lo2, 0) as wow_st_lo2,
+    coalesce(o.wow_st_hi2, 0) as wow_st_hi2,
+    coalesce(o.mom_st_w, 0) as mom_st_w,
+    coalesce(o.mom_st_wd, 0) as mom_st_wd,
+    coalesce(o.mom_st_lo2, 0) as mom_st_lo2,
+    coalesce(o.mom_st_hi2, 0) as mom_st_hi2
   from flagged as f
   left join left_out as o
     on o.team_id = f.team_id and o.project_id = f.project_id and o.brand_id = f.brand_id
     and o.provider = f.provider and o.date = f.date
 ),
+strata as (
+  -- The pooled stratum's weight (0 when one of its windows is empty) and the total weight of the change.
+  select
+    *,
+    case when un7 > 0 and un_prev7 > 0 then mh_weight(un7, un_prev7) else 0 end as wow_uw,
+    case when un28 > 0 and un_prev28 > 0 then mh_weight(un28, un_prev28) else 0 end as mom_uw,
+    case when responses_prev_7d is not null then nullif(wow_uw + wow_st_w, 0) end as wow_w,
+    case when responses_prev_28d is not null then nullif(mom_uw + mom_st_w, 0) end as mom_w
+  from panel
+),
 changes as (
-  -- Proportions and their Wilson intervals over all prompts; each change and Newcombe's interval of it over the
-  -- fixed panel (macros/stats.sql); the prompt mix is what the prompts left out would have added to the change.
+  -- Proportions and their Wilson intervals over all prompts; each change over the fixed panel as the
+  -- Mantel–Haenszel weighted mean of its strata's changes, and its interval by MOVER from each stratum's Newcombe
+  -- sides (macros/stats.sql): with one stratum (no moved prompt answered in both windows) the panel's change and
+  -- Newcombe's interval. The prompt mix is what the prompts left out, and the moved prompts' unequal days in the two
+  -- windows, would have added to the change.
   select
     *,
     mentions_7d / nullif(responses_7d, 0) as p7,
     wilson_low(mentions_7d, responses_7d) as p7_lo,
     wilson_high(mentions_7d, responses_7d) as p7_hi,
     mentions_prev_7d / nullif(responses_prev_7d, 0) as q7,
-    px7 / nullif(pn7, 0) - px_prev7 / nullif(pn_prev7, 0) as wow,
-    newcombe_low(px7, pn7, px_prev7, pn_prev7) as wow_lo,
-    newcombe_high(px7, pn7, px_prev7, pn_prev7) as wow_hi,
+    case when wow_uw > 0 then wow_uw * (ux7 / un7 - ux_prev7 / un_prev7) else 0 end as wow_uwd,
+    (wow_uwd + wow_st_wd) / wow_w as wow,
+    wow - sqrt(case when wow_uw > 0 then wow_uw ^ 2 * newcombe_low_sq(ux7, un7, ux_prev7, un_prev7) else 0 end
+      + wow_st_lo2) / wow_w as wow_lo,
+    wow + sqrt(case when wow_uw > 0 then wow_uw ^ 2 * newcombe_high_sq(ux7, un7, ux_prev7, un_prev7) else 0 end
+      + wow_st_hi2) / wow_w as wow_hi,
     (p7 - q7) - wow as wow_mix,
     mentions_28d / nullif(responses_28d, 0) as p28,
     wilson_low(mentions_28d, responses_28d) as p28_lo,
     wilson_high(mentions_28d, responses_28d) as p28_hi,
     mentions_prev_28d / nullif(responses_prev_28d, 0) as q28,
-    px28 / nullif(pn28, 0) - px_prev28 / nullif(pn_prev28, 0) as mom,
-    newcombe_low(px28, pn28, px_prev28, pn_prev28) as mom_lo,
-    newcombe_high(px28, pn28, px_prev28, pn_prev28) as mom_hi,
+    case when mom_uw > 0 then mom_uw * (ux28 / un28 - ux_prev28 / un_prev28) else 0 end as mom_uwd,
+    (mom_uwd + mom_st_wd) / mom_w as mom,
+    mom - sqrt(case when mom_uw > 0 then mom_uw ^ 2 * newcombe_low_sq(ux28, un28, ux_prev28, un_prev28) else 0 end
+      + mom_st_lo2) / mom_w as mom_lo,
+    mom + sqrt(case when mom_uw > 0 then mom_uw ^ 2 * newcombe_high_sq(ux28, un28, ux_prev28, un_prev28) else 0 end
+      + mom_st_hi2) / mom_w as mom_hi,
     (p28 - q28) - mom as mom_mix
-  from panel
+  from strata
 ),
 tests as (
   -- One-sided test that the change exceeds 1 point (week over week) or 0.5 point (month over month) in its own
