@@ -17,7 +17,7 @@ export interface ManifestColumn {
 }
 
 export interface ManifestPartition {
-  /** Relative to the table's folder: `team_id=…/project_id=…/month=YYYY-MM`, or `team_id=…`, or `` */
+  /** Relative to the table's folder: `team_id=…/month=YYYY-MM`, or `team_id=…`, or `` */
   path: string;
   team_id: string | null;
   rows: number;

@@ -2,7 +2,7 @@
  * The other writers of a shared lake (docs/scaling.md): before a writer publishes, every table it writes is compared
  * with what the lake's other scopes (`_manifests/*.json` of teams this export does not hold) say they wrote. A Hive
  * reader sees one table across all of them, so their partition columns and their columns must be the same: with
- * `team_id/project_id/month` files beside `team_id` files DuckDB refuses the whole table ("Hive partition mismatch"),
+ * `team_id/month` files beside `team_id` files DuckDB refuses the whole table ("Hive partition mismatch"),
  * and a column one writer has and another has not is silently dropped or fails the read, a type that differs is
  * cast to the first file's. Such a publish is refused (exit 64) before it changes anything.
  */

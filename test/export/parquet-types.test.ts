@@ -77,21 +77,16 @@ describe('parquet types every reader understands', () => {
     const out = join(dir, 'lake');
     await exportParquetLake({ db, outDir: out });
     const awkward = files(join(out, 'marts', 'awkward'));
-    // 4 days from 2026-01-30 span two months, two projects: team/project/month partitions
+    // 4 days from 2026-01-30 span two months: team/month partitions (both projects in each)
     expect(
       awkward.map((f) =>
         f
           .slice(out.length + 1)
           .split('/')
-          .slice(2, 5)
+          .slice(2, 4)
           .join('/'),
       ),
-    ).toEqual([
-      'team_id=team-a/project_id=p1/month=2026-01',
-      'team_id=team-a/project_id=p1/month=2026-02',
-      'team_id=team-a/project_id=p2/month=2026-01',
-      'team_id=team-a/project_id=p2/month=2026-02',
-    ]);
+    ).toEqual(['team_id=team-a/month=2026-01', 'team_id=team-a/month=2026-02']);
     let rows = 0;
     for (const file of awkward) {
       const buffer = readFileSync(file);
@@ -100,8 +95,11 @@ describe('parquet types every reader understands', () => {
       expect(meta.row_groups.every((g) => g.columns.every((c) => c.meta_data?.codec === 'ZSTD'))).toBe(true);
       const types = leafTypes(meta.schema);
       expect(Object.keys(types)).not.toContain('team_id');
+      expect(Object.keys(types)).not.toContain('month');
       // strings carry the UTF8 annotation, integers their width: what Spark, pyarrow and BigQuery key on
       expect(types).toMatchObject({
+        // a fact's project is a column of its month's file (the lake is partitioned team_id/month)
+        project_id: 'UTF8',
         date: 'DATE',
         id: 'UTF8',
         big: 'DECIMAL(38,0)',

@@ -55,7 +55,7 @@ export function register(program: Command): void {
   exp
     .command('parquet')
     .description(
-      'Write the marts as a zstd Parquet lake, Hive-partitioned (team_id/project_id/month), with _manifest.json; ' +
+      'Write the marts as a zstd Parquet lake, Hive-partitioned (team_id/month), with _manifest.json; ' +
         'only changed partitions are rewritten.',
     )
     .requiredOption('--out <dir>', 'the lake folder (created when missing; several writers may share it)')
