@@ -1,19 +1,26 @@
 /**
- * CPU per request of one backfill (not a timed bench; run by hand): a reference server and one `vwh sync`-like
- * process (the sync-scale bench's child), optionally under `--cpu-prof`. Prints the sync process's user + sys CPU ÷
- * requests with the load average.
+ * CPU per request of backfills (not a timed bench; run by hand): per world, a reference server and one `vwh sync`-like
+ * process (the sync-scale bench's child), one world after the other, optionally under `--cpu-prof`. Prints and
+ * writes (bench/results/sync-cpu.json, unless profiling) the sync process's user + sys CPU ÷ requests per world, by
+ * thread, with the load average, and the last world's CPU per request ÷ the first's (the growth with history).
  *
- *   node dist/bench/sync-cpu.js PROJECTS PROMPTS DAYS [PROFILE_DIR]
+ *   node dist/bench/sync-cpu.js 10x50x30 10x50x365 [--cpu-prof DIR]
+ *
+ * VWH_BENCH_THREADS sets the sync's DuckDB threads (default: the warehouse's).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServeChild } from './lib.js';
+import { startServeChild, writeResult } from './lib.js';
 import type { Run } from './sync-scale-run.js';
 
-const [projects = '3', prompts = '20', days = '60', profileDir] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const profAt = args.indexOf('--cpu-prof');
+const profileDir = profAt >= 0 ? args[profAt + 1] : undefined;
+const worlds = args.filter((a, i) => (profAt < 0 || i !== profAt + 1) && /^\d+x\d+x\d+$/.test(a));
+if (worlds.length === 0) worlds.push('3x20x60');
 const TODAY = '2026-11-20';
 const WINDOW_MS = 2500;
 
@@ -34,30 +41,83 @@ function syncChild(input: object): Promise<Run> {
   });
 }
 
-const server = await startServeChild(
-  ['--seed', '5', '--today', TODAY, '--demo', '--projects', projects, '--prompts', prompts].concat([
-    '--history-days',
-    days,
-    '--rate-window-ms',
-    String(WINDOW_MS),
-  ]),
-);
-const dir = mkdtempSync(join(tmpdir(), 'vwh-cpu-'));
-const loadBefore = loadavg()[0]?.toFixed(2);
-try {
-  const job = { teamId: 'agency', baseUrl: server.url, apiKey: server.apiKey };
-  const run = await syncChild({
-    db: join(dir, 'w.duckdb'),
-    job,
-    today: TODAY,
-    windowMs: WINDOW_MS,
-    serverPid: server.pid,
-  });
-  const perRequest = Math.round((run.syncCpuMs / run.requests) * 100) / 100;
-  process.stdout.write(
-    `${JSON.stringify({ date: new Date().toISOString(), world: `${projects}x${prompts}x${days}`, load_before: loadBefore, load_after: loadavg()[0]?.toFixed(2), requests: run.requests, rows: run.rows, sync_cpu_ms: run.syncCpuMs, cpu_per_request_ms: perRequest, by_thread: run.syncCpuByThread })}\n`,
+const load = () => Number(loadavg()[0]?.toFixed(2));
+
+interface WorldFigures {
+  world: string;
+  load_before: number;
+  load_after: number;
+  requests: number;
+  rows: number;
+  wall_ms: number;
+  sync_cpu_ms: number;
+  cpu_per_request_ms: number;
+  by_thread: Record<string, number>;
+}
+
+async function measure(world: string): Promise<WorldFigures> {
+  const [projects, prompts, days] = world.split('x') as [string, string, string];
+  const server = await startServeChild(
+    ['--seed', '5', '--today', TODAY, '--demo', '--projects', projects, '--prompts', prompts].concat([
+      '--history-days',
+      days,
+      '--rate-window-ms',
+      String(WINDOW_MS),
+    ]),
   );
-} finally {
-  server.close();
-  rmSync(dir, { recursive: true, force: true });
+  const dir = mkdtempSync(join(tmpdir(), 'vwh-cpu-'));
+  const loadBefore = load();
+  try {
+    const job = { teamId: 'agency', baseUrl: server.url, apiKey: server.apiKey };
+    const run = await syncChild({
+      db: join(dir, 'w.duckdb'),
+      job,
+      today: TODAY,
+      windowMs: WINDOW_MS,
+      serverPid: server.pid,
+    });
+    const figures: WorldFigures = {
+      world,
+      load_before: loadBefore,
+      load_after: load(),
+      requests: run.requests,
+      rows: run.rows,
+      wall_ms: run.wallMs,
+      sync_cpu_ms: run.syncCpuMs,
+      cpu_per_request_ms: Math.round((run.syncCpuMs / run.requests) * 100) / 100,
+      by_thread: run.syncCpuByThread,
+    };
+    process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), ...figures })}\n`);
+    return figures;
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const results: WorldFigures[] = [];
+for (const world of worlds) results.push(await measure(world));
+const first = results[0] as WorldFigures;
+const last = results.at(-1) as WorldFigures;
+const growth = Math.round((last.cpu_per_request_ms / first.cpu_per_request_ms) * 100) / 100;
+process.stdout.write(`${JSON.stringify({ growth: `${last.world} / ${first.world}`, ratio: growth })}\n`);
+if (!profileDir) {
+  const file = writeResult({
+    name: 'sync-cpu',
+    description:
+      `CPU (user + sys) of one backfill's sync process ÷ its requests, per world (${worlds.join(', ')}), one world after ` +
+      `the other, each against a reference server of its own (seed 5, today ${TODAY}, rate window ${WINDOW_MS} ms); ` +
+      `DuckDB threads: ${process.env.VWH_BENCH_THREADS ?? 'the default'}. \`node dist/bench/sync-cpu.js ${worlds.join(' ')}\`.`,
+    ratios: { [`cpu_per_request_${last.world}_over_${first.world}`]: growth },
+    figures: Object.fromEntries(results.map((r) => [`cpu_per_request_ms_${r.world}`, r.cpu_per_request_ms])),
+    targets: {
+      cpu_per_request: {
+        target: '<= 6 ms at 10x50x365',
+        met: last.world === '10x50x365' && last.cpu_per_request_ms <= 6,
+      },
+      flat_with_history: { target: '365 days <= 1.2 x 30 days', met: growth <= 1.2 },
+    },
+    details: { worlds: results },
+  });
+  process.stdout.write(`wrote ${file}\n`);
 }
