@@ -80,6 +80,15 @@ export function parseWorld(text: string): WorldSpec {
   return { seed, projects, prompts, days };
 }
 
+/** A world with its label: `1x=5,10,50,365;10x=5,100,50,365` → one per `;`. */
+export function parseSizes(spec: string): Array<WorldSpec & { label: string }> {
+  return spec.split(';').map((part) => {
+    const [label, world] = part.split('=');
+    if (!label || !world) throw new Error(`a size is LABEL=SEED,PROJECTS,PROMPTS,DAYS, not ${JSON.stringify(part)}`);
+    return { label, ...parseWorld(world) };
+  });
+}
+
 /** Lands the world (or its next nights) into `out` through the sync; throws when a landing does not succeed. */
 export async function landWorld(options: LandOptions): Promise<LandResult> {
   const { world } = options;

@@ -1,29 +1,30 @@
 /**
- * The real dbt-like-models project on a synced year of history: first (full) build, the build after one synced
- * night, a build with nothing new, and --full-refresh, each `vwh models build` in a process of its own (so its peak
- * RSS is the build's), with DuckDB's memory limit at its default.
+ * Ten times the answers (issue 28): the real dbt-like-models and the Parquet lake on landed worlds of 1 ×, 3 × and
+ * 10 × an agency's answers. Per size, each `vwh models build` in a process of its own (its peak RSS is the build's,
+ * its CPU user + sys the build's), DuckDB's memory limit at its default:
  *
- * The world: `VWH_BENCH_WORLD=seed,projects,prompts,historyDays` (default 5,2,10,365: a fifth of the answers per day
- * of the agency's world, synced in about a minute) on API day `VWH_BENCH_TODAY` (default 2026-11-20). The agency's
- * scale is `VWH_BENCH_WORLD=5,10,50,365` (~490 k answers). The product's own sync fills it from a reference server on
- * a scaled rate window; that takes about 25 minutes at the agency's scale, so `VWH_BENCH_WAREHOUSE=<file>` keeps the
- * synced world there (synced into the file when it does not exist yet, reused as it is when it does) and every run
- * works on a copy. The night is synced from a reference server of the same world. `VWH_BENCH_FULL_REFRESH=0` leaves
- * out the `--full-refresh` build (a second full build: about a third of the run at the agency's scale).
+ * - the first build, its cost per answer (CPU and wall), then the lake: `vwh export parquet` of the marts (a fresh
+ *   lake) against bare single-file `COPY`s of the same tables' rows in the same run;
+ * - one night landed (the next API day, the lookback and the rotation as vwh sync makes them), its build, a build
+ *   with nothing new, the lake's export of the night (the partitions that changed);
+ * - warehouse, lake and published copy (`publishWarehouse`) size on disk per million answers.
+ *
+ * The worlds: `VWH_BENCH_SIZES` (default `1x=5,10,50,365;3x=5,30,50,365;10x=5,100,50,365`, label=seed,projects,
+ * prompts,days). Each is landed by bench/land-world.ts (the sync's row mapping and loader, no HTTP) into
+ * `VWH_BENCH_DIR/<label>.duckdb` (default a temp folder) unless that file exists (then copied as it is); a size
+ * whose `VWH_BENCH_DIR/<label>.figures.json` an earlier run wrote is not measured again (`<label>_measured_at`).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addDays } from '../src/core/days.js';
-import { silentLogger } from '../src/core/log.js';
-import { silentProgress } from '../src/extract/progress.js';
-import { syncTeam } from '../src/extract/team-sync.js';
-import { control, type ReferenceServer, startReferenceServer } from '../src/reference/index.js';
+import { exportParquetLake } from '../src/export/index.js';
+import { publishWarehouse } from '../src/ops/publish.js';
 import { Database } from '../src/warehouse/duckdb.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/warehouse/resources.js';
-import { Warehouse } from '../src/warehouse/warehouse.js';
+import { BENCH_TODAY, landWorld, parseSizes } from './land-world.js';
 import { type BenchResult, writeResult } from './lib.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -35,18 +36,13 @@ const DUCKDB = join(ROOT, 'dist', 'src', 'warehouse', 'duckdb.js');
 const CLOCK = join(ROOT, 'dist', 'src', 'core', 'clock.js');
 const LOG = join(ROOT, 'dist', 'src', 'core', 'log.js');
 
-const WINDOW_MS = 50;
-const TODAY = process.env.VWH_BENCH_TODAY ?? '2026-11-20';
-const [SEED, PROJECTS, PROMPTS, HISTORY] = (process.env.VWH_BENCH_WORLD ?? '5,2,10,365').split(',').map(Number) as [
-  number,
-  number,
-  number,
-  number,
-];
+const TODAY = process.env.VWH_BENCH_TODAY ?? BENCH_TODAY;
 const THREADS = 2;
 
 interface BuildRun {
   ms: number;
+  /** The build process's CPU, user + sys (DuckDB's threads included). */
+  cpuMs: number;
   maxRssKb: number;
   statuses: Record<string, number>;
   reused: number;
@@ -80,7 +76,8 @@ function build(db: string, day: string, fullRefresh = false): BuildRun {
     const slowest = [...r.results].sort((a, b) => b.durationMs - a.durationMs).slice(0, 6)
       .map((x) => x.id + ' ' + Math.round(x.durationMs) + ' ms' + (x.message ? ' (' + x.message.slice(0, 60) + ')' : ''));
     const failing = r.results.filter((x) => x.status !== 'success').map((x) => x.id + ': ' + x.status + ' ' + (x.message ?? ''));
-    process.stdout.write(JSON.stringify({ ms, maxRssKb: process.resourceUsage().maxRSS, statuses, reused, models: models.length, slowest, failing }));
+    const u = process.resourceUsage();
+    process.stdout.write(JSON.stringify({ ms, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssKb: u.maxRSS, statuses, reused, models: models.length, slowest, failing }));
   `;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`models build failed: ${run.stderr}`);
@@ -93,119 +90,227 @@ function build(db: string, day: string, fullRefresh = false): BuildRun {
   return result;
 }
 
-async function syncInto(server: ReferenceServer, dbPath: string, today: string): Promise<void> {
-  const warehouse = await Warehouse.open(dbPath);
+type Size = ReturnType<typeof parseSizes>[number];
+
+function sizes(): Size[] {
+  return parseSizes(process.env.VWH_BENCH_SIZES ?? '1x=5,10,50,365;3x=5,30,50,365;10x=5,100,50,365');
+}
+
+function fileBytes(path: string): number {
+  const out = spawnSync('du', ['-sb', path], { encoding: 'utf8' });
+  return Number(out.stdout.split('\t')[0]);
+}
+
+/** CPU (user + sys) and wall of an in-process step: DuckDB's threads are the process's, so they count. */
+async function measured<T>(fn: () => Promise<T>): Promise<{ ms: number; cpuMs: number; value: T }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const value = await fn();
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000, value };
+}
+
+/** Bare single-file zstd COPYs of every table the lake holds (the same rows): the floor of a full export. */
+async function bareCopies(db: string, tables: string[], dir: string) {
+  const handle = await Database.open(db, { access_mode: 'READ_ONLY', memory_limit: DEFAULT_MEMORY_LIMIT });
   try {
-    const result = await syncTeam({
-      warehouse,
-      teamId: 'bench',
-      baseUrl: server.url,
-      apiKey: server.demoApiKey ?? '',
-      settings: {
-        today,
-        lookbackDays: 3,
-        chunkDays: 31,
-        windowDays: 30,
-        topDomains: 3,
-        maxSourcePages: 5,
-        rotationDays: 1,
-      },
-      concurrency: 8,
-      rate: { windowMs: WINDOW_MS },
-      backoff: { minMs: 5, maxMs: 50 },
-      logger: silentLogger,
-      progress: silentProgress,
+    return await measured(async () => {
+      for (const t of tables)
+        await handle.session.run(`COPY ${t} TO '${join(dir, `${t}.parquet`)}' (FORMAT parquet, COMPRESSION zstd)`);
     });
-    if (result.status !== 'succeeded') throw new Error(`the bench world's sync of ${today} ended ${result.status}`);
   } finally {
-    warehouse.close();
+    handle.close();
   }
 }
 
-export async function main(): Promise<BenchResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'vwh-bench-models-real-'));
-  const server = await startReferenceServer({
-    port: 0,
-    today: TODAY,
-    demo: true,
-    rateWindowMs: WINDOW_MS,
-    seed: SEED,
-    projects: PROJECTS,
-    prompts: PROMPTS,
-    historyDays: HISTORY,
-  });
+async function lakeTables(db: string): Promise<string[]> {
+  const handle = await Database.open(db, { access_mode: 'READ_ONLY' });
   try {
-    const db = join(dir, 'warehouse.duckdb');
-    const given = process.env.VWH_BENCH_WAREHOUSE;
-    const loadAtStart = loadavg()[0] ?? 0;
-    const syncStart = performance.now();
-    const reused = given !== undefined && existsSync(given);
-    if (given && !reused) await syncInto(server, resolve(given), TODAY);
-    if (given) copyFileSync(resolve(given), db);
-    else await syncInto(server, db, TODAY);
-    const syncMs = performance.now() - syncStart;
-    const chats = await countChats(db);
-
-    const first = build(db, TODAY);
-    let fullRefresh: BuildRun | undefined;
-    if (process.env.VWH_BENCH_FULL_REFRESH !== '0') {
-      const refresh = join(dir, 'refresh.duckdb');
-      copyFileSync(db, refresh);
-      fullRefresh = build(refresh, TODAY, true);
-      rmSync(refresh, { force: true });
-    }
-
-    control.advanceClock(server.state, { days: 1 });
-    const nextDay = addDays(TODAY, 1);
-    await syncInto(server, db, nextDay);
-    const night = build(db, nextDay);
-    const noop = build(db, nextDay);
-
-    const full = first.ms;
-    const nightRatio = night.ms / full;
-    const noopRatio = noop.ms / full;
-    const peakKb = Math.max(first.maxRssKb, fullRefresh?.maxRssKb ?? 0, night.maxRssKb, noop.maxRssKb);
-    const result: BenchResult = {
-      name: 'models-real',
-      description:
-        `The real dbt-like-models (${first.models} models, their audits and singular tests) on ` +
-        `a ${PROJECTS} × ${PROMPTS} × ${HISTORY}-day world (seed ${SEED}, ${chats} answers) synced by vwh sync` +
-        (reused ? ` (kept in ${given} by an earlier run)` : '') +
-        `, each build a child process (project load + build), memory_limit ${DEFAULT_MEMORY_LIMIT}, ${THREADS} threads: ` +
-        `first build, ${fullRefresh ? '--full-refresh of a copy, ' : ''}then one synced night (lookback included) and its build, then a build with ` +
-        `nothing new. ${cpus().length} CPU(s), ${cpus()[0]?.model ?? ''}, shared with other work.`,
-      ratios: { night_over_full: round(nightRatio), noop_over_full: round(noopRatio) },
-      figures: {
-        load_average_at_start: loadAtStart.toFixed(2),
-        load_average_at_end: (loadavg()[0] ?? 0).toFixed(2),
-        chats,
-        sync_ms: reused ? 'reused' : round(syncMs),
-        first_build_ms: round(first.ms),
-        full_refresh_ms: fullRefresh ? round(fullRefresh.ms) : 'not run',
-        night_build_ms: round(night.ms),
-        noop_build_ms: round(noop.ms),
-        night_models_reused: night.reused,
-        noop_models_reused: noop.reused,
-        models: first.models,
-        peak_rss_mb: round(peakKb / 1024),
-        first_rss_mb: round(first.maxRssKb / 1024),
-        night_rss_mb: round(night.maxRssKb / 1024),
-        first_slowest: first.slowest.join('; '),
-        night_slowest: night.slowest.join('; '),
-        noop_slowest: noop.slowest.join('; '),
-      },
-      targets: {
-        night_over_full: { target: '<= 0.10', met: nightRatio <= 0.1 },
-        noop_over_full: { target: '<= 0.05', met: noopRatio <= 0.05 },
-        peak_rss: { target: '<= 2 GB', met: peakKb <= 2 * 1024 * 1024 },
-      },
-    };
-    writeResult(result);
-    return result;
+    const rows = await handle.session.all<{ t: string }>(
+      "select 'marts.' || table_name as t from duckdb_tables() where schema_name = 'marts' order by 1",
+    );
+    return rows.map((r) => r.t);
   } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    handle.close();
   }
+}
+
+interface SizeFigures {
+  answers: number;
+  landed: string;
+  first: BuildRun;
+  night: BuildRun;
+  noop: BuildRun;
+  night_landing: { requests: number; rows: number; wall_ms: number };
+  lake_full: { ms: number; cpu_ms: number; files: number; rows: number };
+  bare_copy: { ms: number; cpu_ms: number };
+  lake_night: { ms: number; cpu_ms: number; files: number; rows: number };
+  warehouse_bytes: number;
+  lake_bytes: number;
+  published_bytes: number;
+  load: string[];
+  measured_at: string;
+}
+
+async function runSize(size: Size, work: string, keep: string): Promise<SizeFigures> {
+  const load = [
+    `start ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  ];
+  const landedAt = join(keep, `${size.label}.duckdb`);
+  let landed = 'kept';
+  if (!existsSync(landedAt)) {
+    const land = await landWorld({ world: size, out: landedAt, today: TODAY });
+    landed = `${land.wall_ms} ms, ${land.requests} requests`;
+  }
+  const dir = join(work, size.label);
+  mkdirSync(dir, { recursive: true });
+  const db = join(dir, 'warehouse.duckdb');
+  copyFileSync(landedAt, db);
+  if (existsSync(`${landedAt}.wal`)) copyFileSync(`${landedAt}.wal`, `${db}.wal`);
+  const answers = await countChats(db);
+  process.stderr.write(`models-real: ${size.label}: ${answers} answers, first build\n`);
+  const first = build(db, TODAY);
+  load.push(`after first build ${loadavg()[0]?.toFixed(2)}`);
+
+  const tables = await lakeTables(db);
+  const bareDir = join(dir, 'bare');
+  mkdirSync(bareDir);
+  const bare = await bareCopies(db, tables, bareDir);
+  rmSync(bareDir, { recursive: true, force: true });
+  const lake = join(dir, 'lake');
+  const full = await measured(() => exportParquetLake({ db, outDir: lake }));
+  load.push(`after full export ${loadavg()[0]?.toFixed(2)}`);
+
+  process.stderr.write(`models-real: ${size.label}: a night\n`);
+  const nightLanding = await landWorld({ world: size, out: db, today: TODAY, nights: 1 });
+  const nextDay = addDays(TODAY, 1);
+  const night = build(db, nextDay);
+  const noop = build(db, nextDay);
+  const nightLake = await measured(() => exportParquetLake({ db, outDir: lake }));
+  const published = await publishWarehouse(db, join(dir, 'published', 'warehouse.duckdb'));
+  load.push(`end ${loadavg()[0]?.toFixed(2)}`);
+  const figures: SizeFigures = {
+    answers,
+    landed,
+    first,
+    night,
+    noop,
+    night_landing: { requests: nightLanding.requests, rows: nightLanding.rows, wall_ms: nightLanding.wall_ms },
+    lake_full: { ms: full.ms, cpu_ms: full.cpuMs, files: full.value.files, rows: full.value.rows },
+    bare_copy: { ms: bare.ms, cpu_ms: bare.cpuMs },
+    lake_night: { ms: nightLake.ms, cpu_ms: nightLake.cpuMs, files: nightLake.value.files, rows: nightLake.value.rows },
+    warehouse_bytes: fileBytes(db),
+    lake_bytes: fileBytes(lake),
+    published_bytes: published.bytes,
+    load,
+    measured_at: new Date().toISOString(),
+  };
+  rmSync(dir, { recursive: true, force: true });
+  return figures;
+}
+
+export async function main(): Promise<BenchResult> {
+  const work = mkdtempSync(join(tmpdir(), 'vwh-bench-models-real-'));
+  const keep = process.env.VWH_BENCH_DIR ?? work;
+  mkdirSync(keep, { recursive: true });
+  const loadAtStart = loadavg()[0] ?? 0;
+  const all = sizes();
+  const bySize: Record<string, SizeFigures> = {};
+  try {
+    for (const size of all) {
+      // A size measured by an earlier run into VWH_BENCH_DIR is taken as it is (its time is in its figures): the
+      // 10 × run takes hours on a shared machine, and the sizes need not be measured in one sitting.
+      const kept = join(keep, `${size.label}.figures.json`);
+      if (process.env.VWH_BENCH_DIR && existsSync(kept)) {
+        bySize[size.label] = JSON.parse(readFileSync(kept, 'utf8')) as SizeFigures;
+        continue;
+      }
+      bySize[size.label] = await runSize(size, work, keep);
+      writeFileSync(kept, JSON.stringify(bySize[size.label], null, 2));
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const figures: Record<string, number | string> = { load_average_at_start: loadAtStart.toFixed(2) };
+  const ratios: Record<string, number> = {};
+  const targets: NonNullable<BenchResult['targets']> = {};
+  const base = all[0] ? bySize[all[0].label] : undefined;
+  const perAnswer = (f: SizeFigures, what: 'cpuMs' | 'ms') => (f.first[what] * 1000) / f.answers;
+  for (const size of all) {
+    const f = bySize[size.label] as SizeFigures;
+    const l = size.label;
+    const million = f.answers / 1e6;
+    Object.assign(figures, {
+      [`${l}_answers`]: f.answers,
+      [`${l}_first_build_ms`]: round(f.first.ms),
+      [`${l}_first_build_cpu_ms`]: round(f.first.cpuMs),
+      [`${l}_first_build_cpu_us_per_answer`]: round(perAnswer(f, 'cpuMs')),
+      [`${l}_first_build_wall_us_per_answer`]: round(perAnswer(f, 'ms')),
+      [`${l}_night_build_ms`]: round(f.night.ms),
+      [`${l}_noop_build_ms`]: round(f.noop.ms),
+      [`${l}_peak_rss_mb`]: round(Math.max(f.first.maxRssKb, f.night.maxRssKb, f.noop.maxRssKb) / 1024),
+      [`${l}_lake_full_ms`]: round(f.lake_full.ms),
+      [`${l}_bare_copy_ms`]: round(f.bare_copy.ms),
+      [`${l}_lake_night_ms`]: round(f.lake_night.ms),
+      [`${l}_lake_files`]: f.lake_full.files,
+      [`${l}_warehouse_mb_per_million_answers`]: round(f.warehouse_bytes / 1e6 / million),
+      [`${l}_lake_mb_per_million_answers`]: round(f.lake_bytes / 1e6 / million),
+      [`${l}_published_mb_per_million_answers`]: round(f.published_bytes / 1e6 / million),
+      [`${l}_first_slowest`]: f.first.slowest.join('; '),
+      [`${l}_night_slowest`]: f.night.slowest.join('; '),
+      [`${l}_load`]: f.load.join('; '),
+      [`${l}_landed`]: f.landed,
+      [`${l}_measured_at`]: f.measured_at ?? 'this run',
+    });
+    ratios[`${l}_night_over_first`] = round(f.night.ms / f.first.ms);
+    ratios[`${l}_noop_over_first`] = round(f.noop.ms / f.first.ms);
+    ratios[`${l}_lake_full_over_bare_copy`] = round(f.lake_full.ms / f.bare_copy.ms);
+    ratios[`${l}_lake_full_over_bare_copy_cpu`] = round(f.lake_full.cpu_ms / f.bare_copy.cpu_ms);
+    ratios[`${l}_lake_night_over_full`] = round(f.lake_night.ms / f.lake_full.ms);
+    if (base) {
+      ratios[`${l}_cpu_per_answer_over_${all[0]?.label}`] = round(perAnswer(f, 'cpuMs') / perAnswer(base, 'cpuMs'));
+      ratios[`${l}_wall_per_answer_over_${all[0]?.label}`] = round(perAnswer(f, 'ms') / perAnswer(base, 'ms'));
+    }
+    targets[`${l}_peak_rss`] = {
+      target: '<= 2 GB',
+      met: Math.max(f.first.maxRssKb, f.night.maxRssKb, f.noop.maxRssKb) <= 2 * 1024 * 1024,
+    };
+    targets[`${l}_noop`] = { target: '<= 2 s', met: f.noop.ms <= 2000 };
+  }
+  const last = all.at(-1);
+  if (last && base && all.length > 1) {
+    const f = bySize[last.label] as SizeFigures;
+    targets[`${last.label}_cpu_per_answer`] = {
+      target: `<= 1.2 x ${all[0]?.label}'s`,
+      met: perAnswer(f, 'cpuMs') <= 1.2 * perAnswer(base, 'cpuMs'),
+    };
+    targets[`${last.label}_night_over_first`] = { target: '<= 0.05', met: f.night.ms <= 0.05 * f.first.ms };
+    targets[`${last.label}_lake_full_over_bare_copy`] = {
+      target: '<= 1.5',
+      met: f.lake_full.ms <= 1.5 * f.bare_copy.ms,
+    };
+    targets[`${last.label}_lake_night_over_full`] = { target: '<= 0.1', met: f.lake_night.ms <= 0.1 * f.lake_full.ms };
+  }
+  figures.load_average_at_end = (loadavg()[0] ?? 0).toFixed(2);
+  const result: BenchResult = {
+    name: 'models-real',
+    description:
+      `The real dbt-like-models (${base?.first.models ?? '?'} models, their audits and singular tests) and the Parquet ` +
+      `lake of the marts at ${all.map((s) => `${s.label} (${s.projects} × ${s.prompts} × ${s.days}, seed ${s.seed})`).join(', ')}, ` +
+      'each world landed by bench/land-world.ts (the sync without HTTP). Each build a child process (project load + ' +
+      `build), memory_limit ${DEFAULT_MEMORY_LIMIT}, ${THREADS} threads: first build (cost per answer in CPU user+sys ` +
+      'and wall), then a full lake export against bare single-file COPYs of the same tables, then one landed night ' +
+      '(lookback and rotation as vwh sync), its build, a build with nothing new and the lake export of the night. ' +
+      `${cpus().length} CPU(s), ${cpus()[0]?.model ?? ''}, shared with other work (load in the figures).`,
+    ratios,
+    figures,
+    targets,
+    details: bySize,
+  };
+  writeResult(result);
+  return result;
 }
 
 async function countChats(path: string): Promise<number> {
