@@ -4,23 +4,26 @@ description: |
   Did completed actions raise the brand's visibility where they aimed, and by how much? An estimate per completed
   action with a 95% interval against a control, set against the action's expected impact.
 
-  - before window = [completed day − 28, completed day − 1]; after window = [completed day + 14, completed day + 41]
-    (the 14 days between are the ramp: content takes time to reach AI answers), cut at the project's last complete
-    day (intermediate.int_day_completeness: a partial day would bias the after visibility down).
+  - before window = [completed day − 56, completed day − 1] for a targeted action (its control prompts take most
+    of the drift out, so a longer baseline mostly lowers the sampling variance; also when it falls to
+    placebo_brands), [completed day − 28, completed day − 1] for a project-wide one (its competitors' drift grows with the gap); after window = [completed day + 14, completed
+    day + 41] (the 14 days between are the ramp: content takes time to reach AI answers), cut at the project's last
+    complete day (intermediate.int_day_completeness: a partial day would bias the after visibility down).
   - Per prompt, its change `d = after visibility − before visibility` (answers naming the own brand ÷ answers,
     providers pooled) and d's binomial variance v = p(1 − p)(1/n_before + 1/n_after), p the prompt's level over
     both windows smoothed to (x+1)/(n+2). Prompts without answers in both
     windows take no part. The prompt is the unit: its answers share its level, which d removes.
   - Overlapping actions: other completed actions of the project completed between 14 days before the before window
-    and the end of the after window. Each prompt's stratum is the set of overlapping *targeted* actions reaching it.
-  - `did_prompts` (targeted actions with an untargeted prompt in some stratum): inside each stratum, mean d of the
-    treated prompts − mean d of the control prompts, so overlapping targeted actions move both sides alike and a
-    project-wide action cancels; strata combined with weights w = 1/(1/n_T + 1/n_C). Variance: the binomial
+    and the end of the after window. For `placebo_brands`, a prompt's stratum is the set of overlapping *targeted*
+    actions reaching it.
+  - `did_prompts` (targeted actions with an untargeted prompt): mean d of the treated prompts − mean d of every
+    control prompt (a plain difference in differences: a project-wide action cancels; an overlapping targeted
+    action's effect on some controls is a bias the spread of d holds, cheaper on the 13 worlds measured than the
+    controls that separating it cost, docs/analytics.md), w = 1/(1/n_T + 1/n_C) per cell. Variance: the binomial
     variances plus a between-prompt variance τ² (method of moments on the spread of d inside the groups beyond
     sampling, DerSimonian–Laird style, pooled over the team's actions at that level; the topic level without one
-    borrows the any level's, else 0), normal quantile. Cells are the stratum and the prompt's topic (a topic's own
-    drift cancels too) when those cells keep every treated prompt the strata keep and more than two controls, else
-    the stratum alone.
+    borrows the any level's, else 0), normal quantile. Cells are the prompt's topic (a topic's own drift cancels
+    too) when those cells keep every treated prompt and more than two controls, else one cell of all prompts.
   - `placebo_brands` (project-wide actions, and targeted ones with no control prompt): the own brand's change on
     the targeted prompts (those no overlapping targeted action reaches, when there are some) − the mean change of
     the project's K tracked competitors on the same answers (tracked through both windows). Their spread tells
@@ -31,8 +34,9 @@ description: |
   - `none`: no usable control or no answers in a window: no effect, vs_expected inconclusive.
   - vs_expected (expected range [expected_impact_min, expected_impact_max]): `below` when the whole interval is
     under it, `above` when over it, `within` when inside it, `inconclusive` when the interval straddles an edge
-    or there is no estimate; null without a range.
-  Assumes parallel trends (did_prompts: untargeted prompts of the same stratum move as the targeted ones would
+    or there is no estimate, or the estimate rests on one treated prompt (its own drift cannot be told from the
+    action's effect; both wrong conclusive verdicts measured in issue 25 had one); null without a range.
+  Assumes parallel trends (did_prompts: untargeted prompts (of the same topic, when matched) move as the targeted ones would
   have; placebo_brands: the own brand drifts like a competitor drawn at random) and additive effects of
   overlapping actions; see docs/analytics.md for when it fails.
 grain: one row per team and completed action
@@ -58,10 +62,10 @@ columns:
   after_visibility: after_mentions / after_responses (0..1)
   delta_pp: "(after_visibility − before_visibility) × 100: the raw change, drift and other actions included (not the effect)"
   method: did_prompts | placebo_brands | none
-  n_treated_prompts: treated prompts in the estimate (answered in both windows; in a stratum with a control for did_prompts)
+  n_treated_prompts: treated prompts in the estimate (answered in both windows; in a cell with a control for did_prompts)
   n_control_prompts: control prompts in the estimate
   n_control_brands: competitors in the placebo comparison (placebo_brands), else 0
-  control_delta_pp: mean change of the control (control prompts, weighted as the strata; or the competitors), points
+  control_delta_pp: mean change of the control (control prompts, weighted as the cells; or the competitors), points
   effect_pp: the estimate, percentage points
   effect_se_pp: its standard error
   effect_df: "degrees of freedom of the t quantile (placebo_brands: Σ (K − 1) over the team's placebo estimates); null where the quantile is normal"
@@ -73,7 +77,7 @@ columns:
   vs_expected: below | within | above | inconclusive (the interval against the expected range; null without a range)
   p_positive: probability that the effect is above 0 (flat prior, normal approximation N(effect_pp, effect_se_pp²))
   p_within_expected: probability that the effect lies in [expected_impact_min, expected_impact_max] (same approximation; null without a range)
-  days_to_decide: more days of after window, at the current rate of answers, until the interval could fit the verdict (0 when conclusive already; null when it never could within a year, or without a range); assumes the estimate stays and the whole variance falls as 1 / after days, so a lower bound
+  days_to_decide: more days of after window, at the current rate of answers, until the interval could fit the verdict (0 when conclusive already; null when it never could within a year, rests on one treated prompt, or has no range); assumes the estimate stays and the whole variance falls as 1 / after days, so a lower bound
   overlapping_actions: other completed actions of the project completed between before_from − 14 and after_to
   status: measured | awaiting_data (no complete day in the after window yet) | no_baseline (no answers in the before window) | no_control
 audits:
@@ -106,7 +110,7 @@ scoped as (
     a.completed_at,
     coalesce(any_value(t.scope), 'project') as scope,
     count(t.prompt_id) as targeted_prompts,
-    cast(a.completed_at as date) - 28 as before_from,
+    cast(a.completed_at as date) - case when any_value(t.scope) = 'targeted' then 56 else 28 end as before_from,
     cast(a.completed_at as date) - 1 as before_to,
     cast(a.completed_at as date) + 14 as after_from,
     -- null while the after window has not begun (no complete day after the ramp yet)
@@ -127,9 +131,9 @@ overlapping as (
   where cast(o.completed_at as date) between s.before_from - 14 and coalesce(s.after_to, s.after_from + 27)
 ),
 exposure as (
-  -- A prompt's stratum: the overlapping targeted actions that reach it. Treated and control prompts are compared
-  -- within a stratum only, so those actions move both sides alike; a project-wide action moves every prompt
-  -- alike and cancels without a stratum.
+  -- A prompt's stratum: the overlapping targeted actions that reach it. placebo_brands sets the own brand against
+  -- its competitors on the treated prompts no such action reaches; did_prompts compares every treated prompt with
+  -- every control (issue 25: the strata cost more controls than those actions' ramps cost bias).
   select o.team_id, o.action_id, t.prompt_id, string_agg(o.other_action_id, ',' order by o.other_action_id) as stratum
   from overlapping as o
   join intermediate.int_action_targets as t on t.team_id = o.team_id and t.action_id = o.other_action_id
@@ -172,12 +176,11 @@ units as (
   where n_before > 0 and n_after > 0
 ),
 cells as (
-  -- Two ways to match: level `topic` compares prompts of the same stratum and topic (a topic's own drift then
-  -- cancels too); level `any`, of the same stratum only. An action uses `topic` when one of its cells there holds
-  -- treated and control prompts, else `any`.
-  select *, 'topic' as level, stratum || '|' || coalesce(topic_id, '') as cell from units
+  -- Two ways to match: level `topic` compares prompts of the same topic (a topic's own drift then cancels too);
+  -- level `any`, every treated prompt with every control (see `did` for which one an action uses).
+  select *, 'topic' as level, coalesce(topic_id, '') as cell from units
   union all
-  select *, 'any' as level, stratum as cell from units
+  select *, 'any' as level, '' as cell from units
 ),
 groups as (
   select
@@ -190,7 +193,7 @@ groups as (
   group by all
 ),
 strata as (
-  -- Strata holding treated and control prompts; w = 1 / (1/n_T + 1/n_C) weighs each by its information.
+  -- Cells holding treated and control prompts; w = 1 / (1/n_T + 1/n_C) weighs each by its information.
   select
     t.team_id,
     t.action_id,
@@ -248,8 +251,8 @@ did_levels as (
   group by s.team_id, s.action_id, s.level
 ),
 did as (
-  -- The topic level only when it keeps every treated prompt the stratum level keeps and more than two controls;
-  -- else the stratum level (issue 25: topic cells that kept 1 of 15 controls gave intervals of ±30 points).
+  -- The topic level only when it keeps every treated prompt the any level keeps and more than two controls;
+  -- else the any level (issue 25: topic cells that kept 1 of 15 controls gave intervals of ±30 points).
   select l.*
   from did_levels as l
   left join did_levels as a on a.team_id = l.team_id and a.action_id = l.action_id and a.level = 'any'
@@ -431,7 +434,8 @@ final as (
   select
     e.*,
     case when e.method <> 'none' then e.effect end as effect_pp,
-    case when e.method <> 'none' then coalesce(t975(e.df), 1.959964) * e.se end as half_width
+    case when e.method <> 'none' then coalesce(t975(e.df), 1.959964) * e.se end as half_width,
+    case e.method when 'did_prompts' then e.did_n_t when 'placebo_brands' then e.placebo_n_t else 0 end as n_treated
   from estimates as e
 )
 select
@@ -473,6 +477,7 @@ select
   case
     when a.expected_impact_min is null or a.expected_impact_max is null then null
     when f.effect_pp is null then 'inconclusive'
+    when f.n_treated < 2 then 'inconclusive'
     when f.effect_pp + f.half_width < least(a.expected_impact_min, a.expected_impact_max) then 'below'
     when f.effect_pp - f.half_width > greatest(a.expected_impact_min, a.expected_impact_max) then 'above'
     when f.effect_pp - f.half_width >= least(a.expected_impact_min, a.expected_impact_max)
@@ -484,7 +489,8 @@ select
     normal_sf((least(a.expected_impact_min, a.expected_impact_max) - f.effect_pp) / nullif(f.se, 0))
       - normal_sf((greatest(a.expected_impact_min, a.expected_impact_max) - f.effect_pp) / nullif(f.se, 0))
   end as p_within_expected,
-  case when a.expected_impact_min is not null and a.expected_impact_max is not null and f.half_width > 0 then
+  case when a.expected_impact_min is not null and a.expected_impact_max is not null and f.half_width > 0
+    and f.n_treated >= 2 then
     -- m: how far the estimate is from the nearest edge of the range; conclusive once the half-width is under it.
     -- The half-width falls as sqrt(L / (L + d)) with d more days on an after window of L days.
     (with m as (select
