@@ -22,17 +22,21 @@ const ROOT = here.includes(join('dist', 'bench')) ? join(here, '..', '..') : joi
 const MODELS_DIR = join(ROOT, 'dbt-like-models');
 
 /** Cold samples of a one-project question (spread over the projects), of an account-wide one, warm runs per open. */
-export const SAMPLES = { project: 20, account: 5, warm: 3 } as const;
+export const SAMPLES = { project: 10, account: 3, warm: 2 } as const;
 
 export interface QueryTimes {
   name: string;
   kind: string;
-  scope: 'project' | 'account';
+  /** 'page': the HTML report's whole data of one project (many queries; no target of its own). */
+  scope: 'project' | 'account' | 'page';
   rows: number;
   /** Opening the instance (and, for the lake, creating its views) before the cold run. */
   open_ms: number[];
   cold_ms: number[];
   warm_ms: number[];
+  /** CPU (user + system of this process, DuckDB's threads included) of each cold and warm run: robust to load. */
+  cold_cpu_ms: number[];
+  warm_cpu_ms: number[];
 }
 
 export interface SourceTimes {
@@ -54,6 +58,11 @@ function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+function cpuMs(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
 export async function timeSource(
   source: 'published' | 'lake',
   path: string,
@@ -62,43 +71,53 @@ export async function timeSource(
   const load = loadavg()[0] ?? 0;
   const cpu = process.cpuUsage();
   type Run = (db: Database, q: Question) => Promise<number>;
-  const runs: { name: string; kind: string; scope: 'project' | 'account'; run: Run }[] = readerQueries().map(
-    (query) => ({
-      name: query.name,
-      kind: query.kind,
-      scope: query.scope,
-      run: async (db, q) => (await db.connection.runAndReadAll(query.sql, query.params(q))).currentRowCount,
-    }),
-  );
+  const runs: { name: string; kind: string; scope: QueryTimes['scope']; run: Run }[] = readerQueries().map((query) => ({
+    name: query.name,
+    kind: query.kind,
+    scope: query.scope,
+    run: async (db, q) => (await db.connection.runAndReadAll(query.sql, query.params(q))).currentRowCount,
+  }));
   // the HTML report's whole data for one project (its queries and the reports it shows), as vwh report html runs
   // it: the published copy only (it reads raw.projects and ops.sync_runs, which the lake does not hold)
   if (source === 'published') {
     runs.push({
       name: 'html_page_data',
       kind: 'html',
-      scope: 'project',
+      scope: 'page',
       run: async (db, q) => (await loadReportData(db, { projectId: q.project ?? '' })).projects.length,
     });
   }
   const out: QueryTimes[] = [];
   for (const query of runs) {
-    const times: QueryTimes = { ...query, rows: 0, open_ms: [], cold_ms: [], warm_ms: [] };
+    const times: QueryTimes = {
+      ...query,
+      rows: 0,
+      open_ms: [],
+      cold_ms: [],
+      warm_ms: [],
+      cold_cpu_ms: [],
+      warm_cpu_ms: [],
+    };
     delete (times as Partial<typeof query>).run;
-    const n = query.scope === 'project' ? SAMPLES.project : SAMPLES.account;
+    const n = query.scope === 'account' ? SAMPLES.account : SAMPLES.project;
     for (let i = 0; i < n; i++) {
       const q =
-        query.scope === 'project' ? (questions.projects[i % questions.projects.length] as Question) : questions.account;
+        query.scope === 'account' ? questions.account : (questions.projects[i % questions.projects.length] as Question);
       let start = process.hrtime.bigint();
       const db = await open(source, path);
       times.open_ms.push(ms(start));
       try {
+        let cpu = process.cpuUsage();
         start = process.hrtime.bigint();
         times.rows = Math.max(times.rows, await query.run(db, q));
         times.cold_ms.push(ms(start));
+        times.cold_cpu_ms.push(cpuMs(cpu));
         for (let w = 0; w < SAMPLES.warm; w++) {
+          cpu = process.cpuUsage();
           start = process.hrtime.bigint();
           await query.run(db, q);
           times.warm_ms.push(ms(start));
+          times.warm_cpu_ms.push(cpuMs(cpu));
         }
       } finally {
         db.close();
