@@ -14,6 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServeChild, writeResult } from './lib.js';
+import type { Floor } from './sync-floor.js';
 import type { Run } from './sync-scale-run.js';
 
 const args = process.argv.slice(2);
@@ -23,6 +24,8 @@ const worlds = args.filter((a, i) => (profAt < 0 || i !== profAt + 1) && /^\d+x\
 if (worlds.length === 0) worlds.push('3x20x60');
 const TODAY = '2026-11-20';
 const WINDOW_MS = 2500;
+/** The floor parses every 10th body (the bodies of a 365-day backfill are gigabytes), its CPU scaled to all. */
+const FLOOR_SAMPLE_EVERY = 10;
 
 function syncChild(input: object): Promise<Run> {
   const script = fileURLToPath(new URL('./sync-scale-run.js', import.meta.url));
@@ -53,6 +56,7 @@ interface WorldFigures {
   sync_cpu_ms: number;
   cpu_per_request_ms: number;
   by_thread: Record<string, number>;
+  floor: Floor & { per_request_ms: number; sync_over_floor: number };
 }
 
 async function measure(world: string): Promise<WorldFigures> {
@@ -75,7 +79,9 @@ async function measure(world: string): Promise<WorldFigures> {
       today: TODAY,
       windowMs: WINDOW_MS,
       serverPid: server.pid,
+      floorSampleEvery: FLOOR_SAMPLE_EVERY,
     });
+    const floor = run.floor as Floor;
     const figures: WorldFigures = {
       world,
       load_before: loadBefore,
@@ -86,6 +92,11 @@ async function measure(world: string): Promise<WorldFigures> {
       sync_cpu_ms: run.syncCpuMs,
       cpu_per_request_ms: Math.round((run.syncCpuMs / run.requests) * 100) / 100,
       by_thread: run.syncCpuByThread,
+      floor: {
+        ...floor,
+        per_request_ms: Math.round((floor.floor_ms / run.requests) * 100) / 100,
+        sync_over_floor: Math.round((run.syncCpuMs / floor.floor_ms) * 100) / 100,
+      },
     };
     process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), ...figures })}\n`);
     return figures;
@@ -109,7 +120,13 @@ if (!profileDir) {
       `the other, each against a reference server of its own (seed 5, today ${TODAY}, rate window ${WINDOW_MS} ms); ` +
       `DuckDB threads: ${process.env.VWH_BENCH_THREADS ?? 'the default'}. \`node dist/bench/sync-cpu.js ${worlds.join(' ')}\`.`,
     ratios: { [`cpu_per_request_${last.world}_over_${first.world}`]: growth },
-    figures: Object.fromEntries(results.map((r) => [`cpu_per_request_ms_${r.world}`, r.cpu_per_request_ms])),
+    figures: Object.fromEntries(
+      results.flatMap((r) => [
+        [`cpu_per_request_ms_${r.world}`, r.cpu_per_request_ms],
+        [`floor_per_request_ms_${r.world}`, r.floor.per_request_ms],
+        [`sync_over_floor_${r.world}`, r.floor.sync_over_floor],
+      ]),
+    ),
     targets: {
       cpu_per_request: {
         target: '<= 6 ms at 10x50x365',

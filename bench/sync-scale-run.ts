@@ -6,12 +6,15 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Transport } from '../src/client/transport.js';
+import { UndiciTransport } from '../src/client/undici-transport.js';
 import { silentLogger } from '../src/core/log.js';
 import { silentProgress } from '../src/extract/progress.js';
 import { syncAll, type TeamJob } from '../src/extract/run-sync.js';
 import type { SyncSettings, TeamResult } from '../src/extract/types.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { processCpuMs, threadCpuMs, timed } from './lib.js';
+import { type Floor, measureFloor, RecordingTransport } from './sync-floor.js';
 
 export const CONCURRENCY = Number(process.env.VWH_BENCH_SCALE_CONCURRENCY ?? 8);
 /** The streams a night needs for the answers and everything derived or rotated; the source detail streams aside. */
@@ -67,6 +70,8 @@ export interface Run {
   promptRequests: number;
   otherRequests: number;
   teams: TeamResult[];
+  /** The floor of the same bodies and rows (bench/sync-floor.ts), when asked for. */
+  floor?: Floor;
 }
 
 export async function syncRun(
@@ -75,6 +80,7 @@ export async function syncRun(
   today: string,
   windowMs: number,
   servers: readonly ServerCpu[],
+  transport?: Transport,
 ): Promise<Run> {
   const serverCpu = () => servers.reduce((n, s) => n + (s.cpuMs() ?? 0), 0);
   const serverCpuBefore = serverCpu();
@@ -99,6 +105,7 @@ export async function syncRun(
           rate: { windowMs },
           logger: silentLogger,
           progress: silentProgress,
+          ...(transport ? { transport } : {}),
         },
         silentLogger,
         silentProgress,
@@ -156,6 +163,8 @@ interface ChildInput {
   today: string;
   windowMs: number;
   serverPid: number | undefined;
+  /** Also measure the floor (bench/sync-floor.ts) after the sync, parsing every `floorSampleEvery`-th body. */
+  floorSampleEvery?: number;
 }
 
 /** `syncRun` of one team in a new process on the warehouse file `db`; its peak RSS is the process's own. */
@@ -187,9 +196,15 @@ async function childMain(input: ChildInput): Promise<void> {
   );
   try {
     const server: ServerCpu = { cpuMs: () => processCpuMs(input.serverPid) };
-    const run = await syncRun(wh, [input.job], input.today, input.windowMs, [server]);
+    const every = input.floorSampleEvery;
+    const recording = every ? new RecordingTransport(new UndiciTransport(), every) : undefined;
+    const run = await syncRun(wh, [input.job], input.today, input.windowMs, [server], recording);
     const peak = peakRssOfProcessMb();
-    process.stdout.write(`${JSON.stringify({ ...run, teams: [], ...(peak ? { peakRssMb: peak } : {}) })}\n`);
+    const floor =
+      recording && every ? await measureFloor(wh.database.session, recording, run.requests, every) : undefined;
+    process.stdout.write(
+      `${JSON.stringify({ ...run, teams: [], ...(peak ? { peakRssMb: peak } : {}), ...(floor ? { floor } : {}) })}\n`,
+    );
   } finally {
     wh.close();
   }

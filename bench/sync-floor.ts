@@ -1,0 +1,115 @@
+/**
+ * The floor of a backfill's CPU, computed in the same process right after the sync (bench/sync-cpu): what any sync
+ * of the same bodies into the same raw tables must spend at least.
+ *
+ * - parse: JSON.parse of a sample of the bodies the sync received (every `sampleEvery`-th 2xx response, recorded by
+ *   `RecordingTransport`) and the zod validation of each with its endpoint's schema, the CPU scaled to all requests;
+ * - write: DuckDB's own writer at its best: every row the sync landed in `raw.*`, copied by one
+ *   `INSERT INTO … SELECT *` per table into empty tables of the same columns in a new database file, in ONE
+ *   transaction, then a checkpoint (the rows compressed once). No JavaScript values at all; the copy also reads and
+ *   decompresses the source tables, so this floor is, if anything, high.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { allEndpoints } from '../src/api/catalogue.js';
+import type { EndpointDef } from '../src/api/endpoint.js';
+import { fullPath } from '../src/api/paths.js';
+import { decodeEnvelope } from '../src/client/envelope.js';
+import type { Transport, TransportRequest, TransportResponse } from '../src/client/transport.js';
+import type { Session } from '../src/warehouse/session.js';
+
+export interface Floor {
+  sampled_bodies: number;
+  sample_every: number;
+  parse_ms: number;
+  write_ms: number;
+  floor_ms: number;
+}
+
+/** A transport that keeps every `sampleEvery`-th successful body (and its method and URL) it passes through. */
+export class RecordingTransport implements Transport {
+  readonly bodies: Array<{ method: string; url: string; text: string }> = [];
+  private seen = 0;
+
+  constructor(
+    private readonly inner: Transport,
+    private readonly sampleEvery: number,
+  ) {}
+
+  async request(request: TransportRequest): Promise<TransportResponse> {
+    const response = await this.inner.request(request);
+    if (response.status >= 200 && response.status < 300 && this.seen++ % this.sampleEvery === 0)
+      this.bodies.push({ method: request.method, url: request.url, text: response.text });
+    return response;
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** The endpoint a URL path answers, by its route pattern (`{name}` → one path segment). */
+function matcher(): (method: string, path: string) => EndpointDef | undefined {
+  const routes = allEndpoints().map((def) => {
+    const names = [...def.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+    const marker = Object.fromEntries(names.map((n) => [n, `__${n}__`]));
+    const pattern = fullPath(def, marker)
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/__\w+__/g, '[^/]+');
+    return { def, re: new RegExp(`^${pattern}$`) };
+  });
+  return (method, path) => routes.find((r) => r.def.method.toUpperCase() === method && r.re.test(path))?.def;
+}
+
+/** The floor's two parts (see the module's comment), for `requests` requests and the rows now in `raw.*`. */
+export async function measureFloor(
+  session: Session,
+  recorded: RecordingTransport,
+  requests: number,
+  sampleEvery: number,
+): Promise<Floor> {
+  const match = matcher();
+  const items = recorded.bodies.map((b) => ({ ...b, def: match(b.method, new URL(b.url).pathname) }));
+  const unknown = items.filter((i) => !i.def).map((i) => i.url);
+  if (unknown.length > 0) throw new Error(`floor: no endpoint for ${unknown.slice(0, 3).join(', ')}`);
+  const parseStart = cpuMs();
+  for (const { text, def } of items) {
+    const d = def as EndpointDef;
+    const decoded = decodeEnvelope(d.envelope, JSON.parse(text));
+    if (decoded.ok) d.data.safeParse(decoded.data);
+  }
+  const parseMs = ((cpuMs() - parseStart) * requests) / Math.max(1, items.length);
+
+  const dir = mkdtempSync(join(tmpdir(), 'vwh-floor-'));
+  try {
+    const tables = await session.all<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'raw' AND table_catalog = current_database() ORDER BY 1",
+    );
+    await session.run(`ATTACH '${join(dir, 'floor.duckdb')}' AS floor`);
+    await session.run('CREATE SCHEMA floor.raw');
+    for (const { table_name: t } of tables)
+      await session.run(`CREATE TABLE floor.raw."${t}" AS SELECT * FROM raw."${t}" LIMIT 0`);
+    const writeStart = cpuMs();
+    await session.run('BEGIN TRANSACTION');
+    for (const { table_name: t } of tables) await session.run(`INSERT INTO floor.raw."${t}" SELECT * FROM raw."${t}"`);
+    await session.run('COMMIT');
+    await session.run('CHECKPOINT floor');
+    const writeMs = cpuMs() - writeStart;
+    await session.run('DETACH floor');
+    return {
+      sampled_bodies: items.length,
+      sample_every: sampleEvery,
+      parse_ms: Math.round(parseMs),
+      write_ms: Math.round(writeMs),
+      floor_ms: Math.round(parseMs + writeMs),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
