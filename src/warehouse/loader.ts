@@ -93,6 +93,13 @@ const CHUNK_ROWS = 2048;
  */
 export const BATCH_UNITS = 64;
 export const BATCH_ROWS = 10_000;
+/**
+ * How long a batch waits for more units before it lands (unless BATCH_ROWS are already queued). Every commit writes
+ * and checksums the WAL and runs each unit's state statements; a backfill's requests arrive one at a time, so without
+ * the wait nearly every request was a transaction of its own. 2 × 50 × 120 (1 137 requests): 13.0 s of sync CPU with
+ * no wait, 8.8 s at 300 ms, 8.6 s at 1 s.
+ */
+export const GATHER_MS = 300;
 
 /**
  * The bulk loader. Rows go through DuckDB's appender, as data chunks written column by column, straight into the
@@ -110,8 +117,13 @@ export class Loader {
   private draining = false;
   private pendingRows = 0;
   private batchWork: BatchWork | undefined;
+  private wake: (() => void) | undefined;
 
-  constructor(private readonly session: Session) {}
+  /** `gatherMs`: how long a batch waits for more units (see GATHER_MS); 0 lands whatever is queued at once. */
+  constructor(
+    private readonly session: Session,
+    private readonly gatherMs = 0,
+  ) {}
 
   /** Sets the work every batch's transaction does around its units' callbacks. */
   setBatchWork(work: BatchWork | undefined): void {
@@ -130,6 +142,7 @@ export class Loader {
     return new Promise((resolve, reject) => {
       this.pending.push({ loads, run, inTransaction, resolve, reject });
       this.pendingRows += rowCount(loads);
+      if (this.pendingRows >= BATCH_ROWS || this.pending.length >= BATCH_UNITS) this.wake?.();
       this.drain();
     });
   }
@@ -144,6 +157,7 @@ export class Loader {
     this.draining = true;
     void (async () => {
       while (this.pending.length > 0) {
+        await this.gather();
         const batch = this.takeBatch();
         try {
           const counts = await this.loadBatch(batch);
@@ -156,6 +170,22 @@ export class Loader {
       }
       this.draining = false;
     })();
+  }
+
+  /** Waits up to `gatherMs` for more units to join the batch, less once a full batch is queued. */
+  private async gather(): Promise<void> {
+    if (this.gatherMs <= 0 || this.pendingRows >= BATCH_ROWS || this.pending.length >= BATCH_UNITS) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = undefined;
+        resolve();
+      }, this.gatherMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
   }
 
   private takeBatch(): PendingUnit[] {

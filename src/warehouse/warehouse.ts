@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { DuckDBBudgetStore } from './budget-store.js';
 import { Database, type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES, duckdbOptions } from './duckdb.js';
 import { type OpsDatabase, opsDb } from './kysely/index.js';
-import { Loader } from './loader.js';
+import { GATHER_MS, Loader } from './loader.js';
 import { migrate } from './migrate.js';
 import { RunStore } from './run-store.js';
 import { Session } from './session.js';
@@ -50,7 +50,7 @@ export class Warehouse {
     return {
       session,
       ops,
-      loader: new Loader(session),
+      loader: new Loader(session, GATHER_MS),
       state: new StateStore(ops),
       runs: new RunStore(ops),
       budget: new DuckDBBudgetStore(opsDb(budgetSession)),

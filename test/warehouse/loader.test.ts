@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BATCH_ROWS } from '../../src/warehouse/loader.js';
+import { BATCH_ROWS, Loader } from '../../src/warehouse/loader.js';
 import { Warehouse, type WarehouseSession } from '../../src/warehouse/warehouse.js';
 
 let dir: string;
@@ -294,5 +294,24 @@ describe('Loader', () => {
     // The first unit lands alone (nothing else was queued yet); the rest wait and go in full batches.
     expect(batches.length).toBeGreaterThanOrEqual(4);
     expect(Math.max(...batches)).toBe(BATCH_ROWS);
+  });
+
+  it('gathers units that arrive one at a time within gatherMs into one transaction', async () => {
+    // A backfill's requests end one by one: each landing in a transaction of its own cost a WAL commit and the
+    // state statements per request.
+    const loader = new Loader(ws.session, 60_000);
+    let batches = 0;
+    loader.setBatchWork({ begin: () => batches++, end: async () => {} });
+    const landed: Array<Promise<unknown>> = [];
+    for (let u = 0; u < 3; u++) {
+      landed.push(loader.loadUnit([{ table: 'raw.chats', rows: [chat(`c${u}`, '2026-01-01')] }], run));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // A full batch's worth of rows ends the wait at once (else this would wait out the minute).
+    const rows = Array.from({ length: BATCH_ROWS - 3 }, (_, i) => chat(`big${i}`, '2026-01-02'));
+    landed.push(loader.loadUnit([{ table: 'raw.chats', rows }], run));
+    await Promise.all(landed);
+    expect(batches).toBe(1);
+    expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(BATCH_ROWS);
   });
 });
