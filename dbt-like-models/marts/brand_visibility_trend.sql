@@ -2,6 +2,7 @@
 kind: incremental_by_time_range
 tags: [daily]
 time_column: date
+batch_days: 31
 reads_back: 56
 description: >
   Rolling visibility of each tracked brand per provider (and 'all'): 7- and 28-day windows ending on each day,

@@ -2,6 +2,7 @@
 kind: incremental_by_time_range
 tags: [daily]
 time_column: date
+batch_days: 31
 description: >
   The own brand's performance per prompt, provider (and 'all') and day, with the prompt's attributes as of that day
   from snapshots.prompts_history (valid_from <= day < valid_to). The history starts on the first sync day: for
