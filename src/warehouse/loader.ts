@@ -107,9 +107,9 @@ export const GATHER_MS = 300;
  * unit's state update. Never row-by-row INSERTs, and no staging table: an `INSERT … SELECT` with casts from one
  * cost a backfill about a quarter of its CPU (on DuckDB's threads); the appender casts the wire types itself.
  *
- * Units that arrive while a transaction runs are landed together in the next one (a batch): one scan of the table
- * deletes every re-landed partition of the batch, one appender appends its rows, so the cost per unit does not grow
- * with the table. Each unit's rows still commit with its own state (all of the batch or none of it).
+ * Units that arrive while a transaction runs, or within `gatherMs` of the first queued one, are landed together in the
+ * next transaction (a batch): one scan of the table deletes every re-landed partition of the batch, one appender
+ * appends its rows, so the cost per unit does not grow with the table. Each unit's rows still commit with its own state (all of the batch or none of it).
  */
 export class Loader {
   private readonly tables = new Map<string, TargetTable>();
