@@ -468,7 +468,7 @@ select
   f.control_delta_pp,
   f.effect_pp,
   case when f.effect_pp is not null then f.se end as effect_se_pp,
-  case when f.effect_pp is not null then f.df end as effect_df,
+  case when f.effect_pp is not null then f.df end::bigint as effect_df,
   f.effect_pp - f.half_width as effect_ci_low_pp,
   f.effect_pp + f.half_width as effect_ci_high_pp,
   f.effect_pp - f.half_width > 0 or f.effect_pp + f.half_width < 0 as significant,

@@ -8,8 +8,9 @@ description: >
   History of each brand alias of a project, dated by the sync that first saw it. The API gives aliases no date and
   raw.project_aliases holds only the newest sync's list (each sync replaces it), so without this history an alias
   added between two syncs could not be dated at all: a build after each sync records the alias on the day of the
-  sync that first listed it (version_from: the sync's day, the snapshot_date its prompt list was kept under, or the
-  UTC day it landed when that sync kept no prompt list of the project). marts.measurement_events reads it for alias_added /
+  sync that first listed it (version_from: the sync's day, the snapshot_date its prompt list was kept under; when that sync kept
+  none (a sync resumed on the day an interrupted one kept it), the newest list kept before it landed; the UTC day it
+  landed only when no prompt list of the project was ever kept). marts.measurement_events reads it for alias_added /
   alias_removed. An alias gone from the newest list is closed at build time (valid_to). Nothing is known before the
   first build: the aliases a project has then carry that sync's day, and are no event.
 grain: one row per team, project, alias and version
@@ -32,5 +33,9 @@ select
   cast(coalesce(
     (select max(p.snapshot_date) from staging.prompt_state_daily as p
      where p.team_id = a.team_id and p.project_id = a.project_id and p._sync_run_id = a._sync_run_id),
+    -- A sync resumed on the day an interrupted one already kept the prompt list skips that snapshot: the newest
+    -- list kept before this landing dates it by the API's day, not by the machine's clock.
+    (select max(p.snapshot_date) from staging.prompt_state_daily as p
+     where p.team_id = a.team_id and p.project_id = a.project_id and p._extracted_at <= a._extracted_at),
     cast(a._extracted_at as date)) as timestamp) as version_from
 from staging.project_aliases as a
