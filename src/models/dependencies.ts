@@ -21,6 +21,8 @@ export class DependencyReader {
   static parses = 0;
   /** Made on the first text not read before (none when every text was). */
   private instance: Promise<DuckDBInstance> | undefined;
+  /** Parses under way on this reader's instance: it is closed only once they have all ended. */
+  private readonly pending = new Set<Promise<unknown>>();
 
   private constructor() {}
 
@@ -38,7 +40,13 @@ export class DependencyReader {
     const text = substituteMacros(sql, PARSE_MACROS);
     let refs = READ.get(text);
     if (!refs) {
-      refs = this.parse(text);
+      const parse = this.parse(text);
+      refs = parse;
+      this.pending.add(parse);
+      parse.then(
+        () => this.pending.delete(parse),
+        () => this.pending.delete(parse),
+      );
       READ.set(text, refs);
       // a failure is not kept: the next load reports it again, in its file's words
       refs.catch(() => READ.delete(text));
@@ -83,8 +91,14 @@ export class DependencyReader {
   }
 
   close(): void {
-    // a parse still under way keeps its connection until it ends; the instance goes once nothing holds it
-    void this.instance?.then((instance) => instance.closeSync()).catch(() => {});
+    // A load that failed on one file closes its reader while other files' parses still run: closing the instance
+    // under a running query crashes the process (DuckDB's native code), so it goes once every parse has ended.
+    const instance = this.instance;
+    if (!instance) return;
+    void Promise.allSettled([...this.pending])
+      .then(() => instance)
+      .then((i) => i.closeSync())
+      .catch(() => {});
   }
 }
 

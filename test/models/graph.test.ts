@@ -44,6 +44,17 @@ describe('dependencies from the SQL', () => {
     expect(DependencyReader.parses - before).toBe(4);
   });
 
+  it('a reader closed while its parses run lets them finish (a load that failed on one file closes it early)', async () => {
+    const reader = await DependencyReader.create();
+    const tag = `y_${Date.now()}`;
+    const reads = Array.from({ length: 30 }, (_, i) => reader.read(`select ${i} as ${tag} from raw.t${i}`));
+    reader.close();
+    const refs = await Promise.all(reads);
+    expect(refs.map((r) => r.map((ref) => `${ref.schema}.${ref.name}`))).toEqual(
+      Array.from({ length: 30 }, (_, i) => [`raw.t${i}`]),
+    );
+  });
+
   it('sees tables behind a JOIN ... USING, in subqueries and CTEs, but not the CTE names', async () => {
     s = await sandbox();
     writeModels(s.modelsDir, {
