@@ -109,7 +109,8 @@ export const GATHER_MS = 300;
  *
  * Units that arrive while a transaction runs, or within `gatherMs` of the first queued one, are landed together in the
  * next transaction (a batch): one scan of the table deletes every re-landed partition of the batch, one appender
- * appends its rows, so the cost per unit does not grow with the table. Each unit's rows still commit with its own state (all of the batch or none of it).
+ * appends its rows, so the cost per unit does not grow with the table. Each unit's rows still commit with its own
+ * state (all of the batch or none of it).
  */
 export class Loader {
   private readonly tables = new Map<string, TargetTable>();
@@ -142,7 +143,7 @@ export class Loader {
     return new Promise((resolve, reject) => {
       this.pending.push({ loads, run, inTransaction, resolve, reject });
       this.pendingRows += rowCount(loads);
-      if (this.pendingRows >= BATCH_ROWS || this.pending.length >= BATCH_UNITS) this.wake?.();
+      if (this.batchFull()) this.wake?.();
       this.drain();
     });
   }
@@ -172,9 +173,14 @@ export class Loader {
     })();
   }
 
+  /** A whole batch is queued: nothing more would join it. */
+  private batchFull(): boolean {
+    return this.pendingRows >= BATCH_ROWS || this.pending.length >= BATCH_UNITS;
+  }
+
   /** Waits up to `gatherMs` for more units to join the batch, less once a full batch is queued. */
   private async gather(): Promise<void> {
-    if (this.gatherMs <= 0 || this.pendingRows >= BATCH_ROWS || this.pending.length >= BATCH_UNITS) return;
+    if (this.gatherMs <= 0 || this.batchFull()) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         this.wake = undefined;
