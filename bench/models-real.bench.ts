@@ -13,9 +13,22 @@
  * prompts,days). Each is landed by bench/land-world.ts (the sync's row mapping and loader, no HTTP) into
  * `VWH_BENCH_DIR/<label>.duckdb` (default a temp folder) unless that file exists (then copied as it is); a size
  * whose `VWH_BENCH_DIR/<label>.figures.json` an earlier run wrote is not measured again (`<label>_measured_at`).
+ * With `VWH_BENCH_DIR`, the first phase (landing, first build, full lake) is kept in `<label>.built/` and
+ * `<label>.first.json`: delete `<label>.figures.json` to measure the night again from it after a change to the night's
+ * path. The warehouse after its night is left as `<label>.night.duckdb` (bench/readers.bench.ts prepares a world from
+ * it: copy it to `VWH_BENCH_READERS_DIR/<label>/warehouse.duckdb`).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,23 +165,50 @@ interface SizeFigures {
   measured_at: string;
 }
 
-async function runSize(size: Size, work: string, keep: string): Promise<SizeFigures> {
+interface FirstFigures {
+  answers: number;
+  landed: string;
+  first: BuildRun;
+  lake_full: SizeFigures['lake_full'];
+  bare_copy: SizeFigures['bare_copy'];
+  load: string[];
+}
+
+/**
+ * Lands the size, builds it for the first time and exports its full lake into `dir`. With `VWH_BENCH_DIR`, the state
+ * after the first phase (the built warehouse and its lake, in `<label>.built/`, the figures in `<label>.first.json`)
+ * is kept, and a later run starts from it: at 10 × the first phase takes most of an hour, and the night's figures
+ * can then be measured again (delete `<label>.figures.json`) after a change to the night's path.
+ */
+async function firstPhase(size: Size, dir: string, keep: string | undefined): Promise<FirstFigures> {
+  const db = join(dir, 'warehouse.duckdb');
+  const lake = join(dir, 'lake');
+  const builtAt = keep ? join(keep, `${size.label}.built`) : undefined;
+  const firstAt = keep ? join(keep, `${size.label}.first.json`) : undefined;
+  if (builtAt && firstAt && existsSync(firstAt) && existsSync(join(builtAt, 'warehouse.duckdb'))) {
+    process.stderr.write(`models-real: ${size.label}: the first phase as ${builtAt} kept it\n`);
+    copyTree(builtAt, dir);
+    const kept = JSON.parse(readFileSync(firstAt, 'utf8')) as FirstFigures;
+    return {
+      ...kept,
+      load: [...kept.load, `night measured again from the kept first phase, load ${loadavg()[0]?.toFixed(2)}`],
+    };
+  }
   const load = [
     `start ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   ];
-  const landedAt = join(keep, `${size.label}.duckdb`);
+  const landedAt = keep ? join(keep, `${size.label}.duckdb`) : db;
   let landed = 'kept';
   if (!existsSync(landedAt)) {
     const land = await landWorld({ world: size, out: landedAt, today: TODAY });
     landed = `${land.wall_ms} ms, ${land.requests} requests`;
   }
-  const dir = join(work, size.label);
-  mkdirSync(dir, { recursive: true });
-  const db = join(dir, 'warehouse.duckdb');
-  copyFileSync(landedAt, db);
-  if (existsSync(`${landedAt}.wal`)) copyFileSync(`${landedAt}.wal`, `${db}.wal`);
+  if (landedAt !== db) {
+    copyFileSync(landedAt, db);
+    if (existsSync(`${landedAt}.wal`)) copyFileSync(`${landedAt}.wal`, `${db}.wal`);
+  }
   const answers = await countChats(db);
   process.stderr.write(`models-real: ${size.label}: ${answers} answers, first build\n`);
   const first = build(db, TODAY);
@@ -179,9 +219,37 @@ async function runSize(size: Size, work: string, keep: string): Promise<SizeFigu
   mkdirSync(bareDir);
   const bare = await bareCopies(db, tables, bareDir);
   rmSync(bareDir, { recursive: true, force: true });
-  const lake = join(dir, 'lake');
   const full = await measured(() => exportParquetLake({ db, outDir: lake }));
   load.push(`after full export ${loadavg()[0]?.toFixed(2)}`);
+  const figures: FirstFigures = {
+    answers,
+    landed,
+    first,
+    lake_full: { ms: full.ms, cpu_ms: full.cpuMs, files: full.value.files, rows: full.value.rows },
+    bare_copy: { ms: bare.ms, cpu_ms: bare.cpuMs },
+    load,
+  };
+  if (builtAt && firstAt) {
+    rmSync(builtAt, { recursive: true, force: true });
+    copyTree(dir, builtAt);
+    writeFileSync(firstAt, JSON.stringify(figures, null, 2));
+  }
+  return figures;
+}
+
+/** `cp -a from/. to/`: the warehouse (and its WAL, if any) and the lake folder. */
+function copyTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  const cp = spawnSync('cp', ['-a', `${from}/.`, to], { encoding: 'utf8' });
+  if (cp.status !== 0) throw new Error(`cp -a ${from} ${to} failed: ${cp.stderr}`);
+}
+
+async function runSize(size: Size, work: string, keep: string | undefined): Promise<SizeFigures> {
+  const dir = join(work, size.label);
+  mkdirSync(dir, { recursive: true });
+  const db = join(dir, 'warehouse.duckdb');
+  const lake = join(dir, 'lake');
+  const { answers, landed, first, lake_full, bare_copy, load } = await firstPhase(size, dir, keep);
 
   process.stderr.write(`models-real: ${size.label}: a night\n`);
   const nightLanding = await landWorld({ world: size, out: db, today: TODAY, nights: 1 });
@@ -198,8 +266,8 @@ async function runSize(size: Size, work: string, keep: string): Promise<SizeFigu
     night,
     noop,
     night_landing: { requests: nightLanding.requests, rows: nightLanding.rows, wall_ms: nightLanding.wall_ms },
-    lake_full: { ms: full.ms, cpu_ms: full.cpuMs, files: full.value.files, rows: full.value.rows },
-    bare_copy: { ms: bare.ms, cpu_ms: bare.cpuMs },
+    lake_full,
+    bare_copy,
     lake_night: { ms: nightLake.ms, cpu_ms: nightLake.cpuMs, files: nightLake.value.files, rows: nightLake.value.rows },
     warehouse_bytes: fileBytes(db),
     lake_bytes: fileBytes(lake),
@@ -207,14 +275,16 @@ async function runSize(size: Size, work: string, keep: string): Promise<SizeFigu
     load,
     measured_at: new Date().toISOString(),
   };
+  // the warehouse after its night, built: bench/readers.bench.ts takes it as a prepared world's warehouse.duckdb
+  if (keep) renameSync(db, join(keep, `${size.label}.night.duckdb`));
   rmSync(dir, { recursive: true, force: true });
   return figures;
 }
 
 export async function main(): Promise<BenchResult> {
   const work = mkdtempSync(join(tmpdir(), 'vwh-bench-models-real-'));
-  const keep = process.env.VWH_BENCH_DIR ?? work;
-  mkdirSync(keep, { recursive: true });
+  const keep = process.env.VWH_BENCH_DIR;
+  if (keep) mkdirSync(keep, { recursive: true });
   const loadAtStart = loadavg()[0] ?? 0;
   const all = sizes();
   const bySize: Record<string, SizeFigures> = {};
@@ -222,13 +292,13 @@ export async function main(): Promise<BenchResult> {
     for (const size of all) {
       // A size measured by an earlier run into VWH_BENCH_DIR is taken as it is (its time is in its figures): the
       // 10 × run takes hours on a shared machine, and the sizes need not be measured in one sitting.
-      const kept = join(keep, `${size.label}.figures.json`);
-      if (process.env.VWH_BENCH_DIR && existsSync(kept)) {
+      const kept = keep ? join(keep, `${size.label}.figures.json`) : undefined;
+      if (kept && existsSync(kept)) {
         bySize[size.label] = JSON.parse(readFileSync(kept, 'utf8')) as SizeFigures;
         continue;
       }
       bySize[size.label] = await runSize(size, work, keep);
-      writeFileSync(kept, JSON.stringify(bySize[size.label], null, 2));
+      if (kept) writeFileSync(kept, JSON.stringify(bySize[size.label], null, 2));
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
