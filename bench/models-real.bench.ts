@@ -58,8 +58,12 @@ interface BuildRun {
   cpuMs: number;
   maxRssKb: number;
   statuses: Record<string, number>;
+  /** Models not built (no input changed since their last successful build). */
   reused: number;
   models: number;
+  /** Singular tests not run (no input changed since they last passed), of `tests`. */
+  testsReused: number;
+  tests: number;
   /** The slowest nodes (models, audits included, and singular tests), `id ms message`: where the time goes. */
   slowest: string[];
 }
@@ -85,12 +89,14 @@ function build(db: string, day: string, fullRefresh = false): BuildRun {
     const statuses = {};
     for (const x of r.results) statuses[x.status] = (statuses[x.status] ?? 0) + 1;
     const models = r.results.filter((x) => x.type === 'model');
-    const reused = models.filter((x) => (x.message ?? '').startsWith('up to date: no input')).length;
+    const reused = models.filter((x) => x.reused).length;
+    const tests = r.results.filter((x) => x.type === 'test');
+    const testsReused = tests.filter((x) => x.reused).length;
     const slowest = [...r.results].sort((a, b) => b.durationMs - a.durationMs).slice(0, 6)
       .map((x) => x.id + ' ' + Math.round(x.durationMs) + ' ms' + (x.message ? ' (' + x.message.slice(0, 60) + ')' : ''));
     const failing = r.results.filter((x) => x.status !== 'success').map((x) => x.id + ': ' + x.status + ' ' + (x.message ?? ''));
     const u = process.resourceUsage();
-    process.stdout.write(JSON.stringify({ ms, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssKb: u.maxRSS, statuses, reused, models: models.length, slowest, failing }));
+    process.stdout.write(JSON.stringify({ ms, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssKb: u.maxRSS, statuses, reused, models: models.length, testsReused, tests: tests.length, slowest, failing }));
   `;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`models build failed: ${run.stderr}`);
@@ -320,6 +326,8 @@ export async function main(): Promise<BenchResult> {
       [`${l}_first_build_wall_us_per_answer`]: round(perAnswer(f, 'ms')),
       [`${l}_night_build_ms`]: round(f.night.ms),
       [`${l}_noop_build_ms`]: round(f.noop.ms),
+      [`${l}_noop_build_cpu_ms`]: round(f.noop.cpuMs),
+      [`${l}_noop_reused`]: `${f.noop.reused}/${f.noop.models} models, ${f.noop.testsReused ?? '?'}/${f.noop.tests ?? '?'} tests`,
       [`${l}_peak_rss_mb`]: round(Math.max(f.first.maxRssKb, f.night.maxRssKb, f.noop.maxRssKb) / 1024),
       [`${l}_lake_full_ms`]: round(f.lake_full.ms),
       [`${l}_bare_copy_ms`]: round(f.bare_copy.ms),

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import type { ModelConfig } from './types.js';
 
 /**
- * What decides whether a model changed: its SQL (whitespace-normalised) and the configuration that affects what it
- * builds. Descriptions, grain, column docs and tags are documentation and do not count.
+ * What decides whether a model (or a singular test) changed: its SQL (whitespace-normalised) and the configuration
+ * that affects what it builds (a test's severity and threshold). Descriptions, grain, column docs and tags are
+ * documentation and do not count.
  */
-export function fingerprint(sql: string, config: ModelConfig): string {
-  const { description: _d, grain: _g, columns: _c, tags: _t, ...rest } = config;
+export function fingerprint(sql: string, config: ModelConfig | { severity: string; threshold: number }): string {
+  const { description: _d, grain: _g, columns: _c, tags: _t, ...rest } = config as Partial<ModelConfig>;
   const normalised = sql.replace(/\s+/g, ' ').trim();
   return createHash('sha256')
     .update(JSON.stringify({ sql: normalised, config: rest }))

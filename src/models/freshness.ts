@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { quoteIdent } from '../core/sql.js';
 import type { Session } from '../warehouse/session.js';
 import type { ColumnsRead } from './columns-read.js';
+import { reachable } from './graph.js';
 import { qualified } from './sql-text.js';
-import type { Model, Project } from './types.js';
+import type { ModelStateRow } from './state.js';
+import type { Model, Project, SingularTest } from './types.js';
 
 /**
  * What a model was built from, as one hash: its fingerprint, the version of every source table it reads, and the
@@ -75,6 +77,37 @@ function usesEnd(model: Model): boolean {
     model.config.kind === 'incremental_by_unique_key' ||
     /@(start|end)_date\b/.test(model.sql)
   );
+}
+
+/**
+ * What a singular test runs on, as one hash, the way `inputKeys` hashes a model's: its fingerprint (SQL with the
+ * ephemeral models pasted in, macros, severity, threshold), `end` when its SQL reads it, the version of every source
+ * it reads (itself or through a model above it), and the last build of every model above it, direct or not (run and
+ * time in `states`, ops.model_state as the run's models left it; ephemeral models are pasted, not built). Any build
+ * of a model above it moves the key, whatever made that model build (a new input, restated days, `--full-refresh`),
+ * and so does a view's parent rebuilt under it. A test that passed on the same key would pass again, so a build may
+ * reuse its result: this is what keeps a build with nothing new from re-running every test on all the data.
+ */
+export function testKey(
+  project: Project,
+  test: SingularTest,
+  versions: ReadonlyMap<string, string>,
+  states: ReadonlyMap<string, ModelStateRow>,
+  end: string,
+): string {
+  // Always `end`: a test reads it as @end_date, or reads models that process up to it.
+  const hash = createHash('sha256').update(`${test.fingerprint}|end=${end}`);
+  const above = new Set(test.parents);
+  for (const parent of test.parents) for (const a of reachable(project.graph.parents, parent)) above.add(a);
+  for (const source of [...new Set([...test.sources, ...sourcesOf(project, above)])].sort()) {
+    hash.update(`|${source}=${versions.get(source) ?? 'absent'}`);
+  }
+  for (const id of [...above].sort()) {
+    if (project.models.get(id)?.config.kind === 'ephemeral') continue;
+    const state = states.get(id);
+    hash.update(`|${id}=${state ? `${state.run_id}@${state.built_at}` : 'never built'}`);
+  }
+  return hash.digest('hex').slice(0, 24);
 }
 
 /** Every source table the given models read, directly or through an ancestor. */

@@ -147,6 +147,8 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
           severity: header.severity,
           threshold: header.threshold,
           parents: resolved.parents,
+          sources: resolved.sources,
+          fingerprint: '',
         });
       } catch (error) {
         if (error instanceof VwhError) throw error;
@@ -178,6 +180,15 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
       const called = macrosFingerprint(macrosCalledBy(sql, macros));
       if (!inlined && called === '') continue;
       model.fingerprint = fingerprint(called === '' ? sql : `${sql}\n-- macros ${called}`, model.config);
+    }
+    // A test's the same way, always (its severity and threshold decide its status).
+    for (const test of tests) {
+      const sql = compileModel(project, test).sql;
+      const called = macrosFingerprint(macrosCalledBy(sql, macros));
+      test.fingerprint = fingerprint(`${sql}\n-- macros ${called}`, {
+        severity: test.severity,
+        threshold: test.threshold,
+      });
     }
     return project;
   } finally {

@@ -4,15 +4,15 @@ import type { Database } from '../warehouse/duckdb.js';
 import { Session } from '../warehouse/session.js';
 import { FAILURES_SCHEMA } from './audits/run.js';
 import { runSingularTest } from './audits/singular.js';
-import { DimensionKeys, inputKeys, sourcesOf, sourceVersions } from './freshness.js';
+import { DimensionKeys, inputKeys, sourcesOf, sourceVersions, testKey } from './freshness.js';
 import { readHorizon } from './horizon.js';
 import { createMacros } from './macros.js';
 import { Relations } from './relations.js';
 import { failingAudits, type NodeResult, type RunResults, report, skippedResult } from './results.js';
 import { type NodeRun, runNode } from './run-node.js';
 import { schedule } from './schedule.js';
-import { selectModels } from './selection.js';
-import { ensureState, readModelStates, recordRuns } from './state.js';
+import { selectModels, selectTests } from './selection.js';
+import { ensureState, type ModelStateRow, readModelStates, recordRuns, TEST_KIND, type TestRun } from './state.js';
 import type { Model, Project, RunOptions, SingularTest } from './types.js';
 
 export type { NodeResult, NodeStatus, RunResults } from './results.js';
@@ -32,15 +32,30 @@ export async function runProject(db: Database, project: Project, options: RunOpt
   const relations = await Relations.read(main);
   const selected = selectModels(project, options.select ?? [], options.exclude ?? [], states);
   const order = project.graph.order.filter((id) => selected.has(id));
-  const materialize = options.command !== 'test';
   const audit = options.command !== 'run';
+  const named = selectTests(project, options.select ?? [], options.exclude ?? []);
+  // The singular tests of the run: those named, and those reading a selected model (all of them with no selection).
+  const tests = audit
+    ? project.tests.filter(
+        (t) =>
+          named.named.has(t.id) ||
+          (!named.excluded.has(t.id) &&
+            (t.parents.some((p) => selected.has(p)) || selected.size === project.models.size)),
+      )
+    : [];
+  const materialize = options.command !== 'test';
   const horizon = await readHorizon(main, relations, options.clock, options.end);
   if (horizon.note) options.logger.warn(horizon.note, { horizon: horizon.day });
   const { end } = horizon;
   const results = new Map<string, NodeResult>();
   // A full refresh or a backfill rebuilds on purpose, and `test` builds nothing: only other builds reuse.
   const reuse = materialize && !options.fullRefresh && !options.start;
-  const versions = reuse ? await sourceVersions(main, sourcesOf(project, order)) : new Map<string, string>();
+  // The sources of the models in the run, and of the tests, theirs and those of the models above them.
+  const read = new Set([
+    ...sourcesOf(project, [...order, ...tests.flatMap((t) => t.parents)]),
+    ...tests.flatMap((t) => t.sources),
+  ]);
+  const versions = reuse ? await sourceVersions(main, read) : new Map<string, string>();
   const keys = reuse ? inputKeys(project, versions, end) : new Map<string, string>();
   const dimensions = new DimensionKeys(project, versions);
 
@@ -91,17 +106,35 @@ export async function runProject(db: Database, project: Project, options: RunOpt
 
   await schedule(order, project, executors, results, runNodeOf, options.logger);
 
-  if (audit) {
-    for (const test of project.tests) {
-      if (!test.parents.some((p) => selected.has(p)) && selected.size !== project.models.size) continue;
-      // a test selected through one parent must not fail because another was never built
-      const missing = unbuiltParent(relations, project, test.parents, new Set());
-      const result = missing
-        ? skippedTest(test, `skipped: ${missing} is not in the warehouse yet (vwh models build --select ${missing})`)
-        : await runSingularTest(main, project, test, results, options.storeFailures ?? false, end);
-      results.set(test.id, result);
-      report(options.logger, result);
+  const testRuns: TestRun[] = [];
+  // The models' last builds as this run left them: what the tests' keys are made of.
+  const built = tests.length > 0 && reuse ? await readModelStates(main) : new Map<string, ModelStateRow>();
+  for (const test of tests) {
+    // a test selected through one parent must not fail because another was never built
+    const missing = unbuiltParent(relations, project, test.parents, new Set());
+    const key = reuse ? testKey(project, test, versions, built, end) : null;
+    const last = states.get(test.id);
+    let result: NodeResult;
+    if (missing) {
+      result = skippedTest(
+        test,
+        `skipped: ${missing} is not in the warehouse yet (vwh models build --select ${missing})`,
+      );
+    } else if (key && !named.named.has(test.id) && last?.kind === TEST_KIND && last.input_key === key) {
+      result = reusedTest(test, last);
+    } else {
+      const ranAt = new Date(options.clock.now());
+      result = await runSingularTest(main, project, test, results, options.storeFailures ?? false, end);
+      // Passed: remembered with its key, for a later build to reuse. Failed, warned or errored: forgotten, so it
+      // runs again. Passed where the key is unknown (`test`, `--full-refresh`): its inputs were not all hashed.
+      if (result.status !== 'success' && result.status !== 'skipped') {
+        testRuns.push({ test: test.id, fingerprint: test.fingerprint, key: null, ranAt });
+      } else if (result.status === 'success' && key) {
+        testRuns.push({ test: test.id, fingerprint: test.fingerprint, key, ranAt });
+      }
     }
+    results.set(test.id, result);
+    report(options.logger, result);
   }
   await recordRuns(
     main,
@@ -122,6 +155,8 @@ export async function runProject(db: Database, project: Project, options: RunOpt
       };
     }),
     run.inputKeys,
+    testRuns,
+    runId,
   );
   for (const exec of executors.slice(1)) exec.connection.closeSync();
   return {
@@ -155,6 +190,16 @@ function unbuiltParent(
     } else if (!inRun.has(id) && !relations.kind(model.schema, model.name)) return id;
   }
   return null;
+}
+
+/** A test whose inputs are those it last passed on: its result kept, its query not run. */
+function reusedTest(test: SingularTest, last: ModelStateRow): NodeResult {
+  const when = (last.built_at ?? '').replace(/\.\d{3}Z$/, 'Z');
+  return {
+    ...skippedTest(test, `up to date: no input changed since it last passed, at ${when} (run ${last.run_id ?? '?'})`),
+    status: 'success',
+    reused: true,
+  };
 }
 
 function skippedTest(test: SingularTest, message: string): NodeResult {

@@ -1,12 +1,13 @@
 import { VwhError } from '../core/errors.js';
 import { reachable } from './graph.js';
 import type { ModelStateRow } from './state.js';
-import type { Model, Project } from './types.js';
+import type { Model, Project, SingularTest } from './types.js';
 
 /**
  * dbt's selector syntax: `name`, `schema.name`, `+name` (with ancestors), `name+` (with descendants), `tag:x`,
  * `path:marts/`, `kind:view`, `state:modified` (new or changed fingerprint). `*` is a wildcard in names and paths.
- * Several selectors (space-separated or repeated) are a union; `--exclude` takes the same syntax.
+ * Several selectors (space-separated or repeated) are a union; `--exclude` takes the same syntax. A name may also be
+ * a singular test's (`test.name` or `name`): see `selectTests`; `+test.name` selects the models above it.
  */
 export function selectModels(
   project: Project,
@@ -34,16 +35,47 @@ function resolveToken(
   const body = token.slice(up ? 1 : 0, down ? -1 : undefined);
   const matched = new Set<string>();
   for (const model of project.models.values()) if (matches(model, body, states)) matched.add(model.id);
+  const tests = testsNamed(project, body);
   // `state:modified` matching nothing is the normal "nothing changed", not a typo.
-  if (matched.size === 0 && mustMatch && !body.startsWith('state:')) {
-    throw new VwhError('USAGE', `The selector "${token}" matches no model (try: vwh models ls).`);
+  if (matched.size === 0 && tests.length === 0 && mustMatch && !body.startsWith('state:')) {
+    throw new VwhError('USAGE', `The selector "${token}" matches no model or test (try: vwh models ls).`);
   }
   const out = new Set(matched);
+  if (up) {
+    for (const test of tests) {
+      for (const p of test.parents) for (const a of [p, ...reachable(project.graph.parents, p)]) out.add(a);
+    }
+  }
   for (const id of matched) {
     if (up) for (const a of reachable(project.graph.parents, id)) out.add(a);
     if (down) for (const d of reachable(project.graph.children, id)) out.add(d);
   }
   return out;
+}
+
+/**
+ * The singular tests a selection names (`test.name`, or `name`, wildcards allowed, a `+` before or after it
+ * ignored), and those its `--exclude` names. A test named in `--select` runs even when nothing it reads changed.
+ */
+export function selectTests(
+  project: Project,
+  select: string[],
+  exclude: string[],
+): { named: Set<string>; excluded: Set<string> } {
+  const named = (list: string[]) =>
+    new Set(
+      list
+        .flatMap((s) => s.split(/[\s,]+/))
+        .filter(Boolean)
+        .flatMap((token) => testsNamed(project, token.replace(/^\+/, '').replace(/\+$/, '')).map((t) => t.id)),
+    );
+  return { named: named(select), excluded: named(exclude) };
+}
+
+function testsNamed(project: Project, body: string): SingularTest[] {
+  if (body.includes(':')) return [];
+  const pattern = glob(body);
+  return project.tests.filter((t) => pattern.test(t.id) || pattern.test(t.id.replace(/^test\./, '')));
 }
 
 function matches(model: Model, body: string, states: Map<string, ModelStateRow>): boolean {

@@ -22,6 +22,9 @@ export interface ModelStateRow {
   start_date: string | null;
   /** Day (UTC) of the last successful build; read only, written as built_at. */
   built_on?: string;
+  /** When the last successful build started (ISO), and its run; read only. */
+  built_at?: string;
+  run_id?: string;
   /** What the last successful build was built from (freshness.ts); null until a build succeeds. */
   input_key?: string | null;
   /** incremental_by_time_range: the contents of its inputs that are not cut by day, at its last successful build. */
@@ -45,12 +48,17 @@ export async function readModelStates(exec: Session): Promise<Map<string, ModelS
   if (!(await opsTableExists(exec, 'model_state'))) return new Map();
   const rows = await opsDb(exec)
     .selectFrom('ops.model_state')
-    .select(['model', 'kind', 'fingerprint', 'start_date', 'built_at', 'input_key', 'dims_key'])
+    .select(['model', 'kind', 'fingerprint', 'start_date', 'built_at', 'run_id', 'input_key', 'dims_key'])
     .execute();
   return new Map(
     rows.map(({ start_date, built_at, ...row }) => [
       row.model,
-      { ...row, start_date: start_date === null ? null : toDay(start_date), built_on: toDay(built_at) },
+      {
+        ...row,
+        start_date: start_date === null ? null : toDay(start_date),
+        built_on: toDay(built_at),
+        built_at: new Date(built_at).toISOString(),
+      },
     ]),
   );
 }
@@ -81,7 +89,7 @@ export async function replaceModelState(
       start_date: row.start_date,
       built_at: builtAt,
       run_id: runId,
-      input_key: null,
+      input_key: row.input_key ?? null,
       dims_key: row.dims_key ?? null,
     })
     .execute();
@@ -209,15 +217,42 @@ export interface RunRow {
 }
 
 /**
- * Appends one row per node of a run and records the input keys of the models that succeeded, in one transaction
- * (a transaction per model cost a commit each). A run killed before this point loses its input keys: its models are
- * rebuilt, not reused, by the next run.
+ * A singular test that ran: `key` (its inputs, freshness.ts testKey) when it passed, for a later build to reuse it
+ * while they stay the same; null when it did not pass (or its inputs are unknown), so that it runs again.
  */
-export async function recordRuns(exec: Session, rows: RunRow[], inputKeys: ReadonlyMap<string, string>): Promise<void> {
-  if (rows.length === 0 && inputKeys.size === 0) return;
+export interface TestRun {
+  test: string;
+  fingerprint: string;
+  key: string | null;
+  ranAt: Date;
+}
+
+/** The kind of a singular test's row in ops.model_state. */
+export const TEST_KIND = 'test';
+
+/**
+ * Appends one row per node of a run, records the input keys of the models that succeeded and the singular tests'
+ * outcomes, in one transaction (a transaction per model cost a commit each). A run killed before this point loses its
+ * input keys: its models are rebuilt, and its tests run, by the next run.
+ */
+export async function recordRuns(
+  exec: Session,
+  rows: RunRow[],
+  inputKeys: ReadonlyMap<string, string>,
+  tests: readonly TestRun[] = [],
+  runId = '',
+): Promise<void> {
+  if (rows.length === 0 && inputKeys.size === 0 && tests.length === 0) return;
   const db = opsDb(exec);
   await exec.transaction(async () => {
     await writeInputKeys(exec, inputKeys);
+    for (const t of tests) {
+      if (t.key === null) await db.deleteFrom('ops.model_state').where('model', '=', t.test).execute();
+      else {
+        const row = { model: t.test, kind: TEST_KIND, fingerprint: t.fingerprint, start_date: null, input_key: t.key };
+        await replaceModelState(exec, row, runId, t.ranAt);
+      }
+    }
     if (rows.length > 0) await db.insertInto('ops.model_runs').values(rows).execute();
   });
 }

@@ -102,6 +102,10 @@ export interface SingularTest {
   severity: 'error' | 'warn';
   threshold: number;
   parents: string[];
+  /** Tables it reads that are not models: sources (`raw.*`) and declared `depends_on`. */
+  sources: string[];
+  /** Its compiled SQL (ephemeral models pasted in), the macros it calls, severity and threshold. */
+  fingerprint: string;
 }
 
 export interface Project {

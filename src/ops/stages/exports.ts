@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { exportArrow, exportParquetLake, writeHtmlReport } from '../../export/index.js';
+import { TEST_KIND } from '../../models/state.js';
 import { withOps } from '../ledger.js';
 import { exportsOf, guardedInputs } from '../paths.js';
 import type { Stage, StageOutcome } from '../stage.js';
@@ -61,14 +62,15 @@ export const exportsStage: Stage = {
 
 /**
  * What the HTML report is made of: every model's last build (ops.model_state, which a build by hand changes too;
- * ephemeral models are recorded on every build but live only inside the models that paste them), its path and its
- * project. The same key as the report the last run wrote means the same page.
+ * ephemeral models are recorded on every build but live only inside the models that paste them, and the singular
+ * tests' rows are not models), its path and its project. The same key as the report the last run wrote means the
+ * same page.
  */
 async function htmlInputsKey(dbPath: string, out: string, projectId: string | undefined): Promise<string> {
   const models = await withOps(dbPath, ({ session }) =>
     session.scalar<string>(
       `select md5(coalesce(string_agg(model || '|' || run_id || '|' || built_at::varchar, ';' order by model), ''))
-         from ops.model_state where kind <> 'ephemeral'`,
+         from ops.model_state where kind not in ('ephemeral', '${TEST_KIND}')`,
     ),
   );
   return `${models}|${out}|${projectId ?? ''}`;
