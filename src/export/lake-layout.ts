@@ -20,15 +20,19 @@ export interface TableLayout {
   sql: string;
   /**
    * `select <partition values>, count, xor and sum of the row hashes group by partition`: the partitions' content
-   * fingerprints (partitionStatsSql).
+   * fingerprints (partitionStatsSql), of the rows `where` selects (all when none).
    */
-  statsSql: string;
+  statsSql: (where?: string) => string;
+  /** The month column's DATE (`t."date"`), when the table is partitioned by month. */
+  date?: string;
   /** Hash of the written schema, mixed into every partition's content hash. */
   schemaHash: string;
   /** The written columns' select expressions, the partition keys and the FROM clause (writeSql). */
   written: string[];
   keys: PartitionKey[];
   from: string;
+  /** Its team comes from raw.projects (joined in `from`), whose rows decide its partitions too. */
+  readsProjects: boolean;
 }
 
 /**
@@ -82,11 +86,13 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLay
     columns: written,
     partitionBy,
     sql: `select ${select.join(', ')} from ${from}`,
-    statsSql: statsSql(keys, written, from),
+    statsSql: (where?: string) => statsSql(keys, written, where ? `${from} where ${where}` : from),
+    ...(keys.some((k) => k.date) ? { date: 't."date"' } : {}),
     schemaHash,
     written: written.map((c) => c.expr),
     keys: keys.map(({ name, expr, date }) => ({ name, expr, date })),
     from,
+    readsProjects: teamFromProject,
   };
 }
 
@@ -94,8 +100,23 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLay
  * `layout.sql` for the write: the same rows, the partition keys typed as ENUMs of `partitions`' values (every
  * partition of the table, lake-keys.ts), which DuckDB's partitioned COPY groups by for less than their text.
  */
-export function writeSql(layout: TableLayout, partitions: string[][]): string {
-  return `select ${[...layout.written, ...enumKeys(layout.keys, partitions)].join(', ')} from ${layout.from}`;
+export function writeSql(layout: TableLayout, partitions: string[][], where?: string): string {
+  const rows = `select ${[...layout.written, ...enumKeys(layout.keys, partitions)].join(', ')} from ${layout.from}`;
+  return where ? `${rows} where ${where}` : rows;
+}
+
+/**
+ * The rows of the months `first` to `last` (`YYYY-MM`, both included) as a condition on the raw date column, which
+ * DuckDB checks against each row group's zonemap: a scan of the rows of a few months reads only their row groups.
+ */
+export function monthsWhere(layout: TableLayout, first: string, last: string): string | undefined {
+  if (!layout.date) return undefined;
+  const [y, m] = last.split('-').map(Number) as [number, number];
+  const after =
+    m === 12
+      ? `${String(y + 1).padStart(4, '0')}-01`
+      : `${String(y).padStart(4, '0')}-${String(m + 1).padStart(2, '0')}`;
+  return `${layout.date} >= DATE '${first}-01' AND ${layout.date} < DATE '${after}-01'`;
 }
 
 /**
@@ -139,8 +160,8 @@ export function partitionPath(layout: TableLayout, values: string[]): string {
 }
 
 /** One row per partition: its values, rows and an order-independent fingerprint of its rows (statsSql). */
-export function partitionStatsSql(layout: TableLayout): string {
-  return layout.statsSql;
+export function partitionStatsSql(layout: TableLayout, where?: string): string {
+  return layout.statsSql(where);
 }
 
 export function partitionHash(layout: TableLayout, n: number, x: string, s: string): string {

@@ -25,6 +25,13 @@ export interface ManifestPartition {
   /** Content hash of the partition's rows and the table's schema: unchanged hash, file not rewritten. */
   hash: string;
   files: string[];
+  /**
+   * The warehouse's storage of the rows the partition's month can hold when its hash was taken (lake-storage.ts):
+   * the next export keeps the hash without reading a row while it is unchanged. Absent: hashed every time.
+   */
+  storage_key?: string;
+  /** The teams with rows in the partition's month then (a hash of them): the month's partitions kept together. */
+  storage_teams?: string;
 }
 
 export interface ManifestTable {
@@ -88,19 +95,28 @@ export function writeScopeManifest(root: string, manifest: ScopeManifest): void 
   writeFileAtomic(scopeFile(root, manifest.writer.scope), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
-/** Every scope manifest of the lake, merged: tables' partitions unioned, writers listed. */
-export function mergeManifests(root: string, generatedAt: string): LakeManifest {
+/** Every scope manifest of the lake that parses, by scope, in the scopes' order. */
+export function readScopeManifests(root: string): Map<string, ScopeManifest> {
   const dir = join(root, MANIFESTS_DIR);
   const files = existsSync(dir)
     ? readdirSync(dir)
         .filter((f) => f.endsWith('.json'))
         .sort()
     : [];
+  const out = new Map<string, ScopeManifest>();
+  for (const file of files) {
+    const name = file.slice(0, -'.json'.length);
+    const scope = readScopeManifest(root, name);
+    if (scope) out.set(name, scope);
+  }
+  return out;
+}
+
+/** Every scope manifest of the lake, merged: tables' partitions unioned, writers listed. */
+export function mergeManifests(root: string, generatedAt: string): LakeManifest {
   const merged: LakeManifest = { format: LAKE_FORMAT, generated_at: generatedAt, writers: [], tables: {} };
   const schemaAt = new Map<string, string>();
-  for (const file of files) {
-    const scope = readScopeManifest(root, file.slice(0, -'.json'.length));
-    if (!scope) continue;
+  for (const scope of readScopeManifests(root).values()) {
     merged.writers.push(scope.writer);
     for (const [name, table] of Object.entries(scope.tables)) {
       const into = merged.tables[name] ?? { ...table, partitions: [], rows: 0, files: 0, bytes: 0 };

@@ -1,0 +1,224 @@
+/**
+ * Which partitions of a table the export rewrites. Each partition has a content hash (lake-layout.ts); a partition
+ * whose hash is the manifest's, with its files in place, is kept. The hashes are not all taken again: the months
+ * whose rows sit in row groups the warehouse still stores as they were when the manifest's hashes were taken
+ * (lake-storage.ts) keep the manifest's hashes, and only the other months are read, through a date range DuckDB
+ * prunes by its zonemaps. A night that rebuilt the last days of the models reads the current month (and the one
+ * before when the days reach into it); a table rebuilt in full, or whose storage proves nothing, is read in full.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Session } from '../warehouse/session.js';
+import {
+  monthsWhere,
+  NULL_PARTITION,
+  partitionHash,
+  partitionPath,
+  partitionStatsSql,
+  type TableLayout,
+} from './lake-layout.js';
+import type { ManifestPartition, ScopeManifest } from './lake-manifest.js';
+import { monthsBetween, type RowGroupPrint } from './lake-storage.js';
+import { checkSegment } from './paths.js';
+
+export interface PlannedPartition extends ManifestPartition {
+  values: string[];
+  changed: boolean;
+}
+
+export interface PlannedTable {
+  key: string;
+  layout: TableLayout;
+  partitions: PlannedPartition[];
+  /** The rows read and hashed: `all`, `none`, or the months (`2026-10..2026-11`). */
+  read: string;
+  /** The rows the write must read: the changed partitions' months (all rows when undefined). */
+  writeWhere?: string;
+}
+
+/** Past this many months in one row group's zonemap, the table is hashed in full (a date far off the calendar). */
+const MAX_MONTHS = 1_200;
+
+/** The storage the table's rows come from: its row groups' prints, and raw.projects' when its team comes from there. */
+export interface TableStorage {
+  prints: RowGroupPrint[] | undefined;
+  projects?: RowGroupPrint[] | undefined;
+}
+
+export async function planTable(
+  session: Session,
+  root: string,
+  layout: TableLayout,
+  key: string,
+  /** Every scope manifest of the lake, by scope. */
+  manifests: ReadonlyMap<string, ScopeManifest>,
+  storage: TableStorage,
+): Promise<PlannedTable> {
+  const recorded = new Map<string, ManifestPartition[]>();
+  for (const manifest of manifests.values()) {
+    for (const part of manifest.tables[key]?.partitions ?? []) {
+      const unit = unitOf(layout, valuesOf(part.path));
+      recorded.set(unit, [...(recorded.get(unit) ?? []), part]);
+    }
+  }
+  const keyOf = storageKeys(layout, storage);
+  const units = keyOf ? unitsOf(layout, storage.prints as RowGroupPrint[]) : undefined;
+
+  // the units whose recorded partitions all describe the storage as it is
+  const kept = new Map<string, ManifestPartition[]>();
+  const toHash: string[] = [];
+  for (const unit of units ?? []) {
+    const storageKey = keyOf?.(unit);
+    const same = (recorded.get(unit) ?? []).filter((p) => p.storage_key === storageKey);
+    const teams = teamsHash(same.map((p) => p.team_id));
+    if (same.length > 0 && same.every((p) => p.storage_teams === teams)) kept.set(unit, same);
+    else toHash.push(unit);
+  }
+  // the units read again: all rows, or the months from the first to the last of them (whose hashes the read
+  // replaces, kept or not)
+  const read = units === undefined || toHash.length > 0;
+  let where: string | undefined;
+  let span = read ? 'all' : 'none';
+  if (read && units !== undefined && toHash.every(isMonth)) {
+    toHash.sort();
+    const [first, last] = [toHash[0] as string, toHash.at(-1) as string];
+    where = monthsWhere(layout, first, last);
+    if (where) span = first === last ? first : `${first}..${last}`;
+    for (const unit of kept.keys()) if (where === undefined || (first <= unit && unit <= last)) kept.delete(unit);
+  } else if (read) kept.clear();
+
+  const partitions: PlannedPartition[] = [];
+  if (read) {
+    const stats = await session.all<Record<string, string> & { n: number; x: string; s: string }>(
+      partitionStatsSql(layout, where),
+    );
+    for (const row of stats) {
+      const values = layout.partitionBy.map((name) => checkSegment(String(row[name]), `Partition value of ${name}`));
+      const path = partitionPath(layout, values);
+      const teamId = teamOf(layout, values);
+      const hash = partitionHash(layout, Number(row.n), row.x, row.s);
+      const before = manifests.get(scopeOf(layout, teamId))?.tables[key]?.partitions.find((p) => p.path === path);
+      const intact = before?.hash === hash && filesInPlace(root, layout, path, before.files);
+      partitions.push({
+        path,
+        values,
+        team_id: teamId,
+        rows: Number(row.n),
+        hash,
+        changed: !intact,
+        files: intact && before ? before.files : [],
+        bytes: intact && before ? before.bytes : 0,
+      });
+    }
+  }
+  for (const same of kept.values()) {
+    for (const part of same) {
+      const values = valuesOf(part.path);
+      const intact = filesInPlace(root, layout, part.path, part.files);
+      partitions.push({
+        ...part,
+        values,
+        changed: !intact,
+        files: intact ? part.files : [],
+        bytes: intact ? part.bytes : 0,
+      });
+    }
+  }
+  // what the next export compares with: the storage each unit's hashes were taken at, and the unit's teams
+  if (keyOf) {
+    const teams = new Map<string, (string | null)[]>();
+    for (const p of partitions) {
+      const unit = unitOf(layout, p.values);
+      teams.set(unit, [...(teams.get(unit) ?? []), p.team_id]);
+    }
+    for (const p of partitions) {
+      const unit = unitOf(layout, p.values);
+      p.storage_key = keyOf(unit);
+      p.storage_teams = teamsHash(teams.get(unit) ?? []);
+    }
+  }
+  partitions.sort((a, b) => a.path.localeCompare(b.path));
+  const changedMonths = partitions.filter((p) => p.changed).map((p) => unitOf(layout, p.values));
+  const plan: PlannedTable = {
+    key,
+    layout,
+    partitions,
+    read: span,
+  };
+  if (changedMonths.length > 0 && changedMonths.every(isMonth)) {
+    changedMonths.sort();
+    const writeWhere = monthsWhere(layout, changedMonths[0] as string, changedMonths.at(-1) as string);
+    if (writeWhere) plan.writeWhere = writeWhere;
+  }
+  return plan;
+}
+
+export function scopeOf(layout: TableLayout, teamId: string | null): string {
+  return layout.partitionBy[0] === 'team_id' && teamId !== null ? `team_id=${teamId}` : 'unpartitioned';
+}
+
+function teamOf(layout: TableLayout, values: string[]): string | null {
+  return layout.partitionBy[0] === 'team_id' ? (values[0] ?? null) : null;
+}
+
+/** The partition's values from its path (`team_id=a/month=2026-01`). */
+function valuesOf(path: string): string[] {
+  return path === '' ? [] : path.split('/').map((segment) => segment.slice(segment.indexOf('=') + 1));
+}
+
+/** The unit whose hashes are kept or taken together: the month of a month-partitioned table, else the table. */
+function unitOf(layout: TableLayout, values: string[]): string {
+  return layout.date ? (values.at(-1) ?? '') : '';
+}
+
+function isMonth(unit: string): boolean {
+  return /^\d{4}-\d{2}$/.test(unit);
+}
+
+function filesInPlace(root: string, layout: TableLayout, path: string, files: string[]): boolean {
+  return files.every((f) => existsSync(join(root, layout.table.schema, layout.table.name, path, f)));
+}
+
+function teamsHash(teams: (string | null)[]): string {
+  const sorted = [...new Set(teams.map((t) => t ?? ''))].sort();
+  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 16);
+}
+
+/**
+ * The storage key of each unit: the table's schema and SQL, and the prints of the row groups that can hold the
+ * unit's rows (for a month, those whose date zonemap reaches it; for anything else, all of them), with raw.projects'
+ * when the team comes from there. Undefined when the storage proves nothing.
+ */
+function storageKeys(layout: TableLayout, storage: TableStorage): ((unit: string) => string) | undefined {
+  const { prints } = storage;
+  if (!prints || (layout.readsProjects && !storage.projects)) return undefined;
+  const base = [layout.schemaHash, layout.sql, ...(storage.projects ?? []).map((p) => p.print)].join('\n');
+  const digest = (unit: string, parts: RowGroupPrint[]) =>
+    createHash('sha256')
+      .update(`${base}\n${unit}\n${parts.map((p) => p.print).join('\n')}`)
+      .digest('hex')
+      .slice(0, 32);
+  const all = digest('*', prints);
+  return (unit) =>
+    isMonth(unit) && layout.date
+      ? digest(
+          unit,
+          prints.filter((p) => p.first !== undefined && p.last !== undefined && p.first <= unit && unit <= p.last),
+        )
+      : all;
+}
+
+/** The units the table's rows may fall in now: the months its row groups' zonemaps span, or the whole table. */
+function unitsOf(layout: TableLayout, prints: RowGroupPrint[]): string[] | undefined {
+  if (!layout.date) return [''];
+  const units = new Set<string>();
+  for (const p of prints) {
+    if (p.nullDates) units.add(NULL_PARTITION);
+    if (p.first === undefined || p.last === undefined) continue;
+    const months = monthsBetween(p.first, p.last);
+    if (months.length > MAX_MONTHS) return undefined;
+    for (const m of months) units.add(m);
+  }
+  return [...units];
+}

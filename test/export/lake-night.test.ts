@@ -1,0 +1,261 @@
+/**
+ * The lake's export of a night reads only what the night changed: a models build that rebuilt the last days of a
+ * time-range mart has the export hash (and rewrite) only the months whose row groups changed, the other months'
+ * hashes kept from the manifest; what the runner did not write (an UPDATE or DELETE by hand, checkpointed or still
+ * in the WAL), a --full-refresh and a lake of the previous version are still found by reading the rows.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { createLogger, silentLogger } from '../../src/core/log.js';
+import { exportParquetLake } from '../../src/export/index.js';
+import type { ScopeManifest } from '../../src/export/lake-manifest.js';
+import { loadProject } from '../../src/models/project.js';
+import { runProject } from '../../src/models/runner.js';
+import { Database } from '../../src/warehouse/duckdb.js';
+import { runOn } from './support.js';
+
+const DAY = 86_400_000;
+const dir = mkdtempSync(join(tmpdir(), 'vwh-lake-night-'));
+const modelsDir = join(dir, 'models');
+const db = join(dir, 'warehouse.duckdb');
+const lake = join(dir, 'lake');
+const clock = new ManualClock(Date.UTC(2026, 3, 21, 3));
+
+/** Two teams × 5 projects × 300 keys a day from 2026-01-01 to 2026-04-20: 330,000 rows, three row groups. */
+const RAW = `
+  create schema raw;
+  create table raw.facts as
+    select 'team-' || ['a', 'b'][1 + p % 2] as team_id, 'p' || p as project_id,
+           DATE '2026-01-01' + d::int as date, k, (d * 7 + p * 3 + k) % 101 as v
+      from range(110) a(d), range(5) b(p), range(300) c(k);`;
+
+const DAILY = (value = 'sum(v)') => `/* @model
+kind: incremental_by_time_range
+time_column: date
+lookback: 2
+*/
+select team_id, project_id, date, k, ${value} as v, count(*) as n
+from raw.facts
+where date between @start_date and @end_date
+group by all`;
+
+const PROJECTS = `/* @model
+kind: table
+*/
+select distinct team_id, project_id from raw.facts`;
+
+function writeModel(name: string, text: string): void {
+  writeFileSync(join(modelsDir, 'marts', `${name}.sql`), text);
+}
+
+async function build(fullRefresh = false): Promise<void> {
+  const warehouse = await Database.open(db);
+  try {
+    const run = await runProject(warehouse, await loadProject(modelsDir), {
+      command: 'build',
+      clock,
+      logger: silentLogger,
+      fullRefresh,
+    });
+    const failed = run.results.filter((r) => r.status !== 'success');
+    expect(failed.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+  } finally {
+    warehouse.close();
+  }
+}
+
+interface Staged {
+  table: string;
+  rewritten: number;
+  hashed: string;
+}
+
+/** Exports the lake; returns what each table read (`hashed`) and rewrote, and the files rewritten. */
+async function exportLake(): Promise<{ staged: Map<string, Staged>; rewritten: string[] }> {
+  const lines: string[] = [];
+  const log = createLogger({
+    format: 'json',
+    level: 'info',
+    stream: { write: (s: string) => lines.push(s) > 0 } as unknown as NodeJS.WritableStream,
+  });
+  const before = mtimes();
+  await exportParquetLake({ db, outDir: lake, log });
+  const staged = new Map<string, Staged>();
+  for (const line of lines) {
+    const entry = JSON.parse(line) as Staged & { msg: string };
+    if (entry.msg === 'export table staged') staged.set(entry.table, entry);
+  }
+  const after = mtimes();
+  const rewritten = Object.keys(after)
+    .filter((f) => after[f] !== before[f])
+    .sort();
+  return { staged, rewritten };
+}
+
+function mtimes(): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (!existsSync(lake)) return out;
+  for (const e of readdirSync(lake, { recursive: true, withFileTypes: true })) {
+    if (e.isFile() && e.name.endsWith('.parquet')) {
+      const path = join(e.parentPath, e.name);
+      out[path.slice(lake.length + 1)] = statSync(path).mtimeMs;
+    }
+  }
+  return out;
+}
+
+/** Rows of the lake's table not in the mart, and the other way round (multisets), for every mart. */
+async function differences(): Promise<Record<string, { extra: number; missing: number }>> {
+  const w = await Database.open(db, { access_mode: 'READ_ONLY' });
+  try {
+    const out: Record<string, { extra: number; missing: number }> = {};
+    for (const table of ['daily', 'projects']) {
+      const cols = (
+        await w.session.all<{ c: string }>(
+          `select column_name as c from duckdb_columns() where schema_name = 'marts' and table_name = $1 order by column_index`,
+          [table],
+        )
+      ).map((r) => `"${r.c}"`);
+      const lakeRows = `select ${cols.join(', ')} from read_parquet('${lake}/marts/${table}/**/*.parquet', hive_partitioning = true, hive_types_autocast = false)`;
+      const martRows = `select ${cols.join(', ')} from marts.${table}`;
+      out[table] = {
+        extra: Number(await w.session.scalar(`select count(*) from (${lakeRows} except all ${martRows})`)),
+        missing: Number(await w.session.scalar(`select count(*) from (${martRows} except all ${lakeRows})`)),
+      };
+    }
+    return out;
+  } finally {
+    w.close();
+  }
+}
+
+const SAME = { daily: { extra: 0, missing: 0 }, projects: { extra: 0, missing: 0 } };
+
+/** The months a `hashed` field of the log covers (`all` and `none` as themselves). */
+function months(hashed: string | undefined): string[] {
+  if (hashed === undefined || hashed === 'all' || hashed === 'none') return [hashed ?? 'absent'];
+  const [first, last = first] = hashed.split('..') as [string, string?];
+  const out: string[] = [];
+  for (const m of ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05']) if (m >= first && m <= last) out.push(m);
+  return out;
+}
+
+beforeAll(async () => {
+  await runOn(db, RAW);
+  mkdirSync(join(modelsDir, 'marts'), { recursive: true });
+  writeModel('daily', DAILY());
+  writeModel('projects', PROJECTS);
+  await build();
+  await exportLake();
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the lake export of a night', () => {
+  it('with nothing new reads no row of any table and rewrites nothing', async () => {
+    const { staged, rewritten } = await exportLake();
+    expect(rewritten).toEqual([]);
+    expect(staged.get('marts.daily')?.hashed).toBe('none');
+    expect(staged.get('marts.projects')?.hashed).toBe('none');
+  });
+
+  it('after a night reads the months of the rebuilt days only and rewrites exactly the changed partitions', async () => {
+    // the night: a new day, and late rows of the last day (its values change)
+    await runOn(
+      db,
+      `insert into raw.facts select 'team-' || ['a', 'b'][1 + p % 2], 'p' || p, DATE '2026-04-21', k, k % 13
+         from range(5) b(p), range(300) c(k);
+       update raw.facts set v = v + 1 where date = DATE '2026-04-20' and k < 10;`,
+    );
+    await clock.advance(DAY);
+    await build();
+    const { staged, rewritten } = await exportLake();
+    expect(rewritten).toEqual([
+      'marts/daily/team_id=team-a/month=2026-04/part-0.parquet',
+      'marts/daily/team_id=team-b/month=2026-04/part-0.parquet',
+    ]);
+    // January and February sit in row groups the night did not touch: their hashes are the manifest's
+    const read = months(staged.get('marts.daily')?.hashed);
+    expect(read).toContain('2026-04');
+    expect(read).not.toContain('all');
+    expect(read).not.toContain('2026-01');
+    expect(read).not.toContain('2026-02');
+    // the table model is rebuilt every night (new storage): read, found unchanged, not rewritten
+    expect(staged.get('marts.projects')?.hashed).toBe('all');
+    expect(await differences()).toEqual(SAME);
+    expect((await exportLake()).staged.get('marts.daily')?.hashed).toBe('none');
+  });
+
+  it('finds an UPDATE and a DELETE by hand in months the runner did not touch, checkpointed or in the WAL', async () => {
+    await runOn(db, `update marts.daily set v = v + 1 where date = DATE '2026-01-05' and project_id = 'p1' and k = 7`);
+    let night = await exportLake();
+    expect(night.rewritten).toEqual(['marts/daily/team_id=team-b/month=2026-01/part-0.parquet']);
+    expect(await differences()).toEqual(SAME);
+
+    await runOn(db, `delete from marts.daily where date = DATE '2026-02-11' and project_id = 'p2' and k = 3`);
+    night = await exportLake();
+    expect(night.rewritten).toEqual(['marts/daily/team_id=team-a/month=2026-02/part-0.parquet']);
+    expect(await differences()).toEqual(SAME);
+
+    // not checkpointed: the change is in the WAL, which the export's read-only open replays
+    await runOn(
+      db,
+      `PRAGMA disable_checkpoint_on_shutdown;
+       update marts.daily set v = v + 1 where date = DATE '2026-03-03' and project_id = 'p0' and k = 1;`,
+    );
+    night = await exportLake();
+    expect(night.staged.get('marts.daily')?.hashed).toBe('all');
+    expect(night.rewritten).toEqual(['marts/daily/team_id=team-a/month=2026-03/part-0.parquet']);
+    expect(await differences()).toEqual(SAME);
+  });
+
+  it('after a --full-refresh that changes every row, rewrites every partition, equal to the marts', async () => {
+    writeModel('daily', DAILY('sum(v) * 2'));
+    await build(true);
+    const { staged, rewritten } = await exportLake();
+    expect(months(staged.get('marts.daily')?.hashed)).toEqual(['2026-01', '2026-02', '2026-03', '2026-04']);
+    expect(rewritten.filter((f) => f.startsWith('marts/daily/'))).toHaveLength(2 * 4);
+    expect(await differences()).toEqual(SAME);
+    expect((await exportLake()).staged.get('marts.daily')?.hashed).toBe('none');
+  });
+
+  it('reads every row of a lake the previous version wrote (no storage keys) once, rewriting nothing', async () => {
+    const scopes = join(lake, '_manifests');
+    for (const file of readdirSync(scopes)) {
+      const manifest = JSON.parse(readFileSync(join(scopes, file), 'utf8')) as ScopeManifest;
+      for (const table of Object.values(manifest.tables)) {
+        for (const part of table.partitions) {
+          delete part.storage_key;
+          delete part.storage_teams;
+        }
+      }
+      writeFileSync(join(scopes, file), JSON.stringify(manifest));
+    }
+    const first = await exportLake();
+    expect(first.rewritten).toEqual([]);
+    expect(months(first.staged.get('marts.daily')?.hashed)).toEqual(['2026-01', '2026-02', '2026-03', '2026-04']);
+    const second = await exportLake();
+    expect(second.staged.get('marts.daily')?.hashed).toBe('none');
+    expect(await differences()).toEqual(SAME);
+  });
+
+  it('rewrites a partition whose file is gone from the lake without reading its rows again', async () => {
+    const gone = 'marts/daily/team_id=team-b/month=2026-02/part-0.parquet';
+    rmSync(join(lake, gone));
+    const { staged, rewritten } = await exportLake();
+    expect(staged.get('marts.daily')?.hashed).toBe('none');
+    expect(rewritten).toEqual([gone]);
+    expect(await differences()).toEqual(SAME);
+  });
+});
