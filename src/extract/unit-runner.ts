@@ -12,8 +12,8 @@ import type { ProgressSink, SyncPlan, UnitProgress } from './progress.js';
 import type { SyncHooks, TeamResult, Unit, UnitContext, UnitOutput } from './types.js';
 
 /**
- * Fetched rows waiting for the warehouse (the batch landing included) beyond which fetching pauses. Twice a batch:
- * the next batch is ready when one commits. At 40 000 the JS heap of a 365-day backfill peaked at 355 MB (garbage
+ * Fetched rows not yet appended to the warehouse's open transaction beyond which fetching pauses. Twice a batch:
+ * the next batch is ready when one is appended. At 40 000 the JS heap of a 365-day backfill peaked at 355 MB (garbage
  * included); at 20 000, 264 MB, with the backfill as close to its floor.
  */
 const MAX_BACKLOG_ROWS = 20_000;
@@ -169,7 +169,7 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
     landings.add(landing);
     void landing.finally(() => landings.delete(landing));
     // Backpressure: while the warehouse is behind, fetching waits, so fetched rows never pile up in memory.
-    while (ws.loader.backlogRows > MAX_BACKLOG_ROWS && landings.size > 0) await Promise.race(landings);
+    await ws.loader.room(MAX_BACKLOG_ROWS);
   };
 
   try {
@@ -177,6 +177,10 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
     // before it are still in flight or landing, so the budget never idles at a stream's end (13 such waits made
     // a small sync a fifth slower than its floor).
     const queue = new PQueue({ concurrency: Math.max(1, input.concurrency) });
+    // While fetches are in flight the loader's transaction waits for their units through a lull; it commits as soon
+    // as the queue is idle (a stream that reads landed rows, or the end).
+    ws.loader.expectUnits(() => queue.size + queue.pending > 0);
+    queue.on('idle', () => ws.loader.nudge());
     for (const streamPlan of plans) {
       if (streamPlan.stream.readsLanded) {
         await queue.onIdle();
@@ -194,6 +198,8 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
     await Promise.all([...landings]);
   } finally {
     clearInterval(heartbeat);
+    ws.loader.expectUnits(undefined);
+    ws.loader.nudge();
   }
   return fatal;
 }

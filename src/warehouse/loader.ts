@@ -60,15 +60,11 @@ interface TargetTable {
   types_by_name: Record<string, string>;
 }
 
-/** A table's rows of one batch. */
-interface TableBatch {
-  partitions: Partition[];
-  target: TargetTable;
-  units: Array<{ rows: RawRow[]; run: RunColumns }>;
-}
-
 interface PendingUnit {
+  /** Emptied once the unit's rows are appended (they are in the transaction then; JS need not hold them). */
   loads: TableLoad[];
+  rows: number;
+  counts: Record<string, number>;
   run: RunColumns;
   /** The unit's own work in the transaction (its state, its run record), given the rows it inserted per table. */
   inTransaction: ((counts: Record<string, number>) => Promise<void>) | undefined;
@@ -77,8 +73,8 @@ interface PendingUnit {
 }
 
 /**
- * Work done once per batch inside its transaction, around the units' own callbacks: `begin` before the first one,
- * `end` after the last one (a caller gathers what its units asked for and writes it in a few statements).
+ * Work done once per transaction, around the units' own callbacks: `begin` before the first one, `end` after the
+ * last one (a caller gathers what its units asked for and writes it in a few statements).
  */
 export interface BatchWork {
   begin(): void;
@@ -87,19 +83,26 @@ export interface BatchWork {
 
 const CHUNK_ROWS = 2048;
 /**
- * A batch closes at this many units or rows. A batch is held twice while it lands (the JS rows and the transaction's
- * uncommitted copy): at 20 000 rows (chats with their answers' full text) DuckDB's in-memory tables reached 253 MB in a
- * 365-day backfill; at 10 000, with a 256MB memory_limit, DuckDB peaked at 134 MB.
+ * A batch (the units appended together, one appender and one DELETE per table) closes at this many units or rows:
+ * the rows fetched and not yet appended are what the JavaScript heap holds of the landing.
  */
 export const BATCH_UNITS = 64;
 export const BATCH_ROWS = 10_000;
 /**
- * How long a batch waits for more units before it lands (unless BATCH_ROWS are already queued). Every commit writes
- * and checksums the WAL and runs each unit's state statements; a backfill's requests arrive one at a time, so without
- * the wait nearly every request was a transaction of its own. 2 × 50 × 120 (1 137 requests): 13.0 s of sync CPU with
- * no wait, 8.8 s at 300 ms, 8.6 s at 1 s.
+ * How long a batch waits for more units before it lands (unless BATCH_ROWS are already queued). A backfill's
+ * requests arrive one at a time, so without the wait nearly every request was a batch (and a transaction) of its
+ * own. 2 × 50 × 120 (1 137 requests): 13.0 s of sync CPU with no wait, 8.8 s at 300 ms, 8.6 s at 1 s.
  */
 export const GATHER_MS = 300;
+/**
+ * A transaction goes on, batch after batch, while units keep arriving, up to this many rows or this long: DuckDB's
+ * cost of a commit (the WAL written and checksummed, the rows copied from the transaction into the table, each
+ * statement of the units' state) is mostly per commit, not per row. DuckDB's own writer replaying a 1 × 50 × 365
+ * backfill's 487 k rows: 7.6 s of CPU in transactions of 3 000 rows, 2.8 s of 30 000, 2.2 s of 60 000, 0.9 s in one.
+ * A kill loses the open transaction (its units are fetched again by the next sync): at most this long of fetching.
+ */
+export const TRANSACTION_ROWS = 60_000;
+export const TRANSACTION_MS = 5_000;
 
 /**
  * The bulk loader. Rows go through DuckDB's appender, as data chunks written column by column, straight into the
@@ -107,10 +110,11 @@ export const GATHER_MS = 300;
  * unit's state update. Never row-by-row INSERTs, and no staging table: an `INSERT … SELECT` with casts from one
  * cost a backfill about a quarter of its CPU (on DuckDB's threads); the appender casts the wire types itself.
  *
- * Units that arrive while a transaction runs, or within `gatherMs` of the first queued one, are landed together in the
- * next transaction (a batch): one scan of the table deletes every re-landed partition of the batch, one appender
- * appends its rows, so the cost per unit does not grow with the table. Each unit's rows still commit with its own
- * state (all of the batch or none of it).
+ * Units that arrive while a batch lands, or within `gatherMs` of the first queued one, are landed together in the
+ * next batch: one scan of the table deletes every re-landed partition of the batch, one appender appends its rows,
+ * so the cost per unit does not grow with the table. Batches that follow each other without a pause share one
+ * transaction (up to TRANSACTION_ROWS or TRANSACTION_MS); each unit's rows still commit with its own state (all of
+ * the transaction or none of it).
  */
 export class Loader {
   private readonly tables = new Map<string, TargetTable>();
@@ -119,21 +123,28 @@ export class Loader {
   private pendingRows = 0;
   private batchWork: BatchWork | undefined;
   private wake: (() => void) | undefined;
+  private wakeIdle: (() => void) | undefined;
+  private moreComing: () => boolean = () => false;
+  private roomWaiters: Array<{ limit: number; resolve(): void }> = [];
 
-  /** `gatherMs`: how long a batch waits for more units (see GATHER_MS); 0 lands whatever is queued at once. */
+  /**
+   * `gatherMs`: how long a batch waits for more units (see GATHER_MS); 0 lands whatever is queued at once.
+   * `transaction`: how many rows and how long one transaction may hold (see TRANSACTION_ROWS).
+   */
   constructor(
     private readonly session: Session,
     private readonly gatherMs = 0,
+    private readonly transaction: { rows: number; ms: number } = { rows: TRANSACTION_ROWS, ms: TRANSACTION_MS },
   ) {}
 
-  /** Sets the work every batch's transaction does around its units' callbacks. */
+  /** Sets the work every transaction does around its units' callbacks. */
   setBatchWork(work: BatchWork | undefined): void {
     this.batchWork = work;
   }
 
   /**
-   * Queues one unit's loads; they commit with `inTransaction` (the unit's state update) atomically, in a batch with
-   * the units queued beside it. Resolves to the rows inserted per table.
+   * Queues one unit's loads; they commit with `inTransaction` (the unit's state update) atomically, in a transaction
+   * with the units queued beside it. Resolves to the rows inserted per table once that transaction commits.
    */
   loadUnit(
     loads: TableLoad[],
@@ -141,34 +152,56 @@ export class Loader {
     inTransaction?: (counts: Record<string, number>) => Promise<void>,
   ): Promise<Record<string, number>> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ loads, run, inTransaction, resolve, reject });
-      this.pendingRows += rowCount(loads);
+      const counts: Record<string, number> = {};
+      for (const load of loads) counts[load.table] = (counts[load.table] ?? 0) + load.rows.length;
+      const rows = rowCount(loads);
+      this.pending.push({ loads, rows, counts, run, inTransaction, resolve, reject });
+      this.pendingRows += rows;
       if (this.batchFull()) this.wake?.();
+      this.wakeIdle?.();
       this.drain();
     });
   }
 
-  /** Rows queued and not yet committed: callers hold back fetching while this is large (bounded memory). */
+  /**
+   * `more` tells whether units are still on their way (fetches in flight): while it holds, an open transaction waits
+   * for them through a lull (up to its rows and time) rather than committing. Call `nudge` when it stops holding.
+   */
+  expectUnits(more: (() => boolean) | undefined): void {
+    this.moreComing = more ?? (() => false);
+  }
+
+  /** Units stopped coming (see `expectUnits`): the open transaction commits without waiting out its time. */
+  nudge(): void {
+    this.wakeIdle?.();
+  }
+
+  /** Rows queued and not yet appended: callers hold back fetching while this is large (bounded memory). */
   get backlogRows(): number {
     return this.pendingRows;
+  }
+
+  /** Resolves once the rows queued and not yet appended are at most `limit`. */
+  room(limit: number): Promise<void> {
+    if (this.pendingRows <= limit) return Promise.resolve();
+    return new Promise((resolve) => this.roomWaiters.push({ limit, resolve }));
+  }
+
+  private appended(rows: number): void {
+    this.pendingRows -= rows;
+    const waiting = this.roomWaiters;
+    this.roomWaiters = [];
+    for (const waiter of waiting) {
+      if (this.pendingRows <= waiter.limit) waiter.resolve();
+      else this.roomWaiters.push(waiter);
+    }
   }
 
   private drain(): void {
     if (this.draining) return;
     this.draining = true;
     void (async () => {
-      while (this.pending.length > 0) {
-        await this.gather();
-        const batch = this.takeBatch();
-        try {
-          const counts = await this.loadBatch(batch);
-          for (const [i, unit] of batch.entries()) unit.resolve(counts[i] ?? {});
-        } catch (error) {
-          for (const unit of batch) unit.reject(error);
-        } finally {
-          for (const unit of batch) this.pendingRows -= rowCount(unit.loads);
-        }
-      }
+      while (this.pending.length > 0) await this.landTransaction();
       this.draining = false;
     })();
   }
@@ -194,63 +227,66 @@ export class Loader {
     });
   }
 
-  private takeBatch(): PendingUnit[] {
+  /** The next batch: the queued units in order, up to BATCH_UNITS and `maxRows` rows (always at least one unit). */
+  private takeBatch(maxRows: number): PendingUnit[] {
     const batch: PendingUnit[] = [];
     let rows = 0;
     while (this.pending.length > 0 && batch.length < BATCH_UNITS) {
       const next = this.pending[0] as PendingUnit;
-      const n = rowCount(next.loads);
-      if (batch.length > 0 && rows + n > BATCH_ROWS) break;
+      if (batch.length > 0 && rows + next.rows > Math.min(BATCH_ROWS, maxRows)) break;
       batch.push(next);
       this.pending.shift();
-      rows += n;
+      rows += next.rows;
     }
     return batch;
   }
 
-  private async loadBatch(batch: PendingUnit[]): Promise<Array<Record<string, number>>> {
-    // Every table of the batch gets one DELETE of its re-landed partitions and one appender.
-    const byTable = new Map<string, { partitions: Partition[]; units: Array<{ rows: RawRow[]; run: RunColumns }> }>();
-    const counts: Array<Record<string, number>> = batch.map(() => ({}));
-    batch.forEach((unit, i) => {
-      for (const load of unit.loads) {
-        const entry = byTable.get(load.table) ?? { partitions: [], units: [] };
-        if (load.partition) entry.partitions.push(load.partition);
-        entry.units.push({ rows: load.rows, run: unit.run });
-        byTable.set(load.table, entry);
-        const unitCounts = counts[i] as Record<string, number>;
-        unitCounts[load.table] = (unitCounts[load.table] ?? 0) + load.rows.length;
-      }
-    });
-    const staged: TableBatch[] = [];
-    for (const [table, entry] of byTable) staged.push({ ...entry, target: await this.target(table) });
-    await this.commit(batch, counts, staged, [...byTable.keys()]);
-    return counts;
-  }
-
   /**
-   * One transaction: the batch's deletes and appends per table, then its units' own work (state, run record). The
-   * appender writes into the transaction that is open on the connection: a rollback takes its rows back too.
+   * One transaction: batch after batch while units keep coming (up to the transaction's rows and time), each
+   * batch's deletes and appends per table and its units' own work (state, run record), then the caller's per
+   * transaction work. Resolves (or rejects) its units when it has committed (or rolled back).
    */
-  private async commit(
-    batch: PendingUnit[],
-    counts: Array<Record<string, number>>,
-    staged: readonly TableBatch[],
-    tables: readonly string[],
-  ): Promise<void> {
-    const teamId = batch[0]?.run.team_id ?? '';
+  private async landTransaction(): Promise<void> {
+    const units: PendingUnit[] = [];
+    const tables = new Set<string>();
     let callerError: { error: unknown } | undefined;
     try {
       await this.session.transaction(async () => {
-        for (const { partitions, target, units } of staged) {
-          for (const statement of deleteStatements(target.table, partitions, teamId, target.types_by_name)) {
-            await this.session.run(statement.sql, statement.params);
+        const started = Date.now();
+        let rows = 0;
+        this.batchWork?.begin();
+        do {
+          await this.gather();
+          const batch = this.takeBatch(this.transaction.rows - rows);
+          units.push(...batch);
+          const landed = batch.reduce((n, u) => n + u.rows, 0);
+          rows += landed;
+          try {
+            await this.landBatch(batch, tables);
+          } finally {
+            this.appended(landed);
           }
-          await this.append(target, units);
-        }
+          try {
+            for (const unit of batch) await unit.inTransaction?.(unit.counts);
+          } catch (error) {
+            callerError = { error };
+            throw error;
+          }
+          // A lull while fetches are still in flight (a budget's wait, a slow page): the transaction waits for them.
+          while (this.pending.length === 0 && this.moreComing()) {
+            const left = this.transaction.ms - (Date.now() - started);
+            if (left <= 0 || rows >= this.transaction.rows) break;
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, left);
+              this.wakeIdle = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            this.wakeIdle = undefined;
+          }
+        } while (this.pending.length > 0 && rows < this.transaction.rows && Date.now() - started < this.transaction.ms);
         try {
-          this.batchWork?.begin();
-          for (const [i, unit] of batch.entries()) await unit.inTransaction?.(counts[i] ?? {});
           await this.batchWork?.end();
         } catch (error) {
           callerError = { error };
@@ -259,8 +295,33 @@ export class Loader {
       });
     } catch (error) {
       // The caller's own failure (its state update, a test's simulated crash) passes through unchanged.
-      if (callerError) throw callerError.error;
-      throw dbError(`Loading ${tables.join(', ')} failed`, error);
+      const reason = callerError ? callerError.error : dbError(`Loading ${[...tables].join(', ')} failed`, error);
+      for (const unit of units) unit.reject(reason);
+      return;
+    }
+    for (const unit of units) unit.resolve(unit.counts);
+  }
+
+  /** A batch's re-landed partitions deleted and its rows appended, one DELETE per shape and one appender per table. */
+  private async landBatch(batch: PendingUnit[], tables: Set<string>): Promise<void> {
+    const byTable = new Map<string, { partitions: Partition[]; units: Array<{ rows: RawRow[]; run: RunColumns }> }>();
+    for (const unit of batch) {
+      for (const load of unit.loads) {
+        const entry = byTable.get(load.table) ?? { partitions: [], units: [] };
+        if (load.partition) entry.partitions.push(load.partition);
+        entry.units.push({ rows: load.rows, run: unit.run });
+        byTable.set(load.table, entry);
+      }
+      unit.loads = [];
+    }
+    const teamId = batch[0]?.run.team_id ?? '';
+    for (const [table, { partitions, units }] of byTable) {
+      tables.add(table);
+      const target = await this.target(table);
+      for (const statement of deleteStatements(target.table, partitions, teamId, target.types_by_name)) {
+        await this.session.run(statement.sql, statement.params);
+      }
+      await this.append(target, units);
     }
   }
 

@@ -260,22 +260,24 @@ describe('Loader', () => {
     expect(await inMemory()).toBeLessThan(8e6);
   });
 
-  it('bounds a batch by BATCH_ROWS: units queued while one lands are committed in batches of at most that many rows', async () => {
+  it('bounds a transaction by its rows: units queued while one lands commit in transactions of at most that many', async () => {
     const perUnit = 1000;
     const units = 3 * (BATCH_ROWS / perUnit) + 1;
-    const batches: number[] = [];
-    let inBatch = 0;
-    ws.loader.setBatchWork({
+    // Batches of BATCH_ROWS, two to a transaction.
+    const loader = new Loader(ws.session, 0, { rows: 2 * BATCH_ROWS, ms: 60_000 });
+    const transactions: number[] = [];
+    let inTransaction = 0;
+    loader.setBatchWork({
       begin: () => {
-        inBatch = 0;
+        inTransaction = 0;
       },
       end: async () => {
-        batches.push(inBatch);
+        transactions.push(inTransaction);
       },
     });
     await Promise.all(
       Array.from({ length: units }, (_, u) =>
-        ws.loader.loadUnit(
+        loader.loadUnit(
           [
             {
               table: 'raw.chats',
@@ -284,16 +286,59 @@ describe('Loader', () => {
           ],
           run,
           async (counts) => {
-            inBatch += counts['raw.chats'] ?? 0;
+            inTransaction += counts['raw.chats'] ?? 0;
           },
         ),
       ),
     );
     expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(units * perUnit);
-    expect(batches.reduce((a, b) => a + b, 0)).toBe(units * perUnit);
-    // The first unit lands alone (nothing else was queued yet); the rest wait and go in full batches.
-    expect(batches.length).toBeGreaterThanOrEqual(4);
-    expect(Math.max(...batches)).toBe(BATCH_ROWS);
+    expect(transactions.reduce((a, b) => a + b, 0)).toBe(units * perUnit);
+    // Batches of at most BATCH_ROWS, as many to a transaction as its rows allow.
+    expect(transactions).toEqual([2 * BATCH_ROWS, BATCH_ROWS + perUnit]);
+  });
+
+  it('keeps a transaction open through a lull while units are expected, and commits when told they stopped', async () => {
+    // A backfill's fetches wait for the rate budget in bursts: a transaction that committed at every lull held a few
+    // thousand rows, and DuckDB's cost is mostly per commit.
+    const loader = new Loader(ws.session, 0, { rows: 1_000_000, ms: 60_000 });
+    let coming = true;
+    loader.expectUnits(() => coming);
+    let transactions = 0;
+    loader.setBatchWork({ begin: () => transactions++, end: async () => {} });
+    let committed = 0;
+    const landed: Array<Promise<unknown>> = [];
+    for (let u = 0; u < 3; u++) {
+      landed.push(
+        loader.loadUnit([{ table: 'raw.chats', rows: [chat(`c${u}`, '2026-01-01')] }], run).then(() => committed++),
+      );
+      // Long enough for the loader to land the unit and find nothing queued.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(committed).toBe(0);
+    expect(loader.backlogRows).toBe(0);
+    coming = false;
+    loader.nudge();
+    await Promise.all(landed);
+    expect(transactions).toBe(1);
+    expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(3);
+  });
+
+  it('rolls back every batch of a transaction when a later one fails: no unit of it lands, its state neither', async () => {
+    const loader = new Loader(ws.session, 0, { rows: 1_000_000, ms: 60_000 });
+    let coming = true;
+    loader.expectUnits(() => coming);
+    const key = { teamId: 'team-a', stream: 'chats', parentId: 'q1' };
+    const first = loader.loadUnit([{ table: 'raw.chats', rows: [chat('c1', '2026-01-01')] }], run, () =>
+      ws.state.markFinished(key, { from: '2026-01-01', to: '2026-01-01' }, 'run-1', '2026-01-02'),
+    );
+    const firstFailed = expect(first).rejects.toThrow(/raw\.chats\.date/);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    coming = false;
+    const bad = { ...chat('c2', '2026-01-02'), date: 'yesterday' };
+    await expect(loader.loadUnit([{ table: 'raw.chats', rows: [bad] }], run)).rejects.toThrow(/raw\.chats\.date/);
+    await firstFailed;
+    expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(0);
+    expect(await ws.state.finished(key)).toEqual([]);
   });
 
   it('gathers units that arrive one at a time within gatherMs into one transaction', async () => {
