@@ -17,12 +17,15 @@ export interface DbResources {
 }
 
 /**
- * A cron box: a quarter of a gigabyte and two threads; raise them with --memory-limit / --threads (or the config).
+ * A cron box: a quarter of a gigabyte and one thread; raise them with --memory-limit / --threads (or the config).
+ * One thread: the sync's statements are small, and with a second one the connection's thread spun waiting for
+ * DuckDB's worker (a 1 × 50 × 365 backfill: 9.4 s of sync CPU at 2 threads, 8.4–8.6 s at 1; DuckDB's writer
+ * replaying its rows in transactions of 3 000: 14.0 s at 2 threads, 7.6 s at 1).
  * The sync's process is bounded as a whole (768 MB at an agency's scale) and its JS heap needs about as much again
  * as DuckDB: at 512MB DuckDB's buffer pool and in-memory tables reached 350 MB in a 365-day backfill of 10 × 50
  * prompts, at 256MB 134 MB, with the backfill as close to its floor (landing appends; a batch is 10 000 rows).
  */
-export const DEFAULT_RESOURCES: DbResources = { memoryLimit: '256MB', threads: 2 };
+export const DEFAULT_RESOURCES: DbResources = { memoryLimit: '256MB', threads: 1 };
 
 /** Seconds `vwh query` lets a query run before it interrupts it (`--timeout`; 0: no limit). */
 export const DEFAULT_QUERY_TIMEOUT_S = 300;

@@ -39,7 +39,7 @@ describe('bounded resources', () => {
     plain.close();
     // 256 MB reads 244.1 MiB.
     expect(def?.m).toMatch(/^24\d\.\d MiB$/);
-    expect(Number(def?.t)).toBe(2);
+    expect(Number(def?.t)).toBe(1);
   });
 
   it('JSON progress lines come on a heartbeat; the caller signal holds one listener, none after, no warning', async () => {
