@@ -2,7 +2,8 @@
  * The lake's export of a night reads only what the night changed: a models build that rebuilt the last days of a
  * time-range mart has the export hash (and rewrite) only the months whose row groups changed, the other months'
  * hashes kept from the manifest; what the runner did not write (an UPDATE or DELETE by hand, checkpointed or still
- * in the WAL), a --full-refresh and a lake of the previous version are still found by reading the rows.
+ * in the WAL), a --full-refresh, a schema change and a lake of the previous version are still found by reading the
+ * rows.
  */
 import {
   existsSync,
@@ -247,6 +248,14 @@ describe('the lake export of a night', () => {
     expect(months(first.staged.get('marts.daily')?.hashed)).toEqual(['2026-01', '2026-02', '2026-03', '2026-04']);
     const second = await exportLake();
     expect(second.staged.get('marts.daily')?.hashed).toBe('none');
+    expect(await differences()).toEqual(SAME);
+  });
+
+  it('reads every month again when the schema changes (a column added by hand), rewriting every partition', async () => {
+    await runOn(db, 'alter table marts.daily add column note INTEGER default 1');
+    const { staged, rewritten } = await exportLake();
+    expect(months(staged.get('marts.daily')?.hashed)).toEqual(['2026-01', '2026-02', '2026-03', '2026-04']);
+    expect(rewritten.filter((f) => f.startsWith('marts/daily/'))).toHaveLength(2 * 4);
     expect(await differences()).toEqual(SAME);
   });
 
