@@ -9,6 +9,7 @@ import { isVwhError } from '../core/errors.js';
 import type { RunCounters } from '../warehouse/run-store.js';
 import type { StreamPlan } from './planner.js';
 import type { ProgressSink, SyncPlan, UnitProgress } from './progress.js';
+import type { TableLoad } from '../warehouse/loader.js';
 import type { SyncHooks, TeamResult, Unit, UnitContext, UnitOutput } from './types.js';
 
 /**
@@ -102,16 +103,18 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
   });
 
   /** Lands a fetched unit with its state; the fetch slot is already free for the next request. */
-  const land = async (unit: Unit, output: UnitOutput): Promise<void> => {
+  const land = async (unit: Unit, fetched: TableLoad[], rejected: UnitOutput['rejected']): Promise<void> => {
     // A new unit's rows replace nothing: its loads skip the delete (the state knows none of its days is landed).
-    const loads = unit.fresh ? output.loads.map(({ partition: _, ...load }) => load) : output.loads;
+    const loads = unit.fresh ? fetched.map(({ partition: _, ...load }) => load) : fetched;
+    // The loader empties `loads` once they are appended; nothing here holds the rows until the commit.
+    if (loads !== fetched) fetched.length = 0;
     try {
       let landed: RunCounters | undefined;
       await ws.loader.loadUnit(loads, { ...run, _extracted_at: new Date() }, async (counts) => {
         // Units of one batch enter the transaction in turn, each counted on top of the one before it.
         const before = inTransaction ?? counters;
         const number = before.unitsDone + 1;
-        for (const r of output.rejected) {
+        for (const r of rejected) {
           await ws.runs.reject({
             runId,
             teamId,
@@ -124,11 +127,11 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
           });
         }
         // The run's record counts this unit in the unit's own transaction (the batch's, written at its end).
-        landed = afterUnit(before, unit.stream.name, counts, output.rejected.length, client.stats());
+        landed = afterUnit(before, unit.stream.name, counts, rejected.length, client.stats());
         inTransaction = landed;
         hooks?.inTransaction?.(number, unit);
         // A unit with rejected rows is not finished: the next sync fetches it again.
-        if (output.rejected.length === 0)
+        if (rejected.length === 0)
           finished.push({ key: { teamId, stream: unit.stream.name, parentId: unit.parent.id }, range: unit.range });
       });
       if (fatal) return;
@@ -136,9 +139,8 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
       if (landed) Object.assign(counters, landed);
       if (inTransaction === landed) inTransaction = undefined;
       rowsLanded += rows;
-      if (output.rejected.length > 0) {
-        result.rejectedByStream[unit.stream.name] =
-          (result.rejectedByStream[unit.stream.name] ?? 0) + output.rejected.length;
+      if (rejected.length > 0) {
+        result.rejectedByStream[unit.stream.name] = (result.rejectedByStream[unit.stream.name] ?? 0) + rejected.length;
       }
       progress.unit({ ...status(), stream: unit.stream.name, unitKey: unit.key, rows });
       hooks?.afterUnit?.(counters.unitsDone, unit);
@@ -165,7 +167,7 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
       return;
     }
     if (fatal) return;
-    const landing = land(unit, output);
+    const landing = land(unit, output.loads, output.rejected);
     landings.add(landing);
     void landing.finally(() => landings.delete(landing));
     // Backpressure: while the warehouse is behind, fetching waits, so fetched rows never pile up in memory.

@@ -61,7 +61,7 @@ interface TargetTable {
 }
 
 interface PendingUnit {
-  /** Emptied once the unit's rows are appended (they are in the transaction then; JS need not hold them). */
+  /** The caller's array, emptied once the unit's rows are appended (they are in the transaction then). */
   loads: TableLoad[];
   rows: number;
   counts: Record<string, number>;
@@ -144,7 +144,9 @@ export class Loader {
 
   /**
    * Queues one unit's loads; they commit with `inTransaction` (the unit's state update) atomically, in a transaction
-   * with the units queued beside it. Resolves to the rows inserted per table once that transaction commits.
+   * with the units queued beside it. Resolves to the rows inserted per table once that transaction commits. The
+   * loader takes `loads`: it empties the array once they are appended, so that a transaction's rows are not held
+   * in JavaScript until its commit.
    */
   loadUnit(
     loads: TableLoad[],
@@ -312,7 +314,8 @@ export class Loader {
         entry.units.push({ rows: load.rows, run: unit.run });
         byTable.set(load.table, entry);
       }
-      unit.loads = [];
+      // The rows are in the transaction now: the caller's array lets go of them too (see `loadUnit`).
+      unit.loads.length = 0;
     }
     const teamId = batch[0]?.run.team_id ?? '';
     for (const [table, { partitions, units }] of byTable) {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BATCH_ROWS, Loader } from '../../src/warehouse/loader.js';
+import { BATCH_ROWS, Loader, type TableLoad } from '../../src/warehouse/loader.js';
 import { Warehouse, type WarehouseSession } from '../../src/warehouse/warehouse.js';
 
 let dir: string;
@@ -307,15 +307,18 @@ describe('Loader', () => {
     loader.setBatchWork({ begin: () => transactions++, end: async () => {} });
     let committed = 0;
     const landed: Array<Promise<unknown>> = [];
+    const given: TableLoad[][] = [];
     for (let u = 0; u < 3; u++) {
-      landed.push(
-        loader.loadUnit([{ table: 'raw.chats', rows: [chat(`c${u}`, '2026-01-01')] }], run).then(() => committed++),
-      );
+      const loads = [{ table: 'raw.chats', rows: [chat(`c${u}`, '2026-01-01')] }];
+      given.push(loads);
+      landed.push(loader.loadUnit(loads, run).then(() => committed++));
       // Long enough for the loader to land the unit and find nothing queued.
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(committed).toBe(0);
     expect(loader.backlogRows).toBe(0);
+    // Appended, not yet committed: the loader let go of the rows (it empties the arrays it was given).
+    expect(given.map((loads) => loads.length)).toEqual([0, 0, 0]);
     coming = false;
     loader.nudge();
     await Promise.all(landed);
