@@ -55,6 +55,9 @@ interface WorldFigures {
   wall_ms: number;
   sync_cpu_ms: number;
   cpu_per_request_ms: number;
+  rows_per_request: number;
+  /** The sync process's peak resident set (VmHWM). */
+  peak_rss_mb: number;
   by_thread: Record<string, number>;
   floor: Floor & { per_request_ms: number; sync_over_floor: number };
 }
@@ -91,6 +94,8 @@ async function measure(world: string): Promise<WorldFigures> {
       wall_ms: run.wallMs,
       sync_cpu_ms: run.syncCpuMs,
       cpu_per_request_ms: Math.round((run.syncCpuMs / run.requests) * 100) / 100,
+      rows_per_request: Math.round(run.rows / run.requests),
+      peak_rss_mb: run.peakRssMb,
       by_thread: run.syncCpuByThread,
       floor: {
         ...floor,
@@ -110,8 +115,37 @@ const results: WorldFigures[] = [];
 for (const world of worlds) results.push(await measure(world));
 const first = results[0] as WorldFigures;
 const last = results.at(-1) as WorldFigures;
-const growth = Math.round((last.cpu_per_request_ms / first.cpu_per_request_ms) * 100) / 100;
-process.stdout.write(`${JSON.stringify({ growth: `${last.world} / ${first.world}`, ratio: growth })}\n`);
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const growth = round2(last.cpu_per_request_ms / first.cpu_per_request_ms);
+const flatness = flatnessOf(first, last);
+process.stdout.write(`${JSON.stringify({ growth: `${last.world} / ${first.world}`, ratio: growth, flatness })}\n`);
+
+/**
+ * What the floor allows of the growth with history. Both worlds fitted to a cost a request plus a cost a row
+ * (CPU per request = a + b × rows per request), for the sync and for its floor. More history only adds rows to a
+ * request (a chats request carries up to 31 days of a prompt's answers), and each added row costs at least the floor's
+ * b: the flattest a sync with the first world's CPU could be is (first + b_floor × added rows) ÷ first. And the floor
+ * itself grows by its own ratio: a sync at its floor is that steep.
+ */
+function flatnessOf(a: WorldFigures, b: WorldFigures) {
+  const dRows = b.rows_per_request - a.rows_per_request;
+  if (dRows <= 0) return undefined;
+  const fit = (x: number, y: number) => {
+    const perRow = (y - x) / dRows;
+    return { per_request_ms: round2(x - perRow * a.rows_per_request), per_row_us: round2(perRow * 1000) };
+  };
+  const floorPerRow = (b.floor.per_request_ms - a.floor.per_request_ms) / dRows;
+  const allowed = (a.cpu_per_request_ms + floorPerRow * dRows) / a.cpu_per_request_ms;
+  return {
+    sync: fit(a.cpu_per_request_ms, b.cpu_per_request_ms),
+    floor: fit(a.floor.per_request_ms, b.floor.per_request_ms),
+    floor_ratio: round2(b.floor.per_request_ms / a.floor.per_request_ms),
+    /** The flattest ratio a sync costing what this one costs at the first world could have (rows at the floor's cost). */
+    flattest_at_this_first_world: round2(allowed),
+    /** Of the growth the floor forces (flattest - 1), how much this sync has (ratio - 1): 1 is the floor's own. */
+    growth_over_floor_growth: round2((growth - 1) / (allowed - 1)),
+  };
+}
 if (!profileDir) {
   const file = writeResult({
     name: 'sync-cpu',
@@ -119,12 +153,21 @@ if (!profileDir) {
       `CPU (user + sys) of one backfill's sync process ÷ its requests, per world (${worlds.join(', ')}), one world after ` +
       `the other, each against a reference server of its own (seed 5, today ${TODAY}, rate window ${WINDOW_MS} ms); ` +
       `DuckDB threads: ${process.env.VWH_BENCH_THREADS ?? 'the default'}. \`node dist/bench/sync-cpu.js ${worlds.join(' ')}\`.`,
-    ratios: { [`cpu_per_request_${last.world}_over_${first.world}`]: growth },
+    ratios: {
+      [`cpu_per_request_${last.world}_over_${first.world}`]: growth,
+      ...(flatness
+        ? {
+            [`floor_per_request_${last.world}_over_${first.world}`]: flatness.floor_ratio,
+            [`flattest_allowed_by_floor_${last.world}_over_${first.world}`]: flatness.flattest_at_this_first_world,
+          }
+        : {}),
+    },
     figures: Object.fromEntries(
       results.flatMap((r) => [
         [`cpu_per_request_ms_${r.world}`, r.cpu_per_request_ms],
         [`floor_per_request_ms_${r.world}`, r.floor.per_request_ms],
         [`sync_over_floor_${r.world}`, r.floor.sync_over_floor],
+        [`peak_rss_mb_${r.world}`, r.peak_rss_mb],
       ]),
     ),
     targets: {
@@ -134,7 +177,7 @@ if (!profileDir) {
       },
       flat_with_history: { target: '365 days <= 1.2 x 30 days', met: growth <= 1.2 },
     },
-    details: { worlds: results },
+    details: { worlds: results, flatness },
   });
   process.stdout.write(`wrote ${file}\n`);
 }

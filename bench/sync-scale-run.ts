@@ -92,7 +92,7 @@ export async function syncRun(
     const memory = process.memoryUsage();
     peakRss = Math.max(peakRss, memory.rss);
     peakHeap = Math.max(peakHeap, memory.heapUsed);
-  }, 50);
+  }, 250);
   try {
     const run = await timed(() =>
       syncAll(
