@@ -2,6 +2,8 @@
 kind: incremental_by_time_range
 tags: [daily]
 time_column: chat_date
+# a month a transaction: memory bounded by a month's rows, not the history's (10 x an agency: docs/models.md)
+batch_days: 31
 lookback: 3
 description: >
   Tracked competitors named in each AI answer: the brands of `brands_mentioned` (tracked as of the answer's day)

@@ -2,6 +2,8 @@
 kind: incremental_by_time_range
 tags: [daily]
 time_column: date
+# a month a transaction: memory bounded by a month's rows, not the history's (10 x an agency: docs/models.md)
+batch_days: 31
 description: |
   Whether each project day's answers are all in. Late answers of day D become visible a day later, so the newest
   day of a sync is usually partial. A day is complete when a later day of the project has answers (a sync saw the

@@ -2,6 +2,8 @@
 kind: incremental_by_time_range
 tags: [daily]
 time_column: date
+# a month a transaction: memory bounded by a month's rows, not the history's (10 x an agency: docs/models.md)
+batch_days: 31
 description: >
   Daily visibility of each tracked brand (the own brand and every competitor) per provider and for all providers
   pooled ('all'). Counts are stored next to every rate so any grain re-aggregates from sums: visibility over a week

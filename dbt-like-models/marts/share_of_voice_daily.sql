@@ -2,6 +2,8 @@
 kind: incremental_by_time_range
 tags: [daily]
 time_column: date
+# a month a transaction: memory bounded by a month's rows, not the history's (10 x an agency: docs/models.md)
+batch_days: 31
 description: >
   Share of voice per brand, provider (and 'all') and day, each brand counted at most once per answer, over two
   denominators:
