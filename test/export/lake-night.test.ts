@@ -34,7 +34,11 @@ const db = join(dir, 'warehouse.duckdb');
 const lake = join(dir, 'lake');
 const clock = new ManualClock(Date.UTC(2026, 3, 21, 3));
 
-/** Two teams × 5 projects × 300 keys a day from 2026-01-01 to 2026-04-20: 330,000 rows, three row groups. */
+/**
+ * Two teams × 5 projects × 300 keys a day from 2026-01-01 to 2026-04-20: 330,000 rows, three row groups. The mart is
+ * built a month a batch (`batch_days: 31`), so that each row group holds about a month's days (a year in one batch
+ * puts every day in every row group, and a night's delete of its last days then changes them all).
+ */
 const RAW = `
   create schema raw;
   create table raw.facts as
@@ -46,6 +50,7 @@ const DAILY = (value = 'sum(v)') => `/* @model
 kind: incremental_by_time_range
 time_column: date
 lookback: 2
+batch_days: 31
 */
 select team_id, project_id, date, k, ${value} as v, count(*) as n
 from raw.facts

@@ -76,7 +76,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
       }
       await exec.run(`DELETE FROM ${rel} WHERE ${window(model, range)}`);
       rows += await exec.run(
-        `INSERT INTO ${rel} BY NAME SELECT * FROM (${select(ctx, range)}\n) AS q WHERE ${window(model, range)} ${inTimeOrder(model)}`,
+        `INSERT INTO ${rel} BY NAME SELECT * FROM (${select(ctx, range)}\n) AS q WHERE ${window(model, range)}`,
       );
       await markProcessed(exec, model.id, range, runId, now);
       await clearRestated(exec, model.id, range);
@@ -192,7 +192,7 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
     await exec.run(`CREATE TABLE ${tempRel} AS SELECT * FROM (${select(ctx, first)}\n) AS q LIMIT 0`);
     for (const range of ranges) {
       rows += await exec.run(
-        `INSERT INTO ${tempRel} BY NAME SELECT * FROM (${select(ctx, range)}\n) AS q WHERE ${window(model, range)} ${inTimeOrder(model)}`,
+        `INSERT INTO ${tempRel} BY NAME SELECT * FROM (${select(ctx, range)}\n) AS q WHERE ${window(model, range)}`,
       );
     }
     if (ctx.auditNew) {
@@ -242,16 +242,6 @@ function select(ctx: MaterializeContext, range: DayRange): string {
 function window(model: Model, range: DayRange): string {
   const column = quoteIdent(model.config.timeColumn as string);
   return `${column} >= DATE '${range.from}' AND ${column} < DATE '${addDays(range.to, 1)}'`;
-}
-
-/**
- * The rows of a batch are inserted in the order of the time column: DuckDB keeps the order, so each row group holds
- * a few days and its zonemap says which (a batch of a year inserted in the query's order put every day in every row
- * group). A reader of a month (the lake's export of a night: lake-plan.ts; a dashboard's date filter) then reads
- * only that month's row groups, and a night's delete of its last days touches only the last row groups.
- */
-function inTimeOrder(model: Model): string {
-  return `ORDER BY ${quoteIdent(model.config.timeColumn as string)}`;
 }
 
 /** Header `start:`, else the start remembered from the first build, else the earliest day the query returns. */
