@@ -5,6 +5,10 @@ time_column: date
 # No lookback of its own: a day is re-processed when staging.chats or staging.prompt_metrics_daily re-processed it
 # (their lookbacks: the sync's late answers, and the charts' rotation). What it reads across days (each prompt's
 # last day on either side) only decides `pending` for the newest days, which those re-process.
+# A month a transaction: each row group then holds about a month's days, so a night's export of the lake reads the
+# last month's rows, not the year's (docs/exports.md); the extents are over every day, whatever the batch, so the
+# rows are those of one batch (the 1 x world: 485,115 rows either way).
+batch_days: 31
 description: >
   Our re-aggregation of each prompt's daily per-provider figures from the chats, next to the values the API served
   in the prompt analytics charts (staging.prompt_metrics_daily), with the differences. Ours: visibility = 100
