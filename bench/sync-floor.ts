@@ -9,7 +9,7 @@
  *   transaction, then a checkpoint (the rows compressed once). No JavaScript values at all; the copy also reads and
  *   decompresses the source tables, so this floor is, if anything, high.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allEndpoints } from '../src/api/catalogue.js';
@@ -27,9 +27,15 @@ export interface Floor {
   floor_ms: number;
 }
 
-/** A transport that keeps every `sampleEvery`-th successful body (and its method and URL) it passes through. */
+/**
+ * A transport that keeps every `sampleEvery`-th successful body (and its method and URL) it passes through, in a
+ * temporary file rather than in memory: a 365-day backfill's sample is hundreds of megabytes, which held in the
+ * sync's process would count in its peak RSS.
+ */
 export class RecordingTransport implements Transport {
-  readonly bodies: Array<{ method: string; url: string; text: string }> = [];
+  private readonly dir = mkdtempSync(join(tmpdir(), 'vwh-bodies-'));
+  private readonly file = join(this.dir, 'bodies');
+  private readonly kept: Array<{ method: string; url: string; bytes: number }> = [];
   private seen = 0;
 
   constructor(
@@ -39,9 +45,29 @@ export class RecordingTransport implements Transport {
 
   async request(request: TransportRequest): Promise<TransportResponse> {
     const response = await this.inner.request(request);
-    if (response.status >= 200 && response.status < 300 && this.seen++ % this.sampleEvery === 0)
-      this.bodies.push({ method: request.method, url: request.url, text: response.text });
+    if (response.status >= 200 && response.status < 300 && this.seen++ % this.sampleEvery === 0) {
+      const bytes = Buffer.from(response.text);
+      appendFileSync(this.file, bytes);
+      this.kept.push({ method: request.method, url: request.url, bytes: bytes.length });
+    }
     return response;
+  }
+
+  /** The kept bodies, read back from the file. */
+  bodies(): Array<{ method: string; url: string; text: string }> {
+    if (this.kept.length === 0) return [];
+    const all = readFileSync(this.file);
+    let at = 0;
+    return this.kept.map(({ method, url, bytes }) => {
+      const text = all.toString('utf8', at, at + bytes);
+      at += bytes;
+      return { method, url, text };
+    });
+  }
+
+  /** Removes the file of kept bodies. */
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
   }
 
   close(): Promise<void> {
@@ -75,7 +101,7 @@ export async function measureFloor(
   sampleEvery: number,
 ): Promise<Floor> {
   const match = matcher();
-  const items = recorded.bodies.map((b) => ({ ...b, def: match(b.method, new URL(b.url).pathname) }));
+  const items = recorded.bodies().map((b) => ({ ...b, def: match(b.method, new URL(b.url).pathname) }));
   const unknown = items.filter((i) => !i.def).map((i) => i.url);
   if (unknown.length > 0) throw new Error(`floor: no endpoint for ${unknown.slice(0, 3).join(', ')}`);
   const parseStart = cpuMs();

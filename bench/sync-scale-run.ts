@@ -201,7 +201,9 @@ async function childMain(input: ChildInput): Promise<void> {
     const run = await syncRun(wh, [input.job], input.today, input.windowMs, [server], recording);
     const peak = peakRssOfProcessMb();
     const floor =
-      recording && every ? await measureFloor(wh.database.session, recording, run.requests, every) : undefined;
+      recording && every
+        ? await measureFloor(wh.database.session, recording, run.requests, every).finally(() => recording.dispose())
+        : undefined;
     process.stdout.write(
       `${JSON.stringify({ ...run, teams: [], ...(peak ? { peakRssMb: peak } : {}), ...(floor ? { floor } : {}) })}\n`,
     );
