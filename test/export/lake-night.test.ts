@@ -25,7 +25,7 @@ import type { ScopeManifest } from '../../src/export/lake-manifest.js';
 import { loadProject } from '../../src/models/project.js';
 import { runProject } from '../../src/models/runner.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { runOn } from './support.js';
+import { readWithDuckDB, runOn } from './support.js';
 
 const DAY = 86_400_000;
 const dir = mkdtempSync(join(tmpdir(), 'vwh-lake-night-'));
@@ -89,34 +89,34 @@ interface Staged {
 }
 
 /** Exports the lake; returns what each table read (`hashed`) and rewrote, and the files rewritten. */
-async function exportLake(): Promise<{ staged: Map<string, Staged>; rewritten: string[] }> {
+async function exportLake(from = db, into = lake): Promise<{ staged: Map<string, Staged>; rewritten: string[] }> {
   const lines: string[] = [];
   const log = createLogger({
     format: 'json',
     level: 'info',
     stream: { write: (s: string) => lines.push(s) > 0 } as unknown as NodeJS.WritableStream,
   });
-  const before = mtimes();
-  await exportParquetLake({ db, outDir: lake, log });
+  const before = mtimes(into);
+  await exportParquetLake({ db: from, outDir: into, log });
   const staged = new Map<string, Staged>();
   for (const line of lines) {
     const entry = JSON.parse(line) as Staged & { msg: string };
     if (entry.msg === 'export table staged') staged.set(entry.table, entry);
   }
-  const after = mtimes();
+  const after = mtimes(into);
   const rewritten = Object.keys(after)
     .filter((f) => after[f] !== before[f])
     .sort();
   return { staged, rewritten };
 }
 
-function mtimes(): Record<string, number> {
+function mtimes(root: string): Record<string, number> {
   const out: Record<string, number> = {};
-  if (!existsSync(lake)) return out;
-  for (const e of readdirSync(lake, { recursive: true, withFileTypes: true })) {
+  if (!existsSync(root)) return out;
+  for (const e of readdirSync(root, { recursive: true, withFileTypes: true })) {
     if (e.isFile() && e.name.endsWith('.parquet')) {
       const path = join(e.parentPath, e.name);
-      out[path.slice(lake.length + 1)] = statSync(path).mtimeMs;
+      out[path.slice(root.length + 1)] = statSync(path).mtimeMs;
     }
   }
   return out;
@@ -271,5 +271,36 @@ describe('the lake export of a night', () => {
     expect(staged.get('marts.daily')?.hashed).toBe('none');
     expect(rewritten).toEqual([gone]);
     expect(await differences()).toEqual(SAME);
+  });
+});
+
+describe('two warehouses writing their teams into one lake', () => {
+  it("keeps each writer's hashes apart: one's change is found by its own export and touches none of the other's", async () => {
+    const shared = join(dir, 'shared-lake');
+    const writers = ['a', 'b'].map((team) => join(dir, `writer-${team}.duckdb`));
+    for (const [i, path] of writers.entries()) {
+      await runOn(
+        path,
+        `create schema marts;
+         create table marts.facts as
+           select 'team-${'ab'[i]}' as team_id, 'p' || (k % 3) as project_id, DATE '2026-01-01' + d::int as date, k, d + k as v
+             from range(90) a(d), range(50) b(k);`,
+      );
+      await exportLake(path, shared);
+    }
+    const [a, b] = writers as [string, string];
+    // the other writer's partitions of the same months (other storage keys) do not make either read its rows again
+    expect((await exportLake(a, shared)).staged.get('marts.facts')?.hashed).toBe('none');
+    expect((await exportLake(b, shared)).staged.get('marts.facts')?.hashed).toBe('none');
+    await runOn(b, `update marts.facts set v = v + 1 where date = DATE '2026-02-03' and k = 4`);
+    expect((await exportLake(a, shared)).rewritten).toEqual([]);
+    expect((await exportLake(b, shared)).rewritten).toEqual([
+      'marts/facts/team_id=team-b/month=2026-02/part-0.parquet',
+    ]);
+    const rows = await readWithDuckDB<{ n: number; v: number }>(
+      `select count(*)::INT as n, sum(v)::INT as v from read_parquet('${shared}/marts/facts/**/*.parquet', hive_partitioning = true)`,
+    );
+    // both teams' rows, B's changed value among them
+    expect(rows[0]).toEqual({ n: 2 * 90 * 50, v: 2 * ((50 * (89 * 90)) / 2 + (90 * (49 * 50)) / 2) + 1 });
   });
 });
