@@ -140,9 +140,10 @@ export class StorageReader {
     let start = 0;
     for (const rg of [...groups.keys()].sort((x, y) => x - y)) {
       const list = groups.get(rg) as Segment[];
-      // the row group's rows: its first column's top-level segments
-      const first = list.filter((s) => s.column_path === list[0]?.column_path);
-      const rows = first.reduce((n, s) => n + Number(s.count), 0);
+      // the row group's rows, which place its row ids (and so its live-row bins): every column's top-level
+      // segments must count the same, or the layout is not the one this reader knows
+      const rows = topLevelRows(list);
+      if (rows === undefined) return undefined;
       const hash = createHash('sha256').update(`${start}|${rows}`);
       for (const s of list) {
         const blocks = [s.block_id, ...parseIds(s.additional)].filter((id): id is number => id !== null && id >= 0);
@@ -193,6 +194,17 @@ interface Segment {
   block_offset: number | null;
   segment_info: string;
   additional: string | null;
+}
+
+/** The rows every column's top-level (`[n]`) segments of a row group count, when they all count the same. */
+function topLevelRows(segments: Segment[]): number | undefined {
+  const counts = new Map<string, number>();
+  for (const s of segments) {
+    if (!/^\[\d+\]$/.test(s.column_path)) continue;
+    counts.set(s.column_path, (counts.get(s.column_path) ?? 0) + Number(s.count));
+  }
+  const distinct = new Set(counts.values());
+  return distinct.size === 1 ? (distinct.values().next().value as number) : undefined;
 }
 
 function parseIds(text: string | null): number[] {
