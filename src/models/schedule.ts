@@ -3,6 +3,17 @@ import type { Session } from '../warehouse/session.js';
 import { blocks, type NodeResult, report, skippedResult } from './results.js';
 import type { Model, Project } from './types.js';
 
+/**
+ * DuckDB's memory limit is the process's, shared by the models running at once: a model that runs out of memory beside
+ * others (DuckDB's "Out of Memory Error") is run again alone, once every running model has ended and before any other
+ * starts, with the whole limit to itself. What it committed before failing (an incremental model's earlier batches)
+ * stands; a second failure is its result. Only a model that fails alone fails the build: the 10 × world's first build
+ * (100 × 50 × 365, 1 GB) ran four marts out of memory two at a time, each of which builds alone.
+ */
+export function outOfMemory(result: NodeResult): boolean {
+  return result.status === 'error' && /Out of Memory Error/i.test(result.message ?? '');
+}
+
 /** Runs models in DAG order, up to one per executor at a time; a model whose parent failed is skipped. */
 export async function schedule(
   order: string[],
@@ -16,7 +27,40 @@ export async function schedule(
   const remaining = [...order];
   const free = [...executors];
   const running = new Map<string, Promise<void>>();
-  while (remaining.length || running.size) {
+  // models that ran out of memory beside others, to run again alone
+  const alone: Model[] = [];
+  const start = (model: Model, retry: boolean) => {
+    const exec = free.pop() as Session;
+    running.set(
+      model.id,
+      runNode(model, exec)
+        .catch((error: unknown) => skippedResult(model, `${model.path}: ${(error as Error).message}`, 'error'))
+        .then((result) => {
+          free.push(exec);
+          running.delete(model.id);
+          if (!retry && executors.length > 1 && outOfMemory(result)) {
+            logger.warn(`${model.id} ran out of memory beside other models: it runs again alone`, { node: model.id });
+            alone.push(model);
+            return;
+          }
+          const done = retry
+            ? {
+                ...result,
+                message: `${result.message ?? ''} (run alone after running out of memory beside other models)`.trim(),
+              }
+            : result;
+          results.set(model.id, done);
+          report(logger, done);
+        }),
+    );
+  };
+  while (remaining.length || running.size || alone.length) {
+    if (alone.length) {
+      // no model starts until those waiting to run alone have run, each with no other beside it
+      if (running.size === 0) start(alone.shift() as Model, true);
+      await Promise.race(running.values());
+      continue;
+    }
     for (let i = 0; i < remaining.length && free.length; ) {
       const id = remaining[i] as string;
       const model = project.models.get(id) as Model;
@@ -34,18 +78,7 @@ export async function schedule(
         i = 0;
         continue;
       }
-      const exec = free.pop() as Session;
-      running.set(
-        id,
-        runNode(model, exec)
-          .catch((error: unknown) => skippedResult(model, `${model.path}: ${(error as Error).message}`, 'error'))
-          .then((result) => {
-            results.set(id, result);
-            report(logger, result);
-            free.push(exec);
-            running.delete(id);
-          }),
-      );
+      start(model, false);
     }
     if (running.size) await Promise.race(running.values());
     else if (remaining.length) break;
