@@ -339,9 +339,12 @@ export class Loader {
     if (units.every((u) => u.rows.length === 0)) return;
     const appender = await this.session.connection.createAppender(target.name, target.schema);
     try {
+      // One chunk for the whole append, reset between fills (the appender copies what it is given): a chunk made per
+      // unit allocated its vectors (2 048 rows each) for a few dozen rows.
+      const chunk = DuckDBDataChunk.create(target.types);
       for (const { rows, run } of units) {
         for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-          const chunk = DuckDBDataChunk.create(target.types);
+          bindings.data_chunk_reset(chunk.chunk);
           fillChunk(chunk, target, rows, start, Math.min(CHUNK_ROWS, rows.length - start), run);
           appender.appendDataChunk(chunk);
         }
