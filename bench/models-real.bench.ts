@@ -54,6 +54,8 @@ const LOG = join(ROOT, 'dist', 'src', 'core', 'log.js');
 
 const TODAY = process.env.VWH_BENCH_TODAY ?? BENCH_TODAY;
 const THREADS = 2;
+/** DuckDB's memory limit of every build (`VWH_BENCH_MEMORY_LIMIT`, default vwh's own): what the builds must hold to. */
+const MEMORY_LIMIT = process.env.VWH_BENCH_MEMORY_LIMIT ?? DEFAULT_MEMORY_LIMIT;
 
 interface BuildRun {
   ms: number;
@@ -84,7 +86,7 @@ function build(db: string, day: string, fullRefresh = false): BuildRun {
     const { silentLogger } = await import(${JSON.stringify(LOG)});
     const t0 = performance.now();
     const project = await loadProject(${JSON.stringify(MODELS_DIR)});
-    const db = await Database.open(${JSON.stringify(db)}, { memory_limit: ${JSON.stringify(DEFAULT_MEMORY_LIMIT)}, threads: '${THREADS}' });
+    const db = await Database.open(${JSON.stringify(db)}, { memory_limit: ${JSON.stringify(MEMORY_LIMIT)}, threads: '${THREADS}' });
     const r = await runProject(db, project, { command: 'build', threads: ${THREADS}, fullRefresh: ${fullRefresh},
       clock: new ManualClock(Date.parse('${addDays(day, 1)}T01:00:00Z')), logger: silentLogger });
     db.close();
@@ -134,7 +136,7 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ ms: number; cpuMs: n
 
 /** Bare single-file zstd COPYs of every table the lake holds (the same rows): the floor of a full export. */
 async function bareCopies(db: string, tables: string[], dir: string) {
-  const handle = await Database.open(db, { access_mode: 'READ_ONLY', memory_limit: DEFAULT_MEMORY_LIMIT });
+  const handle = await Database.open(db, { access_mode: 'READ_ONLY', memory_limit: MEMORY_LIMIT });
   try {
     return await measured(async () => {
       for (const t of tables)
@@ -442,7 +444,7 @@ export async function main(): Promise<BenchResult> {
       `The real dbt-like-models (${base?.first.models ?? '?'} models, their audits and singular tests) and the Parquet ` +
       `lake of the marts at ${all.map((s) => `${s.label} (${s.projects} × ${s.prompts} × ${s.days}, seed ${s.seed})`).join(', ')}, ` +
       'each world landed by bench/land-world.ts (the sync without HTTP). Each build a child process (project load + ' +
-      `build), memory_limit ${DEFAULT_MEMORY_LIMIT}, ${THREADS} threads: first build (cost per answer in CPU user+sys ` +
+      `build), memory_limit ${MEMORY_LIMIT}, ${THREADS} threads: first build (cost per answer in CPU user+sys ` +
       'and wall), then a full lake export against bare single-file COPYs of the same tables, then one landed night ' +
       '(lookback and rotation as vwh sync), its build, a build with nothing new and the lake export of the night. ' +
       `${cpus().length} CPU(s), ${cpus()[0]?.model ?? ''}, shared with other work (load in the figures).`,
