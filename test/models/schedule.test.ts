@@ -35,19 +35,28 @@ function gate() {
 }
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** The models written to a fresh sandbox, scheduled on `connections` connections with a gate() as their runNode. */
+async function scheduled(models: Record<string, string>, connections: 1 | 2) {
+  s = await sandbox();
+  writeModels(s.modelsDir, models);
+  const project = await loadProject(s.modelsDir);
+  const executors = connections === 2 ? [s.db.session, Session.of(await s.db.connect())] : [s.db.session];
+  const results = new Map<string, NodeResult>();
+  const g = gate();
+  const done = schedule(project.graph.order, project, executors, results, g.runNode, silentLogger);
+  return { project, results, g, done };
+}
+
 describe('schedule', () => {
   it('runs independent models at the same time, and a child only after all its parents', async () => {
-    s = await sandbox();
-    writeModels(s.modelsDir, {
-      'staging/a.sql': 'select 1 as x',
-      'staging/b.sql': 'select 2 as x',
-      'marts/c.sql': 'select * from staging.a union all select * from staging.b',
-    });
-    const project = await loadProject(s.modelsDir);
-    const executors = [s.db.session, Session.of(await s.db.connect())];
-    const results = new Map<string, NodeResult>();
-    const g = gate();
-    const done = schedule(project.graph.order, project, executors, results, g.runNode, silentLogger);
+    const { results, g, done } = await scheduled(
+      {
+        'staging/a.sql': 'select 1 as x',
+        'staging/b.sql': 'select 2 as x',
+        'marts/c.sql': 'select * from staging.a union all select * from staging.b',
+      },
+      2,
+    );
     await tick();
     expect(g.started.sort()).toEqual(['staging.a', 'staging.b']);
     g.finish.get('staging.a')?.('success');
@@ -62,17 +71,15 @@ describe('schedule', () => {
   });
 
   it('with one connection, one model at a time; a failed parent skips its descendants only', async () => {
-    s = await sandbox();
-    writeModels(s.modelsDir, {
-      'staging/a.sql': 'select 1 as x',
-      'staging/b.sql': 'select 2 as x',
-      'marts/c.sql': 'select * from staging.a',
-      'marts/d.sql': 'select * from marts.c',
-    });
-    const project = await loadProject(s.modelsDir);
-    const results = new Map<string, NodeResult>();
-    const g = gate();
-    const done = schedule(project.graph.order, project, [s.db.session], results, g.runNode, silentLogger);
+    const { results, g, done } = await scheduled(
+      {
+        'staging/a.sql': 'select 1 as x',
+        'staging/b.sql': 'select 2 as x',
+        'marts/c.sql': 'select * from staging.a',
+        'marts/d.sql': 'select * from marts.c',
+      },
+      1,
+    );
     await tick();
     expect(g.started).toEqual(['staging.a']);
     g.finish.get('staging.a')?.('error');
@@ -86,19 +93,16 @@ describe('schedule', () => {
   });
 
   it('runs a model that ran out of memory beside others again alone, before any other starts', async () => {
-    s = await sandbox();
-    writeModels(s.modelsDir, {
-      'staging/a.sql': 'select 1 as x',
-      'staging/b.sql': 'select 2 as x',
-      'staging/e.sql': 'select 3 as x',
-      'marts/c.sql': 'select * from staging.a',
-    });
-    const project = await loadProject(s.modelsDir);
-    const executors = [s.db.session, Session.of(await s.db.connect())];
-    const results = new Map<string, NodeResult>();
-    const g = gate();
+    const { results, g, done } = await scheduled(
+      {
+        'staging/a.sql': 'select 1 as x',
+        'staging/b.sql': 'select 2 as x',
+        'staging/e.sql': 'select 3 as x',
+        'marts/c.sql': 'select * from staging.a',
+      },
+      2,
+    );
     const oom = 'staging/a.sql: Out of Memory Error: failed to pin block of size 256.0 KiB';
-    const done = schedule(project.graph.order, project, executors, results, g.runNode, silentLogger);
     await tick();
     expect(g.started.sort()).toEqual(['staging.a', 'staging.b']);
     g.finish.get('staging.a')?.('error', oom);
@@ -122,13 +126,10 @@ describe('schedule', () => {
   });
 
   it('a model out of memory alone, or with one connection, fails once; other errors are not run again', async () => {
-    s = await sandbox();
-    writeModels(s.modelsDir, { 'staging/a.sql': 'select 1 as x', 'staging/b.sql': 'select 2 as x' });
-    const project = await loadProject(s.modelsDir);
-    const executors = [s.db.session, Session.of(await s.db.connect())];
-    const results = new Map<string, NodeResult>();
-    const g = gate();
-    const done = schedule(project.graph.order, project, executors, results, g.runNode, silentLogger);
+    const { project, results, g, done } = await scheduled(
+      { 'staging/a.sql': 'select 1 as x', 'staging/b.sql': 'select 2 as x' },
+      2,
+    );
     await tick();
     g.finish.get('staging.b')?.('error', 'staging/b.sql: Binder Error: column y not found');
     g.finish.get('staging.a')?.('error', 'staging/a.sql: Out of Memory Error: could not allocate');
