@@ -49,31 +49,11 @@ with responses_per_day as (
   where chat_date between @start_date and @end_date
   group by grouping sets ((team_id, project_id, chat_date, provider), (team_id, project_id, chat_date))
 ),
-brands_per_chat as (
-  select
-    team_id, chat_id, list(competitor_name order by competitor_name) as competitors, list(competitor_id) as competitor_ids
-  from intermediate.int_chat_competitors
-  where chat_date between @start_date and @end_date
-  group by team_id, chat_id
-),
 citing as (
-  select
-    d.team_id,
-    d.project_id,
-    d.chat_date,
-    d.provider,
-    d.domain,
-    d.category,
-    d.is_own_domain,
-    d.chat_id,
-    d.citations,
-    d.brand_mentioned,
-    d.competitors_named,
-    coalesce(b.competitors, []) as competitors,
-    coalesce(b.competitor_ids, []) as competitor_ids
-  from intermediate.int_chat_domains as d
-  left join brands_per_chat as b on b.team_id = d.team_id and b.chat_id = d.chat_id
-  where d.chat_date between @start_date and @end_date
+  select team_id, project_id, chat_date, provider, domain, category, is_own_domain, chat_id, citations,
+    brand_mentioned, competitors_named
+  from intermediate.int_chat_domains
+  where chat_date between @start_date and @end_date
 ),
 per_domain as (
   select
@@ -88,10 +68,29 @@ per_domain as (
     sum(citations)::bigint as citations,
     count(*) filter (where brand_mentioned) as brand_mentioned_responses,
     coalesce(sum(citations) filter (where not brand_mentioned), 0)::bigint as unbranded_citations,
-    count(*) filter (where competitors_named > 0 and not brand_mentioned) as competitor_only_responses,
-    list_distinct(flatten(list(competitors))) as competitor_names,
-    len(list_distinct(flatten(list(competitor_ids)))) as competitors_present
+    count(*) filter (where competitors_named > 0 and not brand_mentioned) as competitor_only_responses
   from citing
+  group by grouping sets ((team_id, project_id, chat_date, provider, domain), (team_id, project_id, chat_date, domain))
+),
+-- The competitors named beside each cited domain, as flat (domain, day, provider, competitor) rows made distinct
+-- before any list is built: collecting every citing answer's competitor list per domain and flattening it held a
+-- month's lists in the aggregate (it ran out of DuckDB's memory at 10 × an agency, a month a batch).
+domain_competitors as (
+  select distinct d.team_id, d.project_id, d.chat_date, d.provider, d.domain, c.competitor_id, c.competitor_name
+  from citing as d
+  join intermediate.int_chat_competitors as c on c.team_id = d.team_id and c.chat_id = d.chat_id
+  where c.chat_date between @start_date and @end_date
+),
+competitors_per_domain as (
+  select
+    team_id,
+    project_id,
+    chat_date as date,
+    case when grouping(provider) = 1 then 'all' else provider end as provider,
+    domain,
+    count(distinct competitor_id) as competitors_present,
+    list(distinct competitor_name) filter (where competitor_name is not null) as competitor_names
+  from domain_competitors
   group by grouping sets ((team_id, project_id, chat_date, provider, domain), (team_id, project_id, chat_date, domain))
 )
 select
@@ -110,10 +109,13 @@ select
   p.brand_mentioned_responses,
   p.unbranded_citations,
   p.competitor_only_responses,
-  p.competitors_present,
+  coalesce(c.competitors_present, 0) as competitors_present,
   list_sort(
-    case when p.brand_mentioned_responses > 0 then list_append(p.competitor_names, pr.brand_name) else p.competitor_names end
+    case when p.brand_mentioned_responses > 0
+      then list_append(coalesce(c.competitor_names, []), pr.brand_name)
+      else coalesce(c.competitor_names, []) end
   ) as brands_present
 from per_domain as p
 join responses_per_day as r using (team_id, project_id, date, provider)
+left join competitors_per_domain as c using (team_id, project_id, date, provider, domain)
 join staging.projects as pr on pr.team_id = p.team_id and pr.project_id = p.project_id

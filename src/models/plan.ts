@@ -7,7 +7,7 @@ import { readHorizon } from './horizon.js';
 import { plannedRanges } from './intervals.js';
 import { modelStart, reprocessedDays } from './materialize/incremental-by-time-range.js';
 import { Relations } from './relations.js';
-import { upstreamDays } from './run-node.js';
+import { timeRangeAncestors, upstreamDays } from './run-node.js';
 import { selectModels } from './selection.js';
 import { processedDays, readModelStates } from './state.js';
 import type { ModelKind, Project } from './types.js';
@@ -47,7 +47,10 @@ export async function planProject(
     if (model.config.kind === 'incremental_by_time_range') {
       let start: string | undefined;
       try {
-        start = await modelStart(exec, model, compileModel(project, model).sql, end, state?.start_date);
+        start = await modelStart(exec, model, compileModel(project, model).sql, end, state?.start_date, {
+          relations,
+          ancestors: timeRangeAncestors(project, id),
+        });
       } catch {
         entry.note = 'first day unknown until its sources exist';
       }

@@ -14,6 +14,7 @@ import { reachable } from './graph.js';
 import { guardHistory } from './guard.js';
 import type { Horizon } from './horizon.js';
 import { formatRanges } from './intervals.js';
+import type { TimeRangeRelation } from './materialize/incremental-by-time-range.js';
 import { materializers } from './materialize/index.js';
 import type { Relations } from './relations.js';
 import { auditStatus, describeError, type NodeResult } from './results.js';
@@ -139,6 +140,7 @@ async function buildModel(
         start: options.start,
         upstreamDays: upstreamDays(run.project, model.id, run.written),
         restates: timeRangeDescendants(run.project, model.id),
+        timeRangeAncestors: timeRangeAncestors(run.project, model.id),
         recordState: async (startDate) => {
           await replaceModelState(exec, state(startDate), run.runId, builtAt);
           recorded = true;
@@ -187,6 +189,18 @@ export function upstreamDays(project: Project, id: string, written: Map<string, 
     for (const r of written.get(ancestor) ?? []) for (const d of eachDay(r.from, r.to)) days.add(d);
   }
   return days;
+}
+
+/** The time-range models above `id`, through models of any kind, with their time columns. */
+export function timeRangeAncestors(project: Project, id: string): TimeRangeRelation[] {
+  const out: TimeRangeRelation[] = [];
+  for (const ancestor of reachable(project.graph.parents, id)) {
+    const m = project.models.get(ancestor);
+    if (m?.config.kind === 'incremental_by_time_range' && m.config.timeColumn) {
+      out.push({ schema: m.schema, name: m.name, column: m.config.timeColumn });
+    }
+  }
+  return out;
 }
 
 /** The time-range models below `id`, through models of any kind. */

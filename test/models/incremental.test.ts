@@ -73,6 +73,50 @@ describe('incremental_by_time_range', () => {
     expect(await s.db.session.scalar('SELECT count(*) FROM marts.daily')).toBe(9);
   });
 
+  it("a batched model's first build looks for its first day a batch at a time, never over the whole history", async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 9); // 2026-01-01..09
+    await s.clock.advance(4 * DAY); // on the 10th
+    // Each mart fails if one query of it reads more than its batch of days: what holds a batched model's memory
+    // to a batch. The first day used to be asked of one query over every day.
+    const batched = (where: string) => `/* @model
+kind: incremental_by_time_range
+time_column: day
+batch_days: 3
+*/
+select day, sum(chats) as chats
+from intermediate.daily
+where day between @start_date and @end_date and ${where}
+  and case when (select count(distinct day) from intermediate.daily where day between @start_date and @end_date) > 3
+    then error('read more than a batch') else true end
+group by day`;
+    writeModels(s.modelsDir, {
+      'intermediate/daily.sql': daily(),
+      'marts/early.sql': batched('true'),
+      // Rows only from the 5th: the batches before it are empty, and the first day is still the query's own.
+      'marts/late.sql': batched("day >= DATE '2026-01-05'"),
+    });
+    const first = await build(s);
+    expect(first.byId('marts.early')).toMatchObject({
+      status: 'success',
+      intervals: '2026-01-01..2026-01-03, 2026-01-04..2026-01-06, 2026-01-07..2026-01-09',
+    });
+    expect(first.byId('marts.late')).toMatchObject({
+      status: 'success',
+      intervals: '2026-01-05..2026-01-07, 2026-01-08..2026-01-09',
+    });
+    const project = await loadProject(s.modelsDir);
+    expect((await planProject(s.db, project, { clock: s.clock })).map((e) => e.missing)).toEqual([[], [], []]);
+    // From scratch alike, and to the same rows.
+    const before = await s.db.session.all('SELECT * FROM marts.late ORDER BY day');
+    const again = await build(s, { fullRefresh: true });
+    expect(again.byId('marts.late')).toMatchObject({
+      status: 'success',
+      intervals: first.byId('marts.late').intervals,
+    });
+    expect(await s.db.session.all('SELECT * FROM marts.late ORDER BY day')).toEqual(before);
+  });
+
   it('a failing interval leaves no rows and no bookkeeping for it', async () => {
     s = await sandbox();
     await seedRaw(s.db, 3);

@@ -1,4 +1,4 @@
-import { addDays, type DayRange, dayDiff, maxDay } from '../../core/days.js';
+import { addDays, type DayRange, dayDiff, maxDay, minDay } from '../../core/days.js';
 import { quoteIdent } from '../../core/sql.js';
 import type { Session } from '../../warehouse/session.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
@@ -231,7 +231,10 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
 async function firstDay(ctx: MaterializeContext, remembered = true): Promise<string | undefined> {
   const { model } = ctx;
   if (ctx.start) return maxDay(ctx.start, model.config.start ?? ctx.start);
-  return modelStart(ctx.exec, model, ctx.sql, ctx.end, remembered ? ctx.rememberedStart : undefined);
+  return modelStart(ctx.exec, model, ctx.sql, ctx.end, remembered ? ctx.rememberedStart : undefined, {
+    relations: ctx.relations,
+    ancestors: ctx.timeRangeAncestors ?? [],
+  });
 }
 
 function select(ctx: MaterializeContext, range: DayRange): string {
@@ -244,7 +247,23 @@ function window(model: Model, range: DayRange): string {
   return `${column} >= DATE '${range.from}' AND ${column} < DATE '${addDays(range.to, 1)}'`;
 }
 
-/** Header `start:`, else the start remembered from the first build, else the earliest day the query returns. */
+/** A time-range model above another one: the table and its time column. */
+export interface TimeRangeRelation {
+  schema: string;
+  name: string;
+  column: string;
+}
+
+/**
+ * Header `start:`, else the start remembered from the first build, else the earliest day the query returns.
+ *
+ * That last one runs the model's query. Over the whole history at once it holds the whole history in memory, which
+ * is what `batch_days` keeps out of it: at 10 × an agency, the first builds of four marts ran out of DuckDB's memory
+ * here, before their first month. So a batched model with time-range models above it asks its query a batch at a
+ * time: first everything before the earliest day those tables hold (inputs filtered to that are empty or nearly so),
+ * then a batch from that day on, until one returns a row. Its answer is the same as the one query's for a model
+ * whose rows come from inputs of their own days (every time-range model's contract: a batch holds its days' rows).
+ */
 export async function modelStart(
   exec: Session,
   model: Model,
@@ -252,14 +271,46 @@ export async function modelStart(
   end: string,
   /** The model's ops.model_state.start_date, if it is to be used. */
   remembered: string | null | undefined,
+  upstream?: { relations: Relations; ancestors: readonly TimeRangeRelation[] },
 ): Promise<string | undefined> {
   if (model.config.start) return model.config.start;
   if (remembered) return remembered;
-  const query = substituteMacros(sql, { start_date: '1900-01-01', end_date: end });
   const column = quoteIdent(model.config.timeColumn as string);
-  // A failure here is the model's own SQL failing: DuckDB's message (with its LINE) is the useful one.
-  const first = await exec.scalar<string | null>(`SELECT strftime(min(${column}), '%Y-%m-%d') FROM (${query}\n) AS q`);
-  return first ?? undefined;
+  const firstOf = async (from: string, to: string) => {
+    const query = substituteMacros(sql, { start_date: from, end_date: to });
+    // A failure here is the model's own SQL failing: DuckDB's message (with its LINE) is the useful one.
+    const first = await exec.scalar<string | null>(
+      `SELECT strftime(min(${column}), '%Y-%m-%d') FROM (${query}\n) AS q`,
+    );
+    return first ?? undefined;
+  };
+  const batch = model.config.batchDays;
+  const bound = batch > 0 && upstream ? await earliestDay(exec, upstream.relations, upstream.ancestors) : undefined;
+  if (!bound || bound > end) return firstOf('1900-01-01', end);
+  const before = await firstOf('1900-01-01', addDays(bound, -1));
+  if (before) return before;
+  for (let from = bound; from <= end; from = addDays(from, batch)) {
+    const first = await firstOf(from, minDay(addDays(from, batch - 1), end));
+    if (first) return first;
+  }
+  return undefined;
+}
+
+/** The earliest day the tables hold (those that exist); undefined when none holds a row. */
+async function earliestDay(
+  exec: Session,
+  relations: Relations,
+  tables: readonly TimeRangeRelation[],
+): Promise<string | undefined> {
+  const existing = tables.filter((t) => relations.kind(t.schema, t.name) === 'table');
+  if (existing.length === 0) return undefined;
+  const mins = existing.map(
+    (t) => `SELECT min(CAST(${quoteIdent(t.column)} AS DATE)) AS day FROM ${qualified(t.schema, t.name)}`,
+  );
+  const day = await exec.scalar<string | null>(
+    `SELECT strftime(min(day), '%Y-%m-%d') FROM (${mins.join(' UNION ALL ')})`,
+  );
+  return day ?? undefined;
 }
 
 /**

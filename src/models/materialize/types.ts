@@ -5,6 +5,7 @@ import type { AuditOutcome } from '../audits/run.js';
 import type { Horizon } from '../horizon.js';
 import type { Relations } from '../relations.js';
 import type { Model } from '../types.js';
+import type { TimeRangeRelation } from './incremental-by-time-range.js';
 
 export interface MaterializeContext {
   model: Model;
@@ -26,6 +27,8 @@ export interface MaterializeContext {
   lastBuiltOn?: string;
   /** First day remembered from the model's first build (ops.model_state.start_date), if any. */
   rememberedStart?: string | null;
+  /** The time-range models above this one (through any kinds): where a first build looks for its first day. */
+  timeRangeAncestors?: readonly TimeRangeRelation[];
   /** Days time-range models upstream wrote in this run: a time-range model re-processes them (same-day lineage). */
   upstreamDays?: ReadonlySet<string>;
   /** The time-range models below this one (through any kinds): a day it rewrites is restated for each of them. */
