@@ -1,5 +1,6 @@
 import {
   BOOLEAN,
+  DATE,
   DOUBLE,
   DuckDBDataChunk,
   type DuckDBType,
@@ -42,7 +43,7 @@ export interface RunColumns {
   _extracted_at: Date;
 }
 
-type WireKind = 'text' | 'number' | 'boolean' | 'timestamp' | 'list';
+type WireKind = 'text' | 'number' | 'boolean' | 'date' | 'timestamp' | 'list';
 
 interface TargetColumn {
   name: string;
@@ -454,6 +455,7 @@ function wireOf(type: string): WireKind {
   if (type === 'BOOLEAN') return 'boolean';
   if (/^(DOUBLE|FLOAT|REAL|DECIMAL.*|BIGINT|INTEGER|SMALLINT|TINYINT|HUGEINT|UBIGINT|UINTEGER)$/.test(type))
     return 'number';
+  if (type === 'DATE') return 'date';
   if (type === 'TIMESTAMP') return 'timestamp';
   if (type === 'VARCHAR[]') return 'list';
   if (type.endsWith('[]')) throw new Error(`the loader writes lists of VARCHAR only, not ${type}`);
@@ -468,6 +470,8 @@ function wireDuckType(wire: WireKind): DuckDBType {
       return DOUBLE;
     case 'boolean':
       return BOOLEAN;
+    case 'date':
+      return DATE;
     case 'timestamp':
       return TIMESTAMP;
     case 'list':
@@ -512,13 +516,21 @@ function fillChunk(
     const valueAt = (i: number) =>
       fromRun ? constant : toWire(target, column, (rows[start + i] as RawRow)[column.name]);
     switch (column.wire) {
-      case 'text':
+      case 'text': {
+        // The same text in every row (the run's columns, a unit's partition keys): one constant vector, not a string
+        // copied per row.
+        const same = fromRun ? constant : sameText(rows, start, count, column.name);
+        if (typeof same === 'string') {
+          bindings.vector_reference_value(vector, bindings.create_varchar(same));
+          break;
+        }
         for (let i = 0; i < count; i++) {
           const value = valueAt(i);
           if (value === null) setNull(i);
           else bindings.vector_assign_string_element(vector, i, value as string);
         }
         break;
+      }
       case 'list':
         fillList(vector, count, valueAt as (i: number) => Array<string | null> | null, setNull);
         break;
@@ -528,6 +540,7 @@ function fillChunk(
           if (value === null) setNull(i);
           else if (column.wire === 'number') DOUBLES[i] = value as number;
           else if (column.wire === 'boolean') BYTES[i] = value ? 1 : 0;
+          else if (column.wire === 'date') INTS[i] = value as number;
           else {
             // int64 microseconds, little-endian, as two 32-bit halves (exact up to 2^53).
             const micros = value as number;
@@ -536,7 +549,7 @@ function fillChunk(
             WORDS[2 * i + 1] = high;
           }
         }
-        const width = column.wire === 'boolean' ? 1 : 8;
+        const width = column.wire === 'boolean' ? 1 : column.wire === 'date' ? 4 : 8;
         bindings.copy_data_to_vector(vector, 0, SCRATCH, 0, count * width);
       }
     }
@@ -591,6 +604,7 @@ function fillList(
 const SCRATCH = new ArrayBuffer(CHUNK_ROWS * 8);
 const DOUBLES = new Float64Array(SCRATCH);
 const WORDS = new Uint32Array(SCRATCH);
+const INTS = new Int32Array(SCRATCH);
 const BYTES = new Uint8Array(SCRATCH);
 const VALIDITY = new Uint8Array(CHUNK_ROWS / 8);
 
@@ -604,6 +618,12 @@ function toWire(target: TargetTable, column: TargetColumn, value: unknown): Wire
       return typeof value === 'number' ? value : Number(value);
     case 'boolean':
       return Boolean(value);
+    case 'date': {
+      const days = value instanceof Date ? Math.floor(value.getTime() / 86_400_000) : dayNumber(String(value));
+      if (days === undefined || Number.isNaN(days))
+        throw new Error(`${target.table}.${column.name}: ${JSON.stringify(value)} is not a date (YYYY-MM-DD)`);
+      return days;
+    }
     case 'timestamp': {
       const micros = value instanceof Date ? value.getTime() * 1000 : timestampMicros(String(value));
       if (micros === undefined || Number.isNaN(micros))
@@ -626,6 +646,60 @@ function listOf(target: TargetTable, column: TargetColumn, value: unknown): Arra
   return value.map((item) =>
     item === null || item === undefined ? null : typeof item === 'string' ? item : JSON.stringify(item),
   );
+}
+
+/**
+ * The text of `column` when every row of [start, start + count) has the same string there (compared by identity
+ * first: a unit's rows share their key's strings), undefined otherwise.
+ */
+function sameText(rows: readonly RawRow[], start: number, count: number, column: string): string | undefined {
+  const first = (rows[start] as RawRow)[column];
+  if (typeof first !== 'string' || count < 2) return undefined;
+  for (let i = start + 1; i < start + count; i++) if ((rows[i] as RawRow)[column] !== first) return undefined;
+  return first;
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** Days since 1970-01-01 of the `YYYY-MM-DD` texts seen, each computed once (a backfill lands a few thousand days). */
+const dayNumbers = new Map<string, number>();
+
+/**
+ * A `YYYY-MM-DD` calendar day as days since 1970-01-01 (proleptic Gregorian, what DuckDB's DATE holds); undefined for
+ * any other text or a day that does not exist (2025-02-30).
+ */
+export function dayNumber(text: string): number | undefined {
+  // A unit's rows come in day order: most texts are the last one's (no hash of a fresh string).
+  if (text === lastDay.text) return lastDay.days;
+  const known = dayNumbers.get(text) ?? parseDay(text);
+  if (known !== undefined) {
+    lastDay.text = text;
+    lastDay.days = known;
+  }
+  return known;
+}
+
+const lastDay = { text: '', days: 0 };
+
+/** `dayNumber` without its caches. */
+function parseDay(text: string): number | undefined {
+  const m = DAY.exec(text);
+  if (!m) return undefined;
+  const y = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  const length = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  if (month < 1 || month > 12 || day < 1 || day > length) return undefined;
+  // Days from civil (H. Hinnant): the year starts in March, so the leap day is the year's last.
+  const yy = month <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  const days = era * 146_097 + doe - 719_468;
+  if (dayNumbers.size >= 100_000) dayNumbers.clear();
+  dayNumbers.set(text, days);
+  return days;
 }
 
 const ISO_TIMESTAMP =

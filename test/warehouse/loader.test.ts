@@ -201,6 +201,64 @@ describe('Loader', () => {
     expect(landedLists.map((r) => r.l)).toEqual(castLists);
   });
 
+  it('lands dates as the SQL cast from their text gives them (leap days, centuries, the first years)', async () => {
+    // The appender writes DATE columns as days since 1970 computed in JavaScript, not as text it casts.
+    const days = [
+      '2026-01-01',
+      '1970-01-01',
+      '1969-12-31',
+      '2000-02-29',
+      '2024-02-29',
+      '2100-02-28',
+      '2100-03-01',
+      '1600-02-29',
+      '1900-03-01',
+      '0001-01-01',
+      '0000-03-01',
+      '9999-12-31',
+    ];
+    const rows = days.map((day, i) => chat(`c${String(i).padStart(2, '0')}`, day));
+    await ws.loader.loadUnit([{ table: 'raw.chats', rows }], run);
+    const landed = await ws.session.all<{ d: string }>('SELECT chat_date::VARCHAR AS d FROM raw.chats ORDER BY id');
+    const cast = await Promise.all(days.map((d) => ws.session.scalar('SELECT CAST($1 AS DATE)::VARCHAR', [d])));
+    expect(landed.map((r) => r.d)).toEqual(cast);
+    expect(cast[4]).toBe('2024-02-29');
+  });
+
+  it('rejects a date that is not a YYYY-MM-DD day, naming the column, and lands nothing of the unit', async () => {
+    for (const day of ['2025-02-29', '2026-01-01T00:00:00Z', 'today']) {
+      const bad = [chat('c1', '2026-01-01'), { ...chat('c2', '2026-01-02'), chat_date: day }];
+      await expect(ws.loader.loadUnit([{ table: 'raw.chats', rows: bad }], run)).rejects.toThrow(
+        `raw.chats.chat_date: ${JSON.stringify(day)} is not a date (YYYY-MM-DD)`,
+      );
+    }
+    expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(0);
+  });
+
+  it('lands a column that holds one text in a whole chunk, and one that changes within a chunk, value for value', async () => {
+    // A text the same in every row of a chunk is written as one constant vector: across units, chunks and batches
+    // (a chunk holds 2 048 rows), the column must still hold each row's own text.
+    const units = [
+      Array.from({ length: 3000 }, (_, i) => ({
+        ...chat(`a${String(i).padStart(4, '0')}`, '2026-01-01'),
+        model: 'm1',
+      })),
+      Array.from({ length: 2100 }, (_, i) => ({
+        ...chat(`b${String(i).padStart(4, '0')}`, '2026-01-02'),
+        prompt_id: 'q2',
+        model: i === 2099 ? 'm3' : 'm2',
+      })),
+      [{ ...chat('c0000', '2026-01-03'), prompt_id: 'q3', model: 'm4' }],
+    ];
+    await Promise.all(units.map((rows) => ws.loader.loadUnit([{ table: 'raw.chats', rows }], run)));
+    const got = await ws.session.all<{ id: string; prompt_id: string; model: string; team_id: string; r: string }>(
+      'SELECT id, prompt_id, model, team_id, _sync_run_id AS r FROM raw.chats ORDER BY id',
+    );
+    expect(got).toEqual(
+      units.flat().map((r) => ({ id: r.id, prompt_id: r.prompt_id, model: r.model, team_id: 'team-a', r: 'run-1' })),
+    );
+  });
+
   it('rejects a timestamp that is not ISO 8601, naming the column, and lands nothing of the unit', async () => {
     const bad = [chat('c1', '2026-01-01'), { ...chat('c2', '2026-01-02'), date: 'yesterday' }];
     await expect(ws.loader.loadUnit([{ table: 'raw.chats', rows: bad }], run)).rejects.toThrow(
