@@ -3,18 +3,30 @@ import type * as z from 'zod';
 /** The UTC day of an ISO timestamp or a bare `YYYY-MM-DD`. */
 export function dayOf(value: string): string {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  // A UTC timestamp's day is its first ten characters (no Date and ISO text built per answer); days 29 to 31 go
+  // through Date.parse, which rolls 2025-02-30 over to March.
+  if (UTC_TIMESTAMP.test(value)) return value.slice(0, 10);
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? value.slice(0, 10) : new Date(ms).toISOString().slice(0, 10);
 }
 
+/** `YYYY-MM-DDTHH:MM[:SS[.fff…]]Z`, a day up to the 28th and a real time of day: Date.parse reads it as that UTC day. */
+const UTC_TIMESTAMP = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?Z$/;
+
 type Shaped = { shape: Record<string, unknown> };
 
-/** Fields of a parsed item that its schema does not name (kept by the loose schemas): the row's `_extra`. */
-export function extraOf(item: object, schema: Shaped | readonly string[]): Record<string, unknown> | null {
-  const known = knownFields(schema);
+/**
+ * Fields of a parsed item that its schema does not name (kept by the loose schemas): the row's `_extra`. `schema`
+ * may be the field set itself (`fieldsOf`), for a caller that maps many items of one schema.
+ */
+export function extraOf(
+  item: object,
+  schema: Shaped | readonly string[] | ReadonlySet<string>,
+): Record<string, unknown> | null {
+  const known = schema instanceof Set ? (schema as ReadonlySet<string>) : knownFields(schema as Shaped);
   let extra: Record<string, unknown> | null = null;
-  // Keys, not entries: no [key, value] pair is allocated per field of every item.
-  for (const key of Object.keys(item)) {
+  // for…in, not Object.keys: no array of keys is allocated per item (a parsed item is a plain object: own keys only).
+  for (const key in item) {
     if (known.has(key)) continue;
     extra ??= {};
     extra[key] = (item as Record<string, unknown>)[key];
@@ -24,6 +36,11 @@ export function extraOf(item: object, schema: Shaped | readonly string[]): Recor
 
 /** The field names of a schema (or list), built once per schema: extraOf runs for every item of every response. */
 const knownCache = new WeakMap<object, ReadonlySet<string>>();
+
+/** The field names of a schema (or list), for `extraOf`. */
+export function fieldsOf(schema: Shaped | readonly string[]): ReadonlySet<string> {
+  return knownFields(schema);
+}
 
 function knownFields(schema: Shaped | readonly string[]): ReadonlySet<string> {
   let known = knownCache.get(schema);

@@ -2,7 +2,7 @@ import { type ChatItem, ChatItem as ChatSchema, catalogue } from '../../api/inde
 import type { Partition } from '../../warehouse/loader.js';
 import { defineStream, listRequest, type Row, type UnitScope } from '../declare.js';
 import { field } from '../fetch.js';
-import { dayOf, extraOf } from '../rows.js';
+import { dayOf, extraOf, fieldsOf } from '../rows.js';
 import { promptParents, promptPath } from './parents.js';
 
 /**
@@ -50,11 +50,10 @@ export const chatsStream = defineStream({
             sentiment: chat.sentiment,
             brands_mentioned_is_null: chat.brands_mentioned === null,
             sentiment_by_brands_is_null: chat.sentiment_by_brands === null,
-            _extra: extraOf(chat, ChatSchema),
+            _extra: extraOf(chat, CHAT_FIELDS),
           });
           // Rows are built whole, in one literal each (no spreads): this runs for every answer of every page.
-          const key = { projectId, promptId, chatId: chat.id, chatDate };
-          pushMentionRows(chat, key, mentions);
+          pushMentionRows(chat, { projectId, promptId, chatId: chat.id, chatDate }, mentions);
           for (const r of chat.references) {
             references.push({
               project_id: projectId,
@@ -80,8 +79,9 @@ function chatPartition({ parent, range }: UnitScope): Partition {
   return { equals: promptPath(parent), between: { column: 'chat_date', from: range.from, to: range.to } };
 }
 
-const REFERENCE_FIELDS = ['title', 'link', 'snippet', 'reference_index'];
-const MENTION_FIELDS = ['name', 'icon_url', 'icon_urls'];
+const CHAT_FIELDS = fieldsOf(ChatSchema);
+const REFERENCE_FIELDS = fieldsOf(['title', 'link', 'snippet', 'reference_index']);
+const MENTION_FIELDS = fieldsOf(['name', 'icon_url', 'icon_urls']);
 
 interface ChatKey {
   projectId: string;
@@ -93,38 +93,50 @@ interface ChatKey {
 /** One row per brand named anywhere in the chat (the union of the three brand fields), without the chat's key. */
 export function mentionRows(chat: ChatItem): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
-  pushMentionRows(chat, undefined, rows);
-  return rows;
+  pushMentionRows(chat, { projectId: '', promptId: '', chatId: '', chatDate: '' }, rows);
+  return rows.map(({ project_id, prompt_id, chat_id, chat_date, ...row }) => row);
 }
 
 /**
- * Pushes the chat's mention rows onto `out`, led by the chat's key columns when `key` is given: names in the order
+ * Pushes the chat's mention rows onto `out`, led by the chat's key columns: names in the order
  * all_mentions, brands_mentioned, sentiment_by_brands, each once; a name's all_mentions entry is its first one.
  */
-function pushMentionRows(chat: ChatItem, key: ChatKey | undefined, out: Record<string, unknown>[]): void {
+function pushMentionRows(chat: ChatItem, key: ChatKey, out: Record<string, unknown>[]): void {
   const first = new Map<string, ChatItem['all_mentions'][number]>();
   for (const m of chat.all_mentions) if (!first.has(m.name)) first.set(m.name, m);
   const presence = chat.brands_mentioned;
   const sentiments = chat.sentiment_by_brands;
-  const push = (name: string) => {
-    const mention = first.get(name);
-    const brand = presence?.[name];
-    const row: Record<string, unknown> = key
-      ? { project_id: key.projectId, prompt_id: key.promptId, chat_id: key.chatId, chat_date: key.chatDate }
-      : {};
-    row.brand_name = name;
-    row.in_all_mentions = mention !== undefined;
-    row.icon_url = mention?.icon_url ?? null;
-    row.icon_urls = mention?.icon_urls ?? null;
-    row.in_brands_mentioned = brand !== undefined;
-    row.brand_position = brand?.position ?? null;
-    row.brand_count = brand?.count ?? null;
-    row.brand_sentiment = sentiments?.[name] ?? null;
-    row._extra = mention ? extraOf(mention, MENTION_FIELDS) : null;
-    out.push(row);
-  };
-  for (const name of first.keys()) push(name);
-  if (presence) for (const name in presence) if (!first.has(name)) push(name);
+  for (const [name, mention] of first) out.push(mentionRow(key, name, mention, presence, sentiments));
+  if (presence)
+    for (const name in presence) if (!first.has(name)) out.push(mentionRow(key, name, undefined, presence, sentiments));
   if (sentiments)
-    for (const name in sentiments) if (!first.has(name) && !(presence && Object.hasOwn(presence, name))) push(name);
+    for (const name in sentiments)
+      if (!first.has(name) && !(presence && Object.hasOwn(presence, name)))
+        out.push(mentionRow(key, name, undefined, presence, sentiments));
+}
+
+/** One mention row, in one literal with the chat's key columns. */
+function mentionRow(
+  key: ChatKey,
+  name: string,
+  mention: ChatItem['all_mentions'][number] | undefined,
+  presence: ChatItem['brands_mentioned'],
+  sentiments: ChatItem['sentiment_by_brands'],
+): Record<string, unknown> {
+  const brand = presence?.[name];
+  return {
+    project_id: key.projectId,
+    prompt_id: key.promptId,
+    chat_id: key.chatId,
+    chat_date: key.chatDate,
+    brand_name: name,
+    in_all_mentions: mention !== undefined,
+    icon_url: mention?.icon_url ?? null,
+    icon_urls: mention?.icon_urls ?? null,
+    in_brands_mentioned: brand !== undefined,
+    brand_position: brand?.position ?? null,
+    brand_count: brand?.count ?? null,
+    brand_sentiment: sentiments?.[name] ?? null,
+    _extra: mention ? extraOf(mention, MENTION_FIELDS) : null,
+  };
 }
