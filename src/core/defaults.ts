@@ -27,5 +27,18 @@ export interface DbResources {
  */
 export const DEFAULT_RESOURCES: DbResources = { memoryLimit: '256MB', threads: 1 };
 
+/**
+ * The default memory limit for a warehouse file of `bytes`: DEFAULT_RESOURCES' 256MB, or a sixteenth of the file when
+ * that is more (at most 2GB). DuckDB keeps resident part of what it scans of a big table (a night's DELETEs of the
+ * re-landed days scan raw.chats and its mentions and references), and that part grows with the tables: on the 10 ×
+ * bench world (100 × 50 × 365, an 8 GB warehouse) about 210 MB of its buffer pool would not evict, and a night's
+ * first transaction ran out of memory at 256MB; at 512MB (what this gives it) the night lands. A `--memory-limit`
+ * or the config's `memoryLimit` overrides it.
+ */
+export function memoryLimitFor(bytes: number): string {
+  const sixteenth = Math.ceil(bytes / 16 / 1_000_000);
+  return sixteenth > 256 ? `${Math.min(2000, sixteenth)}MB` : DEFAULT_RESOURCES.memoryLimit;
+}
+
 /** Seconds `vwh query` lets a query run before it interrupts it (`--timeout`; 0: no limit). */
 export const DEFAULT_QUERY_TIMEOUT_S = 300;

@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
+import { memoryLimitFor } from '../core/defaults.js';
 import { DuckDBBudgetStore } from './budget-store.js';
 import { Database, type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES, duckdbOptions } from './duckdb.js';
 import { type OpsDatabase, opsDb } from './kysely/index.js';
@@ -28,10 +30,12 @@ export class Warehouse {
 
   /**
    * Opens (creating if needed) and migrates. A locked file throws DB_LOCKED (exit 4). `resources` bounds DuckDB's
-   * buffer pool and threads (defaults suit a cron box: see `DEFAULT_RESOURCES`).
+   * buffer pool and threads (defaults suit a cron box: see `DEFAULT_RESOURCES`; a big file gets more memory, see
+   * `memoryLimitFor`).
    */
   static async open(path: string = DEFAULT_DB_PATH, resources: Partial<DbResources> = {}): Promise<Warehouse> {
-    const database = await Database.open(path, duckdbOptions({ ...DEFAULT_RESOURCES, ...resources }));
+    const sized = { ...DEFAULT_RESOURCES, memoryLimit: memoryLimitFor(fileBytes(path)) };
+    const database = await Database.open(path, duckdbOptions({ ...sized, ...resources }));
     const warehouse = new Warehouse(database);
     await migrate(await database.session.inUtc());
     return warehouse;
@@ -64,4 +68,11 @@ export class Warehouse {
   close(): void {
     this.database.close();
   }
+}
+
+/** The warehouse file's size with its WAL (0 for `:memory:` or a file not created yet). */
+function fileBytes(path: string): number {
+  if (path.startsWith(':memory:')) return 0;
+  const size = (p: string) => statSync(p, { throwIfNoEntry: false })?.size ?? 0;
+  return size(path) + size(`${path}.wal`);
 }

@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events';
+import { truncateSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/core/log.js';
 import { LogProgress, type ProgressSink } from '../../src/extract/progress.js';
@@ -40,6 +41,24 @@ describe('bounded resources', () => {
     // 256 MB reads 244.1 MiB.
     expect(def?.m).toMatch(/^24\d\.\d MiB$/);
     expect(Number(def?.t)).toBe(1);
+  });
+
+  it('a big warehouse file gets a sixteenth of its size as its default memory limit, an explicit one still wins', async () => {
+    const path = `${tmp.dir}/big.duckdb`;
+    (await Warehouse.open(path)).close();
+    // 6.4 GB, sparse: DuckDB reads its blocks and ignores the space after them.
+    truncateSync(path, 6_400_000_000);
+    const limit = async (resources?: Parameters<typeof Warehouse.open>[1]) => {
+      const wh = await Warehouse.open(path, resources);
+      try {
+        return await wh.database.session.scalar<string>("SELECT current_setting('memory_limit')");
+      } finally {
+        wh.close();
+      }
+    };
+    // 400 MB reads 381.4 MiB (256 MB would read 244.1 MiB).
+    expect(await limit()).toMatch(/^38\d\.\d MiB$/);
+    expect(await limit({ memoryLimit: '300MB' })).toMatch(/^28\d\.\d MiB$/);
   });
 
   it('JSON progress lines come on a heartbeat; the caller signal holds one listener, none after, no warning', async () => {
