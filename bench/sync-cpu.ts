@@ -130,15 +130,15 @@ process.stdout.write(`${JSON.stringify({ growth: `${last.world} / ${first.world}
 function flatnessOf(a: WorldFigures, b: WorldFigures) {
   const dRows = b.rows_per_request - a.rows_per_request;
   if (dRows <= 0) return undefined;
-  const fit = (x: number, y: number) => {
+  const perRowFit = (x: number, y: number) => {
     const perRow = (y - x) / dRows;
     return { per_request_ms: round2(x - perRow * a.rows_per_request), per_row_us: round2(perRow * 1000) };
   };
   const floorPerRow = (b.floor.per_request_ms - a.floor.per_request_ms) / dRows;
   const allowed = (a.cpu_per_request_ms + floorPerRow * dRows) / a.cpu_per_request_ms;
   return {
-    sync: fit(a.cpu_per_request_ms, b.cpu_per_request_ms),
-    floor: fit(a.floor.per_request_ms, b.floor.per_request_ms),
+    sync: perRowFit(a.cpu_per_request_ms, b.cpu_per_request_ms),
+    floor: perRowFit(a.floor.per_request_ms, b.floor.per_request_ms),
     floor_ratio: round2(b.floor.per_request_ms / a.floor.per_request_ms),
     /** The flattest ratio a sync costing what this one costs at the first world could have (rows at the floor's cost). */
     flattest_at_this_first_world: round2(allowed),
