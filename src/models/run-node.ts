@@ -14,8 +14,8 @@ import { reachable } from './graph.js';
 import { guardHistory } from './guard.js';
 import type { Horizon } from './horizon.js';
 import { formatRanges } from './intervals.js';
-import type { TimeRangeRelation } from './materialize/incremental-by-time-range.js';
 import { materializers } from './materialize/index.js';
+import type { TimeRangeRelation } from './materialize/types.js';
 import type { Relations } from './relations.js';
 import { auditStatus, describeError, type NodeResult } from './results.js';
 

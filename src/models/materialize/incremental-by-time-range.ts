@@ -10,7 +10,7 @@ import { clearIntervals, clearRestated, markProcessed, processedDays, restate, r
 import { dropRelation, tempName } from '../swap.js';
 import type { Model } from '../types.js';
 import { addedNote, addNewColumns, describeColumns } from './columns.js';
-import type { MaterializeContext, MaterializeResult, Materializer } from './types.js';
+import type { MaterializeContext, MaterializeResult, Materializer, TimeRangeRelation } from './types.js';
 
 /**
  * `incremental_by_time_range`: daily intervals kept in ops.model_intervals. Only days not yet processed run (plus
@@ -245,13 +245,6 @@ function select(ctx: MaterializeContext, range: DayRange): string {
 function window(model: Model, range: DayRange): string {
   const column = quoteIdent(model.config.timeColumn as string);
   return `${column} >= DATE '${range.from}' AND ${column} < DATE '${addDays(range.to, 1)}'`;
-}
-
-/** A time-range model above another one: the table and its time column. */
-export interface TimeRangeRelation {
-  schema: string;
-  name: string;
-  column: string;
 }
 
 /**

@@ -5,7 +5,13 @@ import type { AuditOutcome } from '../audits/run.js';
 import type { Horizon } from '../horizon.js';
 import type { Relations } from '../relations.js';
 import type { Model } from '../types.js';
-import type { TimeRangeRelation } from './incremental-by-time-range.js';
+
+/** A time-range model above another one: the table and its time column. */
+export interface TimeRangeRelation {
+  schema: string;
+  name: string;
+  column: string;
+}
 
 export interface MaterializeContext {
   model: Model;
