@@ -100,7 +100,8 @@ export async function withSharedInstance<T>(
   }
 }
 
-function isMemory(path: string): boolean {
+/** An in-memory database's path (`:memory:`, or `:memory:name`). */
+export function isMemory(path: string): boolean {
   return path === ':memory:' || path.startsWith(':memory:');
 }
 

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { memoryLimitFor } from '../core/defaults.js';
 import { DuckDBBudgetStore } from './budget-store.js';
-import { Database, type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES, duckdbOptions } from './duckdb.js';
+import { Database, type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES, duckdbOptions, isMemory } from './duckdb.js';
 import { type OpsDatabase, opsDb } from './kysely/index.js';
 import { GATHER_MS, Loader } from './loader.js';
 import { migrate } from './migrate.js';
@@ -72,7 +72,7 @@ export class Warehouse {
 
 /** The warehouse file's size with its WAL (0 for `:memory:` or a file not created yet). */
 function fileBytes(path: string): number {
-  if (path.startsWith(':memory:')) return 0;
+  if (isMemory(path)) return 0;
   const size = (p: string) => statSync(p, { throwIfNoEntry: false })?.size ?? 0;
   return size(path) + size(`${path}.wal`);
 }
