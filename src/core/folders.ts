@@ -43,7 +43,19 @@ function missingFolders(dir: string): { missing: string[]; existing: { path: str
  * /proc (Node 20-24), so the missing folders are made one at a time, the top one first. Throws Node's error.
  */
 export function makeFolders(dir: string): void {
-  for (const folder of missingFolders(dir).missing) mkdirSync(folder);
+  for (const folder of missingFolders(dir).missing) makeFolder(folder);
+}
+
+/**
+ * One folder made, or found made: another writer (a second `vwh export` into the same lake) may create it between
+ * the look for missing folders and this mkdir, which is no failure. A file of that name still throws EEXIST.
+ */
+export function makeFolder(folder: string): void {
+  try {
+    mkdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || kindOf(folder) !== 'folder') throw error;
+  }
 }
 
 type Prepared = { ok: true } | { ok: false; fileAt: string } | { ok: false; error: unknown };
@@ -53,7 +65,7 @@ function prepare(dir: string): Prepared {
   const { missing, existing } = missingFolders(dir);
   if (existing.kind === 'file') return { ok: false, fileAt: existing.path };
   try {
-    for (const folder of missing) mkdirSync(folder);
+    for (const folder of missing) makeFolder(folder);
     const probe = join(dir, `.vwh-probe-${randomBytes(4).toString('hex')}`);
     closeSync(openSync(probe, 'wx'));
     unlinkSync(probe);

@@ -13,6 +13,7 @@ import {
   describeFsError,
   ensureWritableDir,
   ensureWritableFile,
+  makeFolder,
   makeFolders,
   realPathOf,
   refuseInputs,
@@ -34,6 +35,19 @@ function usage(fn: () => unknown): string {
 }
 
 const linux = process.platform === 'linux' && existsSync('/sys/kernel');
+
+describe('makeFolder', () => {
+  it('takes a folder another writer made first as made, and still refuses a file of that name', () => {
+    // Two exports into one lake: each looks for the missing folders, then makes them; the other may win.
+    const raced = join(dir, 'raced');
+    makeFolder(raced);
+    makeFolder(raced);
+    expect(readdirSync(raced)).toEqual([]);
+    const file = join(dir, 'raced-file');
+    writeFileSync(file, '');
+    expect(() => makeFolder(file)).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+  });
+});
 
 describe('ensureWritableDir / ensureWritableFile', () => {
   it('make the missing folders and leave nothing behind but them', () => {
