@@ -2,8 +2,9 @@
  * What the lake's content hashes are reused on: DuckDB's storage of a table, row group by row group. A row group's
  * print is its column segments as `pragma_storage_info` lists them (type, count, compression, zonemap, block and
  * offset) with the checksum DuckDB wrote at the head of each of their blocks (a 64-bit checksum of the block's
- * bytes: a function of the content, as the row hash is), and the live rows of its row-id range (a DELETE leaves the
- * segments as they were). A row group whose print is the one recorded when a partition was last hashed holds the
+ * bytes: a function of the content, as the row hash is), and which of its rows are live (their count and the sum of
+ * their offsets in it: a DELETE leaves the segments as they were); not its place in the table, which a checkpoint
+ * that merges the partly filled row groups before it moves (the blocks stay). A row group whose print is the one recorded when a partition was last hashed holds the
  * same rows; a partition all of whose row groups (those whose date zonemap reaches its month) print as recorded is
  * unchanged, whoever wrote the table: the models runner, a `--full-refresh`, an UPDATE by hand (the block a segment
  * is rewritten to may be one a segment of the table had before, but not with the same bytes).
@@ -23,7 +24,7 @@ const STORAGE_VERSION = 64n;
 /** The file's main header and its two database headers, each 4 KiB, come before the first block. */
 const HEADER_SIZE = 4096;
 const BLOCKS_START = 3 * HEADER_SIZE;
-/** Rows per bin of the live-row counts (a row group's print has the counts of the bins its row ids reach). */
+/** Row ids per bin of the one pass that counts the live rows of every row group. */
 const LIVE_BIN = 16_384;
 
 export interface RowGroupPrint {
@@ -129,22 +130,24 @@ export class StorageReader {
       list.push(s);
       groups.set(Number(s.rg), list);
     }
-    // live rows per bin of row ids: a delete changes the bin's count
-    const bins = new Map<number, number>();
-    for (const row of await session.all<{ b: number; n: number }>(
-      `select (rowid // ${LIVE_BIN})::BIGINT as b, count(*)::BIGINT as n from ${qualified(table)} group by b`,
-    )) {
-      bins.set(Number(row.b), Number(row.n));
-    }
     const out: RowGroupPrint[] = [];
+    const order = [...groups.keys()].sort((x, y) => x - y);
+    // the row groups' rows, which place their row ids (and so their live rows): every column's top-level segments
+    // must count the same, or the layout is not the one this reader knows
+    const spans: { rg: number; start: number; rows: number }[] = [];
     let start = 0;
-    for (const rg of [...groups.keys()].sort((x, y) => x - y)) {
-      const list = groups.get(rg) as Segment[];
-      // the row group's rows, which place its row ids (and so its live-row bins): every column's top-level
-      // segments must count the same, or the layout is not the one this reader knows
-      const rows = topLevelRows(list);
+    for (const rg of order) {
+      const rows = topLevelRows(groups.get(rg) as Segment[]);
       if (rows === undefined) return undefined;
-      const hash = createHash('sha256').update(`${start}|${rows}`);
+      spans.push({ rg, start, rows });
+      start += rows;
+    }
+    const live = await liveRows(session, qualified(table), spans, start);
+    for (const { rg, rows } of spans) {
+      const list = groups.get(rg) as Segment[];
+      // Not the row group's place in the table: a checkpoint that merges row groups before it (DuckDB vacuums
+      // partly filled ones) moves its row ids but not its rows.
+      const hash = createHash('sha256').update(`${rows}|${live.get(rg)}`);
       for (const s of list) {
         const blocks = [s.block_id, ...parseIds(s.additional)].filter((id): id is number => id !== null && id >= 0);
         hash.update(
@@ -163,9 +166,6 @@ export class StorageReader {
         );
         hash.update('\n');
       }
-      for (let bin = Math.floor(start / LIVE_BIN); bin * LIVE_BIN < start + rows; bin++) {
-        hash.update(`bin ${bin}:${bins.get(bin) ?? 0}\n`);
-      }
       const print: RowGroupPrint = { print: hash.digest('hex').slice(0, 32) };
       if (dateColumn !== undefined) {
         const range = monthRange(list.filter((s) => s.column_name === dateColumn));
@@ -173,10 +173,64 @@ export class StorageReader {
         Object.assign(print, range);
       }
       out.push(print);
-      start += rows;
     }
     return out;
   }
+}
+
+/**
+ * Each row group's live rows, as `count:sum of their offsets in the row group` (what a DELETE changes; the segments
+ * stay as they were). Counted per bin of row ids in one pass; a bin that straddles two row groups and lost rows is
+ * counted again exactly, each side on its own.
+ */
+async function liveRows(
+  session: Session,
+  table: string,
+  spans: { rg: number; start: number; rows: number }[],
+  total: number,
+): Promise<Map<number, string>> {
+  const bins = new Map<number, { n: number; sum: bigint }>();
+  for (const row of await session.all<{ b: number | bigint; n: number | bigint; s: string }>(
+    `select (rowid // ${LIVE_BIN})::BIGINT as b, count(*)::BIGINT as n, CAST(sum(rowid) AS VARCHAR) as s
+       from ${table} group by b`,
+  )) {
+    bins.set(Number(row.b), { n: Number(row.n), sum: BigInt(row.s) });
+  }
+  const out = new Map<number, string>();
+  for (const { rg, start, rows } of spans) {
+    const end = start + rows;
+    let n = 0;
+    let sum = 0n;
+    let exact = false;
+    for (let bin = Math.floor(start / LIVE_BIN); bin * LIVE_BIN < end; bin++) {
+      const lo = bin * LIVE_BIN;
+      const hi = Math.min(lo + LIVE_BIN, total);
+      const got = bins.get(bin) ?? { n: 0, sum: 0n };
+      if (lo >= start && hi <= end) {
+        n += got.n;
+        sum += got.sum - BigInt(got.n) * BigInt(start);
+      } else if (got.n === hi - lo) {
+        // a whole bin: the row ids it shares with the row group are all live
+        const a = Math.max(lo, start);
+        const b = Math.min(hi, end);
+        n += b - a;
+        sum += (BigInt(a + b - 1) * BigInt(b - a)) / 2n - BigInt(b - a) * BigInt(start);
+      } else {
+        exact = true;
+        break;
+      }
+    }
+    if (exact) {
+      const row = await session.all<{ n: number | bigint; s: string | null }>(
+        `select count(*)::BIGINT as n, CAST(sum(rowid - ${start}) AS VARCHAR) as s
+           from ${table} where rowid >= ${start} and rowid < ${end}`,
+      );
+      n = Number(row[0]?.n ?? 0);
+      sum = BigInt(row[0]?.s ?? 0);
+    }
+    out.set(rg, `${n}:${sum}`);
+  }
+  return out;
 }
 
 interface Segment {
