@@ -321,6 +321,8 @@ placebo_mentions as (
     count(*) filter (where not pc.is_after) as x_before
   from placebo_chats as pc
   join intermediate.int_brand_mentions_per_chat as m on m.team_id = pc.team_id and m.chat_id = pc.chat_id
+  -- only competitors are placebo brands
+  where not m.is_own_brand
   group by pc.team_id, pc.action_id, m.brand_id
 ),
 placebo_changes as (
@@ -396,6 +398,7 @@ raw_windows as (
   join intermediate.int_action_targets as t on t.team_id = s.team_id and t.action_id = s.action_id
   join intermediate.int_opportunity_chats as ch
     on ch.team_id = s.team_id and ch.project_id = s.project_id and ch.prompt_id = t.prompt_id
+    and (ch.chat_date between s.before_from and s.before_to or ch.chat_date between s.after_from and s.after_to)
   group by s.team_id, s.action_id
 ),
 estimates as (
