@@ -221,7 +221,10 @@ left_out as (
   -- Per series and day: the answers of the prompts answered in one of the two windows only (left out of the change),
   -- and the moved prompts answered in both, each its own stratum of the change (below): its counts (taken out of the
   -- pooled panel), its Mantel–Haenszel weight w = n·n_prev / (n + n_prev), w × its change and w² × the squared sides
-  -- of its Newcombe interval.
+  -- of its Newcombe interval. The weights and sides are summed as DECIMAL, exactly: a sum of doubles differs in its
+  -- last bits with the order DuckDB's threads add them in, so a change of exactly 0 came out 0 in one build and 1e-17
+  -- (tested, with a p-value) in another, and a 2-decimal figure could round either way (at 10 × an agency, 2–4 of a
+  -- night's 9,712 rows differed between two runs of the same query).
   select
     w.team_id, w.project_id, w.brand_id, w.provider, w.date,
     count(*) filter (where a.in7 <> a.in_prev7) as wow_prompts_left_out,
@@ -233,13 +236,13 @@ left_out as (
     sum(w.x7) filter (where a.in7 and a.in_prev7) as wow_st_x,
     sum(w.n_prev7) filter (where a.in7 and a.in_prev7) as wow_st_n_prev,
     sum(w.x_prev7) filter (where a.in7 and a.in_prev7) as wow_st_x_prev,
-    sum(mh_weight(w.n7, w.n_prev7)) filter (where a.in7 and a.in_prev7) as wow_st_w,
-    sum(mh_weight(w.n7, w.n_prev7) * (w.x7 / nullif(w.n7, 0) - w.x_prev7 / nullif(w.n_prev7, 0)))
-      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as wow_st_wd,
-    sum(mh_weight(w.n7, w.n_prev7) ^ 2 * newcombe_low_sq(w.x7, w.n7, w.x_prev7, w.n_prev7))
-      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as wow_st_lo2,
-    sum(mh_weight(w.n7, w.n_prev7) ^ 2 * newcombe_high_sq(w.x7, w.n7, w.x_prev7, w.n_prev7))
-      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as wow_st_hi2,
+    cast(sum(cast(mh_weight(w.n7, w.n_prev7) as decimal(38, 18))) filter (where a.in7 and a.in_prev7) as double) as wow_st_w,
+    cast(sum(cast(mh_weight(w.n7, w.n_prev7) * (w.x7 / nullif(w.n7, 0) - w.x_prev7 / nullif(w.n_prev7, 0)) as decimal(38, 18)))
+      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_wd,
+    cast(sum(cast(mh_weight(w.n7, w.n_prev7) ^ 2 * newcombe_low_sq(w.x7, w.n7, w.x_prev7, w.n_prev7) as decimal(38, 18)))
+      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_lo2,
+    cast(sum(cast(mh_weight(w.n7, w.n_prev7) ^ 2 * newcombe_high_sq(w.x7, w.n7, w.x_prev7, w.n_prev7) as decimal(38, 18)))
+      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_hi2,
     count(*) filter (where a.in28 <> a.in_prev28) as mom_prompts_left_out,
     sum(w.n28) filter (where a.in28 <> a.in_prev28) as mom_out_n,
     sum(w.x28) filter (where a.in28 <> a.in_prev28) as mom_out_x,
@@ -249,13 +252,13 @@ left_out as (
     sum(w.x28) filter (where a.in28 and a.in_prev28) as mom_st_x,
     sum(w.n_prev28) filter (where a.in28 and a.in_prev28) as mom_st_n_prev,
     sum(w.x_prev28) filter (where a.in28 and a.in_prev28) as mom_st_x_prev,
-    sum(mh_weight(w.n28, w.n_prev28)) filter (where a.in28 and a.in_prev28) as mom_st_w,
-    sum(mh_weight(w.n28, w.n_prev28) * (w.x28 / nullif(w.n28, 0) - w.x_prev28 / nullif(w.n_prev28, 0)))
-      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as mom_st_wd,
-    sum(mh_weight(w.n28, w.n_prev28) ^ 2 * newcombe_low_sq(w.x28, w.n28, w.x_prev28, w.n_prev28))
-      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as mom_st_lo2,
-    sum(mh_weight(w.n28, w.n_prev28) ^ 2 * newcombe_high_sq(w.x28, w.n28, w.x_prev28, w.n_prev28))
-      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as mom_st_hi2
+    cast(sum(cast(mh_weight(w.n28, w.n_prev28) as decimal(38, 18))) filter (where a.in28 and a.in_prev28) as double) as mom_st_w,
+    cast(sum(cast(mh_weight(w.n28, w.n_prev28) * (w.x28 / nullif(w.n28, 0) - w.x_prev28 / nullif(w.n_prev28, 0)) as decimal(38, 18)))
+      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as double) as mom_st_wd,
+    cast(sum(cast(mh_weight(w.n28, w.n_prev28) ^ 2 * newcombe_low_sq(w.x28, w.n28, w.x_prev28, w.n_prev28) as decimal(38, 18)))
+      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as double) as mom_st_lo2,
+    cast(sum(cast(mh_weight(w.n28, w.n_prev28) ^ 2 * newcombe_high_sq(w.x28, w.n28, w.x_prev28, w.n_prev28) as decimal(38, 18)))
+      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as double) as mom_st_hi2
   from moved_windows as w
   join moved_answered as a
     on a.team_id = w.team_id and a.project_id = w.project_id and a.prompt_id = w.prompt_id and a.date = w.date
