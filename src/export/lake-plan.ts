@@ -31,7 +31,7 @@ export interface PlannedTable {
   key: string;
   layout: TableLayout;
   partitions: PlannedPartition[];
-  /** The rows read and hashed: `all`, `none`, or the months (`2026-10..2026-11`). */
+  /** The rows read and hashed: `all`, `none`, or the runs of months (`2025-11..2025-12,2026-10..2026-11`). */
   read: string;
   /** The rows the write must read: the changed partitions' months (all rows when undefined). */
   writeWhere?: string;
@@ -75,17 +75,19 @@ export async function planTable(
     if (same.length > 0 && same.every((p) => p.storage_teams === teams)) kept.set(unit, same);
     else toHash.push(unit);
   }
-  // the units read again: all rows, or the months from the first to the last of them (whose hashes the read
-  // replaces, kept or not)
+  // the units read again: all rows, or the runs of consecutive months among them (whose hashes the read replaces,
+  // kept or not); one range per run, not one from the first to the last: a night that changed the newest month and
+  // the oldest (DuckDB's checkpoint merged row groups at the head of the table) reads those, not the year between
   const read = units === undefined || toHash.length > 0;
   let where: string | undefined;
   let span = read ? 'all' : 'none';
   if (read && units !== undefined && toHash.every(isMonth)) {
-    toHash.sort();
-    const [first, last] = [toHash[0] as string, toHash.at(-1) as string];
-    where = monthsWhere(layout, first, last);
-    if (where) span = first === last ? first : `${first}..${last}`;
-    for (const unit of kept.keys()) if (where === undefined || (first <= unit && unit <= last)) kept.delete(unit);
+    const runs = monthRuns(toHash);
+    where = runsWhere(layout, runs);
+    if (where) span = runs.map(([first, last]) => (first === last ? first : `${first}..${last}`)).join(',');
+    for (const unit of kept.keys()) {
+      if (where === undefined || runs.some(([first, last]) => first <= unit && unit <= last)) kept.delete(unit);
+    }
   } else if (read) kept.clear();
 
   const partitions: PlannedPartition[] = [];
@@ -147,11 +149,28 @@ export async function planTable(
     read: span,
   };
   if (changedMonths.length > 0 && changedMonths.every(isMonth)) {
-    changedMonths.sort();
-    const writeWhere = monthsWhere(layout, changedMonths[0] as string, changedMonths.at(-1) as string);
+    const writeWhere = runsWhere(layout, monthRuns(changedMonths));
     if (writeWhere) plan.writeWhere = writeWhere;
   }
   return plan;
+}
+
+/** The months (`YYYY-MM`, any order, repeats allowed) as runs of consecutive months, `[first, last]` each, in order. */
+export function monthRuns(months: string[]): [string, string][] {
+  const runs: [string, string][] = [];
+  for (const month of [...new Set(months)].sort()) {
+    const run = runs.at(-1);
+    if (run && monthsBetween(run[1], month).length === 2) run[1] = month;
+    else runs.push([month, month]);
+  }
+  return runs;
+}
+
+/** The rows of the runs' months: one range of the date column each, which DuckDB checks against the zonemaps. */
+function runsWhere(layout: TableLayout, runs: [string, string][]): string | undefined {
+  const ranges = runs.map(([first, last]) => monthsWhere(layout, first, last));
+  if (ranges.length === 0 || ranges.some((r) => r === undefined)) return undefined;
+  return ranges.length === 1 ? ranges[0] : ranges.map((r) => `(${r})`).join(' OR ');
 }
 
 export function scopeOf(layout: TableLayout, teamId: string | null): string {

@@ -175,12 +175,14 @@ async function rowGroups(from: string, table = 'marts.moved'): Promise<RowGroup[
 
 const SAME = { daily: { extra: 0, missing: 0 }, projects: { extra: 0, missing: 0 } };
 
-/** The months a `hashed` field of the log covers (`all` and `none` as themselves). */
+/** The months a `hashed` field of the log covers (its runs, comma-separated; `all` and `none` as themselves). */
 function months(hashed: string | undefined): string[] {
   if (hashed === undefined || hashed === 'all' || hashed === 'none') return [hashed ?? 'absent'];
-  const [first, last = first] = hashed.split('..') as [string, string?];
   const out: string[] = [];
-  for (const m of ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05']) if (m >= first && m <= last) out.push(m);
+  for (const run of hashed.split(',')) {
+    const [first, last = first] = run.split('..') as [string, string?];
+    for (const m of ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05']) if (m >= first && m <= last) out.push(m);
+  }
   return out;
 }
 
@@ -313,11 +315,19 @@ describe('the lake export of a night', () => {
        ${month('2026-01-01', 31)} ${month('2026-02-01', 28)} ${month('2026-03-01', 31)}`,
     );
     expect((await exportLake(own, ownLake)).staged.get('marts.moved')?.hashed).toBe('2026-01..2026-03');
-    const before = await rowGroups(own);
-    expect(before.map((g) => [g.rows, g.min.slice(0, 7), g.max.slice(0, 7)])).toEqual([
+    expect((await rowGroups(own)).map((g) => [g.rows, g.min.slice(0, 7), g.max.slice(0, 7)])).toEqual([
       [122880, '2026-01', '2026-01'],
       [122880, '2026-02', '2026-02'],
       [122880, '2026-03', '2026-03'],
+    ]);
+
+    // the first month and the last changed: those two are read, not February between them
+    await runOn(own, `update marts.moved set v = v + 1 where k = 5 and (date < DATE '2026-02-01' or date >= DATE '2026-03-01')`);
+    const ends = await exportLake(own, ownLake);
+    expect(ends.staged.get('marts.moved')?.hashed).toBe('2026-01,2026-03');
+    expect(ends.rewritten).toEqual([
+      'marts/moved/team_id=team-a/month=2026-01/part-0.parquet',
+      'marts/moved/team_id=team-a/month=2026-03/part-0.parquet',
     ]);
     // one row deleted by hand at the head of February's row group, whose row ids share a bin of the live-row count
     // with the tail of January's: February is read again, January is not
@@ -326,6 +336,7 @@ describe('the lake export of a night', () => {
     expect(deleted.staged.get('marts.moved')?.hashed).toBe('2026-02');
     expect(deleted.rewritten).toEqual(['marts/moved/team_id=team-a/month=2026-02/part-0.parquet']);
 
+    const before = await rowGroups(own);
     await runOn(own, `delete from marts.moved where date < DATE '2026-02-01'`);
     const after = await rowGroups(own);
     // what the test is about: February and March are the only row groups left, in the blocks they had
