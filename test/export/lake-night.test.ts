@@ -322,7 +322,10 @@ describe('the lake export of a night', () => {
     ]);
 
     // the first month and the last changed: those two are read, not February between them
-    await runOn(own, `update marts.moved set v = v + 1 where k = 5 and (date < DATE '2026-02-01' or date >= DATE '2026-03-01')`);
+    await runOn(
+      own,
+      `update marts.moved set v = v + 1 where k = 5 and (date < DATE '2026-02-01' or date >= DATE '2026-03-01')`,
+    );
     const ends = await exportLake(own, ownLake);
     expect(ends.staged.get('marts.moved')?.hashed).toBe('2026-01,2026-03');
     expect(ends.rewritten).toEqual([
