@@ -156,7 +156,7 @@ export async function planTable(
 }
 
 /** The months (`YYYY-MM`, any order, repeats allowed) as runs of consecutive months, `[first, last]` each, in order. */
-export function monthRuns(months: string[]): [string, string][] {
+function monthRuns(months: string[]): [string, string][] {
   const runs: [string, string][] = [];
   for (const month of [...new Set(months)].sort()) {
     const run = runs.at(-1);

@@ -4,10 +4,11 @@
  * offset) with the checksum DuckDB wrote at the head of each of their blocks (a 64-bit checksum of the block's
  * bytes: a function of the content, as the row hash is), and which of its rows are live (their count and the sum of
  * their offsets in it: a DELETE leaves the segments as they were); not its place in the table, which a checkpoint
- * that merges the partly filled row groups before it moves (the blocks stay). A row group whose print is the one recorded when a partition was last hashed holds the
- * same rows; a partition all of whose row groups (those whose date zonemap reaches its month) print as recorded is
- * unchanged, whoever wrote the table: the models runner, a `--full-refresh`, an UPDATE by hand (the block a segment
- * is rewritten to may be one a segment of the table had before, but not with the same bytes).
+ * that merges the partly filled row groups before it moves (the blocks stay). A row group whose print is the one
+ * recorded when a partition was last hashed holds the same rows; a partition all of whose row groups (those whose
+ * date zonemap reaches its month) print as recorded is unchanged, whoever wrote the table: the models runner, a
+ * `--full-refresh`, an UPDATE by hand (the block a segment is rewritten to may be one a segment of the table had
+ * before, but not with the same bytes).
  *
  * Anything not proven so gives no print, and the table is hashed row by row as before: a storage format this
  * version does not know (the file's version, an encrypted file), a table with changes not yet checkpointed (in the
