@@ -335,6 +335,15 @@ describe('vwh events listen --max-age-hours', () => {
       expect((await send(aged(2))).status).toBe(200);
       const refused = await send(aged(4));
       expect(refused).toMatchObject({ status: 422, body: { detail: expect.stringContaining('the tolerance is 3 h') } });
+      // the child wrote the line before it answered, but its stderr and the answer reach this process on two pipes
+      // in either order: wait for the line (the test's timeout bounds the wait)
+      await new Promise<void>((resolve) => {
+        const seen = () => {
+          if (/"webhook refused: timestamp outside the tolerance"/.test(log)) resolve();
+          else child.stderr.once('data', () => setImmediate(seen));
+        };
+        seen();
+      });
       expect(log).toMatch(/"webhook refused: timestamp outside the tolerance"/);
     } finally {
       child.kill('SIGTERM');
