@@ -146,12 +146,17 @@ events as (
   select team_id, project_id, brand_id, date from marts.measurement_events
   where kind not in ('prompt_started', 'prompt_stopped')
 ),
-moved_prompts as (
-  -- Prompts that started or stopped being answered: in a span holding such a day they may be answered in one window
-  -- only, and so not be part of the fixed panel.
-  select distinct team_id, project_id, subject as prompt_id
+moved_events as (
+  -- Prompts that started or stopped being answered, and the day: in a span holding such a day (after its first day,
+  -- as for `flagged` below) the prompt may be answered in one window only, or on fewer days of one, and so not be
+  -- part of the pooled panel. Outside every such span it was answered through both windows or in neither, like a
+  -- prompt that never moved. The spans of the days built (and the day before them) reach back to @start_date - 55.
+  select team_id, project_id, subject as prompt_id, date
   from marts.measurement_events
-  where kind in ('prompt_started', 'prompt_stopped')
+  where kind in ('prompt_started', 'prompt_stopped') and date between @start_date - 55 and @end_date
+),
+moved_prompts as (
+  select distinct team_id, project_id, prompt_id from moved_events
 ),
 moved_answers as (
   select a.team_id, a.project_id, a.prompt_id, a.chat_id, a.provider, a.date
@@ -208,13 +213,18 @@ moved_windows as (
   window w as (partition by k.team_id, k.project_id, k.brand_id, k.provider, k.prompt_id order by k.date)
 ),
 moved_answered as (
-  -- Whether the prompt was answered (by any provider) in each window of the day: the project's view, so every brand
-  -- and provider of the project compares the same panel.
-  select team_id, project_id, prompt_id, date,
-    coalesce(bool_or(n7 > 0), false) as in7, coalesce(bool_or(n_prev7 > 0), false) as in_prev7,
-    coalesce(bool_or(n28 > 0), false) as in28, coalesce(bool_or(n_prev28 > 0), false) as in_prev28
-  from moved_windows
-  where provider = 'all' and date >= @start_date - 1
+  -- The days a prompt moved in the 56-day span (`wow_span`: in the 14-day one too), and whether it was answered (by
+  -- any provider) in each window of the day: the project's view, so every brand and provider of the project compares
+  -- the same panel. A day whose spans hold no start or stop of the prompt has no row: the prompt stays pooled.
+  select w.team_id, w.project_id, w.prompt_id, w.date,
+    bool_or(e.date >= w.date - 12) as wow_span,
+    coalesce(bool_or(w.n7 > 0), false) as in7, coalesce(bool_or(w.n_prev7 > 0), false) as in_prev7,
+    coalesce(bool_or(w.n28 > 0), false) as in28, coalesce(bool_or(w.n_prev28 > 0), false) as in_prev28
+  from moved_windows as w
+  join moved_events as e
+    on e.team_id = w.team_id and e.project_id = w.project_id and e.prompt_id = w.prompt_id
+    and e.date between w.date - 54 and w.date
+  where w.provider = 'all' and w.date >= @start_date - 1
   group by all
 ),
 left_out as (
@@ -227,22 +237,22 @@ left_out as (
   -- night's 9,712 rows differed between two runs of the same query).
   select
     w.team_id, w.project_id, w.brand_id, w.provider, w.date,
-    count(*) filter (where a.in7 <> a.in_prev7) as wow_prompts_left_out,
-    sum(w.n7) filter (where a.in7 <> a.in_prev7) as wow_out_n,
-    sum(w.x7) filter (where a.in7 <> a.in_prev7) as wow_out_x,
-    sum(w.n_prev7) filter (where a.in7 <> a.in_prev7) as wow_out_n_prev,
-    sum(w.x_prev7) filter (where a.in7 <> a.in_prev7) as wow_out_x_prev,
-    sum(w.n7) filter (where a.in7 and a.in_prev7) as wow_st_n,
-    sum(w.x7) filter (where a.in7 and a.in_prev7) as wow_st_x,
-    sum(w.n_prev7) filter (where a.in7 and a.in_prev7) as wow_st_n_prev,
-    sum(w.x_prev7) filter (where a.in7 and a.in_prev7) as wow_st_x_prev,
-    cast(sum(cast(mh_weight(w.n7, w.n_prev7) as decimal(38, 18))) filter (where a.in7 and a.in_prev7) as double) as wow_st_w,
+    count(*) filter (where a.wow_span and a.in7 <> a.in_prev7) as wow_prompts_left_out,
+    sum(w.n7) filter (where a.wow_span and a.in7 <> a.in_prev7) as wow_out_n,
+    sum(w.x7) filter (where a.wow_span and a.in7 <> a.in_prev7) as wow_out_x,
+    sum(w.n_prev7) filter (where a.wow_span and a.in7 <> a.in_prev7) as wow_out_n_prev,
+    sum(w.x_prev7) filter (where a.wow_span and a.in7 <> a.in_prev7) as wow_out_x_prev,
+    sum(w.n7) filter (where a.wow_span and a.in7 and a.in_prev7) as wow_st_n,
+    sum(w.x7) filter (where a.wow_span and a.in7 and a.in_prev7) as wow_st_x,
+    sum(w.n_prev7) filter (where a.wow_span and a.in7 and a.in_prev7) as wow_st_n_prev,
+    sum(w.x_prev7) filter (where a.wow_span and a.in7 and a.in_prev7) as wow_st_x_prev,
+    cast(sum(cast(mh_weight(w.n7, w.n_prev7) as decimal(38, 18))) filter (where a.wow_span and a.in7 and a.in_prev7) as double) as wow_st_w,
     cast(sum(cast(mh_weight(w.n7, w.n_prev7) * (w.x7 / nullif(w.n7, 0) - w.x_prev7 / nullif(w.n_prev7, 0)) as decimal(38, 18)))
-      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_wd,
+      filter (where a.wow_span and a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_wd,
     cast(sum(cast(mh_weight(w.n7, w.n_prev7) ^ 2 * newcombe_low_sq(w.x7, w.n7, w.x_prev7, w.n_prev7) as decimal(38, 18)))
-      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_lo2,
+      filter (where a.wow_span and a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_lo2,
     cast(sum(cast(mh_weight(w.n7, w.n_prev7) ^ 2 * newcombe_high_sq(w.x7, w.n7, w.x_prev7, w.n_prev7) as decimal(38, 18)))
-      filter (where a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_hi2,
+      filter (where a.wow_span and a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_hi2,
     count(*) filter (where a.in28 <> a.in_prev28) as mom_prompts_left_out,
     sum(w.n28) filter (where a.in28 <> a.in_prev28) as mom_out_n,
     sum(w.x28) filter (where a.in28 <> a.in_prev28) as mom_out_x,
