@@ -49,12 +49,22 @@ target_domains as (
 ),
 answered_prompts as (
   select distinct c.team_id, c.project_id, c.prompt_id, p.prompt_content
-  from intermediate.int_opportunity_chats as c
+  from intermediate.int_prompt_days as c
   left join staging.prompts as p on p.team_id = c.team_id and p.prompt_id = c.prompt_id and p.project_id = c.project_id
 ),
+target_cited as (
+  -- The cited domains a target can match, found among the distinct ones (a scan of one column) before any prompt's
+  -- citations are grouped: grouping every cited (prompt, domain) of the history was most of this model's time.
+  select distinct td.team_id, td.project_id, d.domain
+  from target_domains as td
+  join (select distinct domain from intermediate.int_chat_domains) as d
+    on d.domain = td.target_domain or td.target_domain like '%.' || d.domain or d.domain like '%.' || td.target_domain
+  where td.target_domain <> ''
+),
 cited_domains as (
-  select distinct team_id, project_id, prompt_id, domain
-  from intermediate.int_chat_domains
+  select distinct c.team_id, c.project_id, c.prompt_id, c.domain
+  from intermediate.int_chat_domains as c
+  semi join target_cited as t on t.team_id = c.team_id and t.project_id = c.project_id and t.domain = c.domain
 ),
 matches as (
   select t.team_id, t.action_id, ap.prompt_id, 'keyword' as match_kind

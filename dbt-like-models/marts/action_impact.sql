@@ -148,12 +148,15 @@ prompt_windows as (
     t.prompt_id is not null as is_treated,
     coalesce(any_value(e.stratum), '') as stratum,
     any_value(pr.topic_id) as topic_id,
-    count(*) filter (where ch.chat_date between s.before_from and s.before_to) as n_before,
-    count(*) filter (where ch.chat_date between s.before_from and s.before_to and ch.brand_mentioned) as x_before,
-    count(*) filter (where ch.chat_date between s.after_from and s.after_to) as n_after,
-    count(*) filter (where ch.chat_date between s.after_from and s.after_to and ch.brand_mentioned) as x_after
+    coalesce(sum(ch.answers) filter (where ch.chat_date between s.before_from and s.before_to), 0)::bigint
+      as n_before,
+    coalesce(sum(ch.brand_mentions) filter (where ch.chat_date between s.before_from and s.before_to), 0)::bigint
+      as x_before,
+    coalesce(sum(ch.answers) filter (where ch.chat_date between s.after_from and s.after_to), 0)::bigint as n_after,
+    coalesce(sum(ch.brand_mentions) filter (where ch.chat_date between s.after_from and s.after_to), 0)::bigint
+      as x_after
   from scoped as s
-  join intermediate.int_opportunity_chats as ch
+  join intermediate.int_prompt_days as ch
     on ch.team_id = s.team_id and ch.project_id = s.project_id
     and (ch.chat_date between s.before_from and s.before_to or ch.chat_date between s.after_from and s.after_to)
   left join intermediate.int_action_targets as t
@@ -271,12 +274,14 @@ placebo_prompts as (
       select 1 from units as v
       where v.team_id = u.team_id and v.action_id = u.action_id and v.is_treated and v.stratum = ''))
 ),
-placebo_chats as (
+placebo_days as (
+  -- The placebo prompts' days in the windows, with their answers (intermediate.int_prompt_days).
   select
-    s.team_id, s.action_id, ch.chat_id, ch.chat_date, ch.chat_date >= s.after_from as is_after, ch.brand_mentioned
+    s.team_id, s.action_id, ch.project_id, ch.prompt_id, ch.chat_date, ch.chat_date >= s.after_from as is_after,
+    ch.answers, ch.brand_mentions
   from scoped as s
   join placebo_prompts as pp on pp.team_id = s.team_id and pp.action_id = s.action_id
-  join intermediate.int_opportunity_chats as ch
+  join intermediate.int_prompt_days as ch
     on ch.team_id = s.team_id and ch.project_id = s.project_id and ch.prompt_id = pp.prompt_id
     and (ch.chat_date between s.before_from and s.before_to or ch.chat_date between s.after_from and s.after_to)
 ),
@@ -286,16 +291,16 @@ placebo_own as (
     action_id,
     min(chat_date) as first_day,
     max(chat_date) as last_day,
-    count(*) filter (where not is_after) as n_before,
-    count(*) filter (where not is_after and brand_mentioned) as x_before,
-    count(*) filter (where is_after) as n_after,
-    count(*) filter (where is_after and brand_mentioned) as x_after
-  from placebo_chats
+    coalesce(sum(answers) filter (where not is_after), 0)::bigint as n_before,
+    coalesce(sum(brand_mentions) filter (where not is_after), 0)::bigint as x_before,
+    coalesce(sum(answers) filter (where is_after), 0)::bigint as n_after,
+    coalesce(sum(brand_mentions) filter (where is_after), 0)::bigint as x_after
+  from placebo_days
   group by team_id, action_id
 ),
 competitor_spans as (
   select team_id, project_id, brand_id, min(chat_date) as first_day, max(chat_date) as last_day
-  from intermediate.int_brand_mentions_per_chat
+  from intermediate.int_prompt_day_brands
   where not is_own_brand
   group by all
 ),
@@ -311,19 +316,21 @@ placebo_brands as (
     and cs.first_day <= o.first_day and cs.last_day >= o.last_day
 ),
 placebo_mentions as (
-  -- Each tracked brand's mentions in an action's placebo answers, before and after: counted per answer once,
-  -- then matched to the placebo brands (pairing every brand with every answer first was most of this model's time).
+  -- Each tracked brand's answers naming it on an action's placebo prompt-days, before and after, then matched to
+  -- the placebo brands (pairing every brand with every answer first was most of this model's time).
   select
-    pc.team_id,
-    pc.action_id,
+    pd.team_id,
+    pd.action_id,
     m.brand_id,
-    count(*) filter (where pc.is_after) as x_after,
-    count(*) filter (where not pc.is_after) as x_before
-  from placebo_chats as pc
-  join intermediate.int_brand_mentions_per_chat as m on m.team_id = pc.team_id and m.chat_id = pc.chat_id
+    coalesce(sum(m.answers) filter (where pd.is_after), 0)::bigint as x_after,
+    coalesce(sum(m.answers) filter (where not pd.is_after), 0)::bigint as x_before
+  from placebo_days as pd
+  join intermediate.int_prompt_day_brands as m
+    on m.team_id = pd.team_id and m.project_id = pd.project_id and m.prompt_id = pd.prompt_id
+    and m.chat_date = pd.chat_date
   -- only competitors are placebo brands
   where not m.is_own_brand
-  group by pc.team_id, pc.action_id, m.brand_id
+  group by pd.team_id, pd.action_id, m.brand_id
 ),
 placebo_changes as (
   select
@@ -390,13 +397,17 @@ raw_windows as (
   select
     s.team_id,
     s.action_id,
-    count(*) filter (where ch.chat_date between s.before_from and s.before_to) as before_responses,
-    count(*) filter (where ch.chat_date between s.before_from and s.before_to and ch.brand_mentioned) as before_mentions,
-    count(*) filter (where ch.chat_date between s.after_from and s.after_to) as after_responses,
-    count(*) filter (where ch.chat_date between s.after_from and s.after_to and ch.brand_mentioned) as after_mentions
+    coalesce(sum(ch.answers) filter (where ch.chat_date between s.before_from and s.before_to), 0)::bigint
+      as before_responses,
+    coalesce(sum(ch.brand_mentions) filter (where ch.chat_date between s.before_from and s.before_to), 0)::bigint
+      as before_mentions,
+    coalesce(sum(ch.answers) filter (where ch.chat_date between s.after_from and s.after_to), 0)::bigint
+      as after_responses,
+    coalesce(sum(ch.brand_mentions) filter (where ch.chat_date between s.after_from and s.after_to), 0)::bigint
+      as after_mentions
   from scoped as s
   join intermediate.int_action_targets as t on t.team_id = s.team_id and t.action_id = s.action_id
-  join intermediate.int_opportunity_chats as ch
+  join intermediate.int_prompt_days as ch
     on ch.team_id = s.team_id and ch.project_id = s.project_id and ch.prompt_id = t.prompt_id
     and (ch.chat_date between s.before_from and s.before_to or ch.chat_date between s.after_from and s.after_to)
   group by s.team_id, s.action_id
