@@ -38,6 +38,7 @@ select
 from staging.chat_mentions as m
 join intermediate.int_opportunity_chats as c on c.team_id = m.team_id and c.chat_id = m.chat_id
 where m.in_brands_mentioned and not m.is_own_brand
-  and c.chat_date between @start_date and @end_date
+  -- a mention's day is its answer's: the mentions of the days built, not every one of the history
+  and m.chat_date between @start_date and @end_date and c.chat_date between @start_date and @end_date
 group by c.team_id, c.chat_id, c.project_id, c.prompt_id, c.chat_date, c.provider,
   coalesce(m.brand_id, lower(m.brand_name)), c.brand_mentioned

@@ -60,7 +60,11 @@ select
   mentions._sync_run_id,
   mentions._extracted_at
 from mentions
-join staging.chats as chats on chats.team_id = mentions.team_id and chats.chat_id = mentions.chat_id
+-- a mention's day is its answer's (the sync lands both from one item into one partition): the answers of the days
+-- built, not every answer of the history
+join staging.chats as chats
+  on chats.team_id = mentions.team_id and chats.chat_id = mentions.chat_id
+  and chats.chat_date between @start_date and @end_date
 left join brand_names
   on brand_names.team_id = mentions.team_id
   and brand_names.project_id = mentions.project_id

@@ -48,4 +48,8 @@ select
   hosts._sync_run_id,
   hosts._extracted_at
 from hosts
-join staging.chats as chats on chats.team_id = hosts.team_id and chats.chat_id = hosts.chat_id
+-- a reference's day is its answer's (the sync lands both from one item into one partition): the answers of the days
+-- built, not every answer of the history
+join staging.chats as chats
+  on chats.team_id = hosts.team_id and chats.chat_id = hosts.chat_id
+  and chats.chat_date between @start_date and @end_date
