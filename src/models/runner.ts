@@ -181,9 +181,11 @@ interface TestOutcome {
 }
 
 /**
- * The singular tests, one per executor at a time (they only read, and at 10 × an agency two of them scan the whole
- * history for about 1.3 s each: one after the other they were the last 2.7 s of a night's build). A test that ran out
- * of memory beside another runs again alone. Results and test runs keep the tests' order, whatever order they end in.
+ * The singular tests, one per executor at a time, as the models run (they only read). On 2 cores it gains little:
+ * at 10 × an agency the two that scan the whole history take 1.1–1.3 s each alone and 2.3–2.6 s side by side, DuckDB
+ * already spreading one over both cores; with more executors than a query keeps busy, they overlap. A test that ran
+ * out of memory beside another runs again alone. Results and test runs keep the tests' order, whatever order they
+ * end in.
  */
 async function runTests(
   tests: readonly SingularTest[],
