@@ -393,24 +393,18 @@ placebo as (
   join placebo_drift as d on d.team_id = a.team_id
 ),
 raw_windows as (
-  -- The targeted prompts' raw before/after counts (all targeted prompts, for the plain before/after change).
+  -- The targeted prompts' raw before/after counts (all targeted prompts, for the plain before/after change): the
+  -- treated rows of prompt_windows, which counted them already.
   select
-    s.team_id,
-    s.action_id,
-    coalesce(sum(ch.answers) filter (where ch.chat_date between s.before_from and s.before_to), 0)::bigint
-      as before_responses,
-    coalesce(sum(ch.brand_mentions) filter (where ch.chat_date between s.before_from and s.before_to), 0)::bigint
-      as before_mentions,
-    coalesce(sum(ch.answers) filter (where ch.chat_date between s.after_from and s.after_to), 0)::bigint
-      as after_responses,
-    coalesce(sum(ch.brand_mentions) filter (where ch.chat_date between s.after_from and s.after_to), 0)::bigint
-      as after_mentions
-  from scoped as s
-  join intermediate.int_action_targets as t on t.team_id = s.team_id and t.action_id = s.action_id
-  join intermediate.int_prompt_days as ch
-    on ch.team_id = s.team_id and ch.project_id = s.project_id and ch.prompt_id = t.prompt_id
-    and (ch.chat_date between s.before_from and s.before_to or ch.chat_date between s.after_from and s.after_to)
-  group by s.team_id, s.action_id
+    team_id,
+    action_id,
+    sum(n_before)::bigint as before_responses,
+    sum(x_before)::bigint as before_mentions,
+    sum(n_after)::bigint as after_responses,
+    sum(x_after)::bigint as after_mentions
+  from prompt_windows
+  where is_treated
+  group by team_id, action_id
 ),
 estimates as (
   select
