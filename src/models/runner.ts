@@ -1,5 +1,4 @@
 import type { DayRange } from '../core/days.js';
-import type { Logger } from '../core/log.js';
 import { quoteIdent } from '../core/sql.js';
 import type { Database } from '../warehouse/duckdb.js';
 import { Session } from '../warehouse/session.js';
@@ -11,7 +10,7 @@ import { createMacros } from './macros.js';
 import { Relations } from './relations.js';
 import { failingAudits, type NodeResult, type RunResults, report, skippedResult } from './results.js';
 import { type NodeRun, runNode } from './run-node.js';
-import { outOfMemory, schedule } from './schedule.js';
+import { schedule } from './schedule.js';
 import { selectModels, selectTests } from './selection.js';
 import { ensureState, type ModelStateRow, readModelStates, recordRuns, TEST_KIND, type TestRun } from './state.js';
 import type { Model, Project, RunOptions, SingularTest } from './types.js';
@@ -107,38 +106,36 @@ export async function runProject(db: Database, project: Project, options: RunOpt
 
   await schedule(order, project, executors, results, runNodeOf, options.logger);
 
+  const testRuns: TestRun[] = [];
   // The models' last builds as this run left them: what the tests' keys are made of.
   const built = tests.length > 0 && reuse ? await readModelStates(main) : new Map<string, ModelStateRow>();
-  const testRuns = await runTests(
-    tests,
-    executors,
-    results,
-    (test, exec) => {
-      // a test selected through one parent must not fail because another was never built
-      const missing = unbuiltParent(relations, project, test.parents, new Set());
-      const key = reuse ? testKey(project, test, versions, built, end) : null;
-      const last = states.get(test.id);
-      if (missing) {
-        return Promise.resolve({
-          result: skippedTest(
-            test,
-            `skipped: ${missing} is not in the warehouse yet (vwh models build --select ${missing})`,
-          ),
-          key,
-        });
-      }
-      if (key && !named.named.has(test.id) && last?.kind === TEST_KIND && last.input_key === key) {
-        return Promise.resolve({ result: reusedTest(test, last), key });
-      }
+  for (const test of tests) {
+    // a test selected through one parent must not fail because another was never built
+    const missing = unbuiltParent(relations, project, test.parents, new Set());
+    const key = reuse ? testKey(project, test, versions, built, end) : null;
+    const last = states.get(test.id);
+    let result: NodeResult;
+    if (missing) {
+      result = skippedTest(
+        test,
+        `skipped: ${missing} is not in the warehouse yet (vwh models build --select ${missing})`,
+      );
+    } else if (key && !named.named.has(test.id) && last?.kind === TEST_KIND && last.input_key === key) {
+      result = reusedTest(test, last);
+    } else {
       const ranAt = new Date(options.clock.now());
-      return runSingularTest(exec, project, test, results, options.storeFailures ?? false, end).then((result) => ({
-        result,
-        key,
-        ranAt,
-      }));
-    },
-    options.logger,
-  );
+      result = await runSingularTest(main, project, test, results, options.storeFailures ?? false, end);
+      // Passed: remembered with its key, for a later build to reuse. Failed, warned or errored: forgotten, so it
+      // runs again. Passed where the key is unknown (`test`, `--full-refresh`): its inputs were not all hashed.
+      if (result.status !== 'success' && result.status !== 'skipped') {
+        testRuns.push({ test: test.id, fingerprint: test.fingerprint, key: null, ranAt });
+      } else if (result.status === 'success' && key) {
+        testRuns.push({ test: test.id, fingerprint: test.fingerprint, key, ranAt });
+      }
+    }
+    results.set(test.id, result);
+    report(options.logger, result);
+  }
   await recordRuns(
     main,
     [...results.values()].map((result) => {
@@ -170,56 +167,6 @@ export async function runProject(db: Database, project: Project, options: RunOpt
     horizon,
     results: [...results.values()],
   };
-}
-
-/** What running (or reusing) one singular test gave: its result, its key of inputs, and when its query ran. */
-interface TestOutcome {
-  result: NodeResult;
-  key: string | null;
-  /** Set when the query ran (not reused, not skipped). */
-  ranAt?: Date;
-}
-
-/**
- * The singular tests, one per executor at a time, as the models run (they only read). On 2 cores it gains little:
- * at 10 × an agency the two that scan the whole history take 1.1–1.3 s each alone and 2.3–2.6 s side by side, DuckDB
- * already spreading one over both cores; with more executors than a query keeps busy, they overlap. A test that ran
- * out of memory beside another runs again alone. Results and test runs keep the tests' order, whatever order they
- * end in.
- */
-async function runTests(
-  tests: readonly SingularTest[],
-  executors: readonly Session[],
-  results: Map<string, NodeResult>,
-  runOne: (test: SingularTest, exec: Session) => Promise<TestOutcome>,
-  logger: Logger,
-): Promise<TestRun[]> {
-  const outcomes: TestOutcome[] = new Array(tests.length);
-  let next = 0;
-  await Promise.all(
-    executors.slice(0, Math.max(1, Math.min(executors.length, tests.length))).map(async (exec) => {
-      for (let i = next++; i < tests.length; i = next++) outcomes[i] = await runOne(tests[i] as SingularTest, exec);
-    }),
-  );
-  const testRuns: TestRun[] = [];
-  for (const [i, test] of tests.entries()) {
-    let outcome = outcomes[i] as TestOutcome;
-    if (executors.length > 1 && outOfMemory(outcome.result)) {
-      logger.warn(`${test.id} ran out of memory beside another test: it runs again alone`, { node: test.id });
-      outcome = await runOne(test, executors[0] as Session);
-    }
-    const { result, key, ranAt } = outcome;
-    // Passed: remembered with its key, for a later build to reuse. Failed, warned or errored: forgotten, so it
-    // runs again. Passed where the key is unknown (`test`, `--full-refresh`): its inputs were not all hashed.
-    if (ranAt && result.status !== 'success' && result.status !== 'skipped') {
-      testRuns.push({ test: test.id, fingerprint: test.fingerprint, key: null, ranAt });
-    } else if (ranAt && result.status === 'success' && key) {
-      testRuns.push({ test: test.id, fingerprint: test.fingerprint, key, ranAt });
-    }
-    results.set(test.id, result);
-    report(logger, result);
-  }
-  return testRuns;
 }
 
 /**

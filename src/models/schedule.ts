@@ -10,7 +10,7 @@ import type { Model, Project } from './types.js';
  * stands; a second failure is its result. Only a model that fails alone fails the build: the 10 × world's first build
  * (100 × 50 × 365, 1 GB) ran four marts out of memory two at a time, each of which builds alone.
  */
-export function outOfMemory(result: NodeResult): boolean {
+function outOfMemory(result: NodeResult): boolean {
   return result.status === 'error' && /Out of Memory Error/i.test(result.message ?? '');
 }
 

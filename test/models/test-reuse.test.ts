@@ -108,26 +108,6 @@ describe('singular tests in a build with nothing new', () => {
     }
   });
 
-  it('run side by side on several connections, reported and recorded in the project order as one at a time', async () => {
-    await project();
-    writeModels(s.modelsDir, {
-      'tests/known_brands.sql': "select * from staging.chats where brand <> 'acme'",
-      'tests/raw_positions.sql': '/* @test\nseverity: warn\n*/\nselect * from raw.chats where position > 2',
-    });
-    const order = (r: Awaited<ReturnType<typeof build>>) => r.results.filter((x) => x.type === 'test').map((x) => x.id);
-    const alone = await build(s, { threads: 1, fullRefresh: true });
-    const together = await build(s, { threads: 3, fullRefresh: true });
-    expect(order(together)).toEqual(order(alone));
-    for (const id of TESTS) {
-      expect(together.byId(id)).toMatchObject({ status: alone.byId(id).status, message: alone.byId(id).message });
-    }
-    expect(together.byId('test.known_brands')).toMatchObject({ status: 'fail', message: '10 failing row(s)' });
-    expect(together.byId('test.raw_positions')).toMatchObject({ status: 'warn', message: '5 failing row(s)' });
-    // What they recorded lets the next build (several at a time too) keep the two that passed and run the others.
-    await build(s, { threads: 3 });
-    expect(ran(await build(s, { threads: 3 }))).toEqual(['test.known_brands', 'test.raw_positions']);
-  });
-
   it('--full-refresh and --start re-run every test; a selected test runs, alone or with its models', async () => {
     await project();
     await build(s);
