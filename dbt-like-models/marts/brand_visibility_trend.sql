@@ -215,17 +215,26 @@ moved_windows as (
 moved_answered as (
   -- The days a prompt moved in the 56-day span (`wow_span`: in the 14-day one too), and whether it was answered (by
   -- any provider) in each window of the day: the project's view, so every brand and provider of the project compares
-  -- the same panel. A day whose spans hold no start or stop of the prompt has no row: the prompt stays pooled.
-  select w.team_id, w.project_id, w.prompt_id, w.date,
-    bool_or(e.date >= w.date - 12) as wow_span,
-    coalesce(bool_or(w.n7 > 0), false) as in7, coalesce(bool_or(w.n_prev7 > 0), false) as in_prev7,
-    coalesce(bool_or(w.n28 > 0), false) as in28, coalesce(bool_or(w.n_prev28 > 0), false) as in_prev28
-  from moved_windows as w
-  join moved_events as e
-    on e.team_id = w.team_id and e.project_id = w.project_id and e.prompt_id = w.prompt_id
-    and e.date between w.date - 54 and w.date
-  where w.provider = 'all' and w.date >= @start_date - 1
-  group by all
+  -- the same panel. A day whose spans hold no start or stop of the prompt has no row: the prompt stays pooled. Per
+  -- change: `*_out`, answered in one of its windows only (left out); `*_both`, in both (a stratum of its own).
+  select
+    *,
+    wow_span and in7 <> in_prev7 as wow_out,
+    wow_span and in7 and in_prev7 as wow_both,
+    in28 <> in_prev28 as mom_out,
+    in28 and in_prev28 as mom_both
+  from (
+    select w.team_id, w.project_id, w.prompt_id, w.date,
+      bool_or(e.date >= w.date - 12) as wow_span,
+      coalesce(bool_or(w.n7 > 0), false) as in7, coalesce(bool_or(w.n_prev7 > 0), false) as in_prev7,
+      coalesce(bool_or(w.n28 > 0), false) as in28, coalesce(bool_or(w.n_prev28 > 0), false) as in_prev28
+    from moved_windows as w
+    join moved_events as e
+      on e.team_id = w.team_id and e.project_id = w.project_id and e.prompt_id = w.prompt_id
+      and e.date between w.date - 54 and w.date
+    where w.provider = 'all' and w.date >= @start_date - 1
+    group by all
+  )
 ),
 left_out as (
   -- Per series and day: the answers of the prompts answered in one of the two windows only (left out of the change),
@@ -237,38 +246,38 @@ left_out as (
   -- night's 9,712 rows differed between two runs of the same query).
   select
     w.team_id, w.project_id, w.brand_id, w.provider, w.date,
-    count(*) filter (where a.wow_span and a.in7 <> a.in_prev7) as wow_prompts_left_out,
-    sum(w.n7) filter (where a.wow_span and a.in7 <> a.in_prev7) as wow_out_n,
-    sum(w.x7) filter (where a.wow_span and a.in7 <> a.in_prev7) as wow_out_x,
-    sum(w.n_prev7) filter (where a.wow_span and a.in7 <> a.in_prev7) as wow_out_n_prev,
-    sum(w.x_prev7) filter (where a.wow_span and a.in7 <> a.in_prev7) as wow_out_x_prev,
-    sum(w.n7) filter (where a.wow_span and a.in7 and a.in_prev7) as wow_st_n,
-    sum(w.x7) filter (where a.wow_span and a.in7 and a.in_prev7) as wow_st_x,
-    sum(w.n_prev7) filter (where a.wow_span and a.in7 and a.in_prev7) as wow_st_n_prev,
-    sum(w.x_prev7) filter (where a.wow_span and a.in7 and a.in_prev7) as wow_st_x_prev,
-    cast(sum(cast(mh_weight(w.n7, w.n_prev7) as decimal(38, 18))) filter (where a.wow_span and a.in7 and a.in_prev7) as double) as wow_st_w,
+    count(*) filter (where a.wow_out) as wow_prompts_left_out,
+    sum(w.n7) filter (where a.wow_out) as wow_out_n,
+    sum(w.x7) filter (where a.wow_out) as wow_out_x,
+    sum(w.n_prev7) filter (where a.wow_out) as wow_out_n_prev,
+    sum(w.x_prev7) filter (where a.wow_out) as wow_out_x_prev,
+    sum(w.n7) filter (where a.wow_both) as wow_st_n,
+    sum(w.x7) filter (where a.wow_both) as wow_st_x,
+    sum(w.n_prev7) filter (where a.wow_both) as wow_st_n_prev,
+    sum(w.x_prev7) filter (where a.wow_both) as wow_st_x_prev,
+    cast(sum(cast(mh_weight(w.n7, w.n_prev7) as decimal(38, 18))) filter (where a.wow_both) as double) as wow_st_w,
     cast(sum(cast(mh_weight(w.n7, w.n_prev7) * (w.x7 / nullif(w.n7, 0) - w.x_prev7 / nullif(w.n_prev7, 0)) as decimal(38, 18)))
-      filter (where a.wow_span and a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_wd,
+      filter (where a.wow_both and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_wd,
     cast(sum(cast(mh_weight(w.n7, w.n_prev7) ^ 2 * newcombe_low_sq(w.x7, w.n7, w.x_prev7, w.n_prev7) as decimal(38, 18)))
-      filter (where a.wow_span and a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_lo2,
+      filter (where a.wow_both and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_lo2,
     cast(sum(cast(mh_weight(w.n7, w.n_prev7) ^ 2 * newcombe_high_sq(w.x7, w.n7, w.x_prev7, w.n_prev7) as decimal(38, 18)))
-      filter (where a.wow_span and a.in7 and a.in_prev7 and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_hi2,
-    count(*) filter (where a.in28 <> a.in_prev28) as mom_prompts_left_out,
-    sum(w.n28) filter (where a.in28 <> a.in_prev28) as mom_out_n,
-    sum(w.x28) filter (where a.in28 <> a.in_prev28) as mom_out_x,
-    sum(w.n_prev28) filter (where a.in28 <> a.in_prev28) as mom_out_n_prev,
-    sum(w.x_prev28) filter (where a.in28 <> a.in_prev28) as mom_out_x_prev,
-    sum(w.n28) filter (where a.in28 and a.in_prev28) as mom_st_n,
-    sum(w.x28) filter (where a.in28 and a.in_prev28) as mom_st_x,
-    sum(w.n_prev28) filter (where a.in28 and a.in_prev28) as mom_st_n_prev,
-    sum(w.x_prev28) filter (where a.in28 and a.in_prev28) as mom_st_x_prev,
-    cast(sum(cast(mh_weight(w.n28, w.n_prev28) as decimal(38, 18))) filter (where a.in28 and a.in_prev28) as double) as mom_st_w,
+      filter (where a.wow_both and w.n7 > 0 and w.n_prev7 > 0) as double) as wow_st_hi2,
+    count(*) filter (where a.mom_out) as mom_prompts_left_out,
+    sum(w.n28) filter (where a.mom_out) as mom_out_n,
+    sum(w.x28) filter (where a.mom_out) as mom_out_x,
+    sum(w.n_prev28) filter (where a.mom_out) as mom_out_n_prev,
+    sum(w.x_prev28) filter (where a.mom_out) as mom_out_x_prev,
+    sum(w.n28) filter (where a.mom_both) as mom_st_n,
+    sum(w.x28) filter (where a.mom_both) as mom_st_x,
+    sum(w.n_prev28) filter (where a.mom_both) as mom_st_n_prev,
+    sum(w.x_prev28) filter (where a.mom_both) as mom_st_x_prev,
+    cast(sum(cast(mh_weight(w.n28, w.n_prev28) as decimal(38, 18))) filter (where a.mom_both) as double) as mom_st_w,
     cast(sum(cast(mh_weight(w.n28, w.n_prev28) * (w.x28 / nullif(w.n28, 0) - w.x_prev28 / nullif(w.n_prev28, 0)) as decimal(38, 18)))
-      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as double) as mom_st_wd,
+      filter (where a.mom_both and w.n28 > 0 and w.n_prev28 > 0) as double) as mom_st_wd,
     cast(sum(cast(mh_weight(w.n28, w.n_prev28) ^ 2 * newcombe_low_sq(w.x28, w.n28, w.x_prev28, w.n_prev28) as decimal(38, 18)))
-      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as double) as mom_st_lo2,
+      filter (where a.mom_both and w.n28 > 0 and w.n_prev28 > 0) as double) as mom_st_lo2,
     cast(sum(cast(mh_weight(w.n28, w.n_prev28) ^ 2 * newcombe_high_sq(w.x28, w.n28, w.x_prev28, w.n_prev28) as decimal(38, 18)))
-      filter (where a.in28 and a.in_prev28 and w.n28 > 0 and w.n_prev28 > 0) as double) as mom_st_hi2
+      filter (where a.mom_both and w.n28 > 0 and w.n_prev28 > 0) as double) as mom_st_hi2
   from moved_windows as w
   join moved_answered as a
     on a.team_id = w.team_id and a.project_id = w.project_id and a.prompt_id = w.prompt_id and a.date = w.date
