@@ -117,6 +117,33 @@ group by day`;
     expect(await s.db.session.all('SELECT * FROM marts.late ORDER BY day')).toEqual(before);
   });
 
+  it("stores a batch's rows in the order of the time column, whatever order its query gives them", async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 9);
+    await s.clock.advance(4 * DAY);
+    // The query hands its rows newest first; the table keeps them day by day (what lets a row group's zonemap bound
+    // a few days: docs/exports.md), in a batched build, a night's days and a full refresh alike.
+    writeModels(s.modelsDir, {
+      'marts/daily.sql': daily('batch_days: 4').replace('group by all', 'group by all order by day desc, brand'),
+    });
+    const inOrder = async () =>
+      s.db.session.scalar<boolean>(
+        'SELECT bool_and(day >= previous) FROM (SELECT day, lag(day) OVER (ORDER BY rowid) AS previous FROM marts.daily) WHERE previous IS NOT NULL',
+      );
+    expect((await build(s)).byId('marts.daily').intervals).toBe(
+      '2026-01-01..2026-01-04, 2026-01-05..2026-01-08, 2026-01-09',
+    );
+    expect(await inOrder()).toBe(true);
+    await addDay(s.db, '2026-01-10');
+    await addDay(s.db, '2026-01-11');
+    await s.clock.advance(2 * DAY);
+    expect((await build(s)).byId('marts.daily').intervals).toBe('2026-01-10..2026-01-11');
+    expect(await inOrder()).toBe(true);
+    expect((await build(s, { fullRefresh: true })).byId('marts.daily').status).toBe('success');
+    expect(await inOrder()).toBe(true);
+    expect(await s.db.session.scalar('SELECT count(DISTINCT day) FROM marts.daily')).toBe(11);
+  });
+
   it('a failing interval leaves no rows and no bookkeeping for it', async () => {
     s = await sandbox();
     await seedRaw(s.db, 3);

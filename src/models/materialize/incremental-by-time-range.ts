@@ -75,9 +75,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
         for (const days of toRanges(more.landed)) await restate(exec, [model.id], days, model.id, runId);
       }
       await exec.run(`DELETE FROM ${rel} WHERE ${window(model, range)}`);
-      rows += await exec.run(
-        `INSERT INTO ${rel} BY NAME SELECT * FROM (${select(ctx, range)}\n) AS q WHERE ${window(model, range)}`,
-      );
+      rows += await exec.run(`INSERT INTO ${rel} BY NAME ${batchRows(ctx, range)}`);
       await markProcessed(exec, model.id, range, runId, now);
       await clearRestated(exec, model.id, range);
       await restate(exec, ctx.restates ?? [], range, model.id, runId);
@@ -191,9 +189,7 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
     const first = ranges[0] ?? { from: '1970-01-01', to: '1970-01-01' };
     await exec.run(`CREATE TABLE ${tempRel} AS SELECT * FROM (${select(ctx, first)}\n) AS q LIMIT 0`);
     for (const range of ranges) {
-      rows += await exec.run(
-        `INSERT INTO ${tempRel} BY NAME SELECT * FROM (${select(ctx, range)}\n) AS q WHERE ${window(model, range)}`,
-      );
+      rows += await exec.run(`INSERT INTO ${tempRel} BY NAME ${batchRows(ctx, range)}`);
     }
     if (ctx.auditNew) {
       audits = await ctx.auditNew(tempRel);
@@ -239,6 +235,19 @@ async function firstDay(ctx: MaterializeContext, remembered = true): Promise<str
 
 function select(ctx: MaterializeContext, range: DayRange): string {
   return substituteMacros(ctx.sql, { start_date: range.from, end_date: range.to });
+}
+
+/**
+ * A batch's rows, in the order of their time column. DuckDB keeps an insert's order in the table (its
+ * `preserve_insertion_order`), so a row group holds consecutive days rather than its batch's whole range in the
+ * order the query's joins and aggregates happened to give: its date zonemap then bounds a few days. Readers that
+ * filter on the day (every downstream batch, a dashboard's quarter) skip the other row groups, and a night that
+ * rewrites its last days changes the row groups of those days only, so the lake's export rehashes the months they
+ * fall in and not the batch's other month or two (docs/exports.md).
+ */
+function batchRows(ctx: MaterializeContext, range: DayRange): string {
+  const column = quoteIdent(ctx.model.config.timeColumn as string);
+  return `SELECT * FROM (${select(ctx, range)}\n) AS q WHERE ${window(ctx.model, range)} ORDER BY ${column}`;
 }
 
 /** The rows of a range of days: `[start, end + 1 day)`, right for DATE and TIMESTAMP columns alike. */
