@@ -33,7 +33,24 @@ export interface TableLayout {
   from: string;
   /** Its team comes from raw.projects (joined in `from`), whose rows decide its partitions too. */
   readsProjects: boolean;
+  /**
+   * Each month partition is written as one file per slot of its days (SLOT_DAYS), `part-<slot>.parquet`, so that a
+   * night rewrites the file of its days rather than the month's: the slot is the last of `keys` and `keyNames`, not
+   * a Hive key (not in `partitionBy`, not in the path).
+   */
+  slots: boolean;
+  /** Every key the rows are grouped by: `partitionBy`, then the slot when `slots`. */
+  keyNames: string[];
 }
+
+/**
+ * The days of a month a slot file holds when a table's months are split (`slots`): 1-8, 9-16, 17-24 and 25-31. A
+ * night that rebuilt its last days rewrites one file of a quarter of the month (two at a slot's edge), not the
+ * month's file (docs/exports.md, "Partition layout").
+ */
+export const SLOT_DAYS = 8;
+/** The slot key's name while rows are grouped and staged (a staging folder `__slot=N`; never in the lake). */
+export const SLOT_KEY = '__slot';
 
 /**
  * The project → team map for tables that have a project but no team column (a user's model: every shipped model
@@ -41,7 +58,7 @@ export interface TableLayout {
  */
 const TEAM_OF_PROJECT = '(select distinct p.id as __project_id, p.team_id as __team_id from raw.projects p)';
 
-export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLayout {
+export function layoutOf(table: ExportTable, hasProjectTeams: boolean, split = false): TableLayout {
   const names = new Set(table.columns.map((c) => c.name));
   const dateType = table.columns.find((c) => c.name === 'date')?.type;
   const columns = portableColumns(table.columns, 't');
@@ -71,6 +88,18 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLay
     );
   }
   const partitionBy = keys.map((k) => k.name);
+  // the slot of the day in its month (days 1-31: 0-3; a null date's rows are slot 0), after the Hive keys
+  const slots = split && keys.some((k) => k.date);
+  if (slots) {
+    const slot = `coalesce(CAST((day(t."date") - 1) // ${SLOT_DAYS} AS TINYINT), CAST(0 AS TINYINT))`;
+    keys.push({
+      name: SLOT_KEY,
+      expr: `CAST(${slot} AS VARCHAR)`,
+      key: slot,
+      fromKey: `CAST(${quoteIdent(`__key_${SLOT_KEY}`)} AS VARCHAR)`,
+      integer: slot,
+    });
+  }
   // Partition columns live in the path only (Spark refuses a column both in the files and in the path).
   const written = columns.filter((c) => !partitionBy.includes(c.name));
   const select = [...written.map((c) => c.expr), ...keys.map((k) => `${k.expr} AS ${quoteIdent(k.name)}`)];
@@ -78,7 +107,15 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLay
     ? `${qualified(table)} t left join ${TEAM_OF_PROJECT} p on p.__project_id = t."project_id"`
     : `${qualified(table)} t`;
   const schemaHash = createHash('sha256')
-    .update(JSON.stringify([HASH_VERSION, written.map((c) => [c.name, c.type, c.sourceType]), partitionBy]))
+    .update(
+      JSON.stringify([
+        HASH_VERSION,
+        written.map((c) => [c.name, c.type, c.sourceType]),
+        partitionBy,
+        // a table whose months become slot files is rewritten whole, once (every partition's hash changes)
+        ...(slots ? [SLOT_DAYS] : []),
+      ]),
+    )
     .digest('hex')
     .slice(0, 16);
   return {
@@ -90,9 +127,11 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean): TableLay
     ...(keys.some((k) => k.date) ? { date: 't."date"' } : {}),
     schemaHash,
     written: written.map((c) => c.expr),
-    keys: keys.map(({ name, expr, date }) => ({ name, expr, date })),
+    keys: keys.map(({ name, expr, date, integer }) => ({ name, expr, date, ...(integer ? { integer } : {}) })),
     from,
     readsProjects: teamFromProject,
+    slots,
+    keyNames: keys.map((k) => k.name),
   };
 }
 

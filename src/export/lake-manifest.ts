@@ -19,6 +19,11 @@ export interface ManifestColumn {
 export interface ManifestPartition {
   /** Relative to the table's folder: `team_id=…/month=YYYY-MM`, or `team_id=…`, or `` */
   path: string;
+  /**
+   * A slot file of a month split by its days (0: days 1-8, 1: 9-16, 2: 17-24, 3: 25-31; lake-layout.ts): several
+   * entries share the month's `path`, each with its own file, hash and rows. Absent: the partition is one file.
+   */
+  slot?: number;
   team_id: string | null;
   rows: number;
   bytes: number;
@@ -134,6 +139,7 @@ export function mergeManifests(root: string, generatedAt: string): LakeManifest 
       merged.tables[name] = into;
     }
   }
-  for (const table of Object.values(merged.tables)) table.partitions.sort((a, b) => a.path.localeCompare(b.path));
+  for (const table of Object.values(merged.tables))
+    table.partitions.sort((a, b) => a.path.localeCompare(b.path) || (a.slot ?? 0) - (b.slot ?? 0));
   return merged;
 }

@@ -23,8 +23,11 @@ import { monthsBetween, type RowGroupPrint } from './lake-storage.js';
 import { checkSegment } from './paths.js';
 
 export interface PlannedPartition extends ManifestPartition {
+  /** The values of the layout's `keyNames`: the Hive keys, then the slot of a slot file. */
   values: string[];
   changed: boolean;
+  /** Where the write put each of `files`, relative to the table's staging folder (when not `path/<file>`). */
+  staged?: string[];
 }
 
 export interface PlannedTable {
@@ -96,14 +99,18 @@ export async function planTable(
       partitionStatsSql(layout, where),
     );
     for (const row of stats) {
-      const values = layout.partitionBy.map((name) => checkSegment(String(row[name]), `Partition value of ${name}`));
+      const values = layout.keyNames.map((name) => checkSegment(String(row[name]), `Partition value of ${name}`));
       const path = partitionPath(layout, values);
       const teamId = teamOf(layout, values);
+      const slot = slotOf(layout, values);
       const hash = partitionHash(layout, Number(row.n), row.x, row.s);
-      const before = manifests.get(scopeOf(layout, teamId))?.tables[key]?.partitions.find((p) => p.path === path);
+      const before = manifests
+        .get(scopeOf(layout, teamId))
+        ?.tables[key]?.partitions.find((p) => p.path === path && p.slot === slot);
       const intact = before?.hash === hash && filesInPlace(root, layout, path, before.files);
       partitions.push({
         path,
+        ...(slot === undefined ? {} : { slot }),
         values,
         team_id: teamId,
         rows: Number(row.n),
@@ -116,7 +123,7 @@ export async function planTable(
   }
   for (const same of kept.values()) {
     for (const part of same) {
-      const values = valuesOf(part.path);
+      const values = [...valuesOf(part.path), ...(layout.slots ? [String(part.slot ?? 0)] : [])];
       const intact = filesInPlace(root, layout, part.path, part.files);
       partitions.push({
         ...part,
@@ -140,7 +147,7 @@ export async function planTable(
       p.storage_teams = teamsHash(teams.get(unit) ?? []);
     }
   }
-  partitions.sort((a, b) => a.path.localeCompare(b.path));
+  partitions.sort((a, b) => a.path.localeCompare(b.path) || (a.slot ?? 0) - (b.slot ?? 0));
   const changedMonths = partitions.filter((p) => p.changed).map((p) => unitOf(layout, p.values));
   const plan: PlannedTable = {
     key,
@@ -153,6 +160,42 @@ export async function planTable(
     if (writeWhere) plan.writeWhere = writeWhere;
   }
   return plan;
+}
+
+/**
+ * Rows a month of a table must hold, on average over the months it spans, for its months to be written as slot files
+ * (lake-layout.ts, SLOT_DAYS): about 16,000 rows a file and more. Below it a month is one file: at an agency's size
+ * (10 projects) the largest mart holds about 54,000 rows a month, whose quarters would be files too small to write
+ * at a single file's pace; at 100 projects it holds 540,000, and a night that rewrote the month's file wrote
+ * 360,000 rows for 4 days (docs/exports.md, "Partition layout").
+ */
+export const SLOT_MIN_MONTH_ROWS = 65_536;
+
+/**
+ * Whether the table's months are written as slot files: once a lake holds the table so, always (a month that went
+ * back to one file would, while it is published, be read beside the slot files it replaces); otherwise when its rows
+ * (`rows`, DuckDB's count) per month its row groups span reach `minMonthRows`. A table whose storage proves nothing
+ * (no prints) keeps one file a month.
+ */
+export function splitsMonths(
+  key: string,
+  manifests: ReadonlyMap<string, ScopeManifest>,
+  prints: RowGroupPrint[] | undefined,
+  rows: number | undefined,
+  minMonthRows: number,
+): boolean {
+  for (const manifest of manifests.values()) {
+    if (manifest.tables[key]?.partitions.some((p) => p.slot !== undefined)) return true;
+  }
+  if (!prints || rows === undefined) return false;
+  const months = new Set<string>();
+  for (const p of prints) {
+    if (p.first === undefined || p.last === undefined) continue;
+    const spanned = monthsBetween(p.first, p.last);
+    if (spanned.length > MAX_MONTHS) return false;
+    for (const m of spanned) months.add(m);
+  }
+  return months.size > 0 && rows / months.size >= minMonthRows;
 }
 
 /** The months (`YYYY-MM`, any order, repeats allowed) as runs of consecutive months, `[first, last]` each, in order. */
@@ -181,6 +224,11 @@ function teamOf(layout: TableLayout, values: string[]): string | null {
   return layout.partitionBy[0] === 'team_id' ? (values[0] ?? null) : null;
 }
 
+/** The slot of a slot file (its value after the Hive keys'), undefined for a partition written as one file. */
+function slotOf(layout: TableLayout, values: string[]): number | undefined {
+  return layout.slots ? Number(values[layout.partitionBy.length]) : undefined;
+}
+
 /** The partition's values from its path (`team_id=a/month=2026-01`). */
 function valuesOf(path: string): string[] {
   return path === '' ? [] : path.split('/').map((segment) => segment.slice(segment.indexOf('=') + 1));
@@ -188,7 +236,7 @@ function valuesOf(path: string): string[] {
 
 /** The unit whose hashes are kept or taken together: the month of a month-partitioned table, else the table. */
 function unitOf(layout: TableLayout, values: string[]): string {
-  return layout.date ? (values.at(-1) ?? '') : '';
+  return layout.date ? (values[layout.partitionBy.length - 1] ?? '') : '';
 }
 
 function isMonth(unit: string): boolean {

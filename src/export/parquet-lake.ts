@@ -1,8 +1,9 @@
 /**
  * `vwh export parquet`: the warehouse as a Hive-partitioned, zstd Parquet lake. Changed partitions are written into
  * `_staging/<run_id>/` first, then published under the lake's lock through a journal (lake-journal.ts): renamed
- * into place one file at a time (a partition is one file), the files they replace set aside until the commit
- * point, so that a kill -9 at any moment is undone by the next writer (or `vwh export recover`). Unchanged
+ * into place one file at a time (a partition is one file, or one file per slot of a large table's month: see
+ * lake-layout.ts), the files they replace set aside until the commit point, so that a kill -9 at any moment is
+ * undone by the next writer (or `vwh export recover`). Unchanged
  * partitions (same content hash as in the manifest) are not rewritten; files of the writer's teams that the new
  * export does not list are removed, so re-exporting the same data yields the same file set. The manifests and
  * `_SUCCESS` are written last.
@@ -29,7 +30,7 @@ import {
   type StepHook,
   Steps,
 } from './lake-journal.js';
-import { layoutOf, type TableLayout, writeSql } from './lake-layout.js';
+import { layoutOf, SLOT_KEY, type TableLayout, writeSql } from './lake-layout.js';
 import { withLakeLock } from './lake-lock.js';
 import {
   LAKE_FORMAT,
@@ -39,7 +40,7 @@ import {
   type ScopeManifest,
   type WriterRecord,
 } from './lake-manifest.js';
-import { type PlannedPartition, type PlannedTable, planTable } from './lake-plan.js';
+import { type PlannedPartition, type PlannedTable, planTable, SLOT_MIN_MONTH_ROWS, splitsMonths } from './lake-plan.js';
 import { type RowGroupPrint, StorageReader } from './lake-storage.js';
 import { checkOtherWriters } from './lake-writers.js';
 import { checkSegment, inside } from './paths.js';
@@ -50,6 +51,8 @@ import { type ExportTable, selectTables } from './tables.js';
 export interface ParquetLakeOptions {
   db: string;
   outDir: string;
+  /** Rows a month of a table must hold on average for its months to be written as slot files (SLOT_MIN_MONTH_ROWS). */
+  slotMinMonthRows?: number;
   raw?: boolean;
   staging?: boolean;
   tables?: string[];
@@ -85,12 +88,14 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
     const manifests = readScopeManifests(root);
     // a view has no storage of its own: its rows are hashed every time
     const storage = StorageReader.open(options.db);
-    const baseTables = new Set(
+    // the base tables and their rows (DuckDB's count, without reading them): a table's size decides its months' files
+    const baseTables = new Map(
       (
-        await db.session.all<{ t: string }>(
-          `select schema_name || '.' || table_name as t from duckdb_tables() where database_name = current_database()`,
+        await db.session.all<{ t: string; n: number | bigint }>(
+          `select schema_name || '.' || table_name as t, estimated_size::BIGINT as n from duckdb_tables()
+            where database_name = current_database()`,
         )
-      ).map((r) => r.t),
+      ).map((r) => [r.t, Number(r.n)]),
     );
     let projects: Promise<RowGroupPrint[] | undefined> | undefined;
     try {
@@ -108,12 +113,16 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
         }
       };
       const exportTable = async (session: Session, table: ExportTable): Promise<PlannedTable> => {
-        const layout = layoutOf(table, hasProjectTeams);
+        const whole = layoutOf(table, hasProjectTeams);
         const key = `${table.schema}.${table.name}`;
         const planStarted = Date.now();
         const prints = baseTables.has(key)
-          ? await storage?.prints(session, table, layout.date ? 'date' : undefined)
+          ? await storage?.prints(session, table, whole.date ? 'date' : undefined)
           : undefined;
+        const split =
+          whole.date !== undefined &&
+          splitsMonths(key, manifests, prints, baseTables.get(key), options.slotMinMonthRows ?? SLOT_MIN_MONTH_ROWS);
+        const layout = split ? layoutOf(table, hasProjectTeams, true) : whole;
         if (layout.readsProjects && storage && baseTables.has('raw.projects')) {
           projects ??= storage.prints(session, { schema: 'raw', name: 'projects' });
         }
@@ -131,16 +140,23 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
           );
         }
         for (const part of changed) {
-          const dir = join(tableDir, part.path);
-          part.files = readdirSync(dir)
+          // a slot file is staged in a folder of its slot (the partitioned write's key) and published as part-<slot>
+          const at = part.slot === undefined ? part.path : join(part.path, `${SLOT_KEY}=${part.slot}`);
+          const staged = readdirSync(join(tableDir, at))
             .filter((f) => f.endsWith('.parquet'))
             .sort();
-          part.bytes = part.files.reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+          part.bytes = staged.reduce((sum, f) => sum + statSync(join(tableDir, at, f)).size, 0);
+          if (part.slot === undefined) part.files = staged;
+          else {
+            part.files = staged.map((_, i) => `part-${part.slot}${i === 0 ? '' : `-${i}`}.parquet`);
+            part.staged = staged.map((f) => join(at, f).split(sep).join('/'));
+          }
         }
         log.info('export table staged', {
           table: key,
           partitions: plan.partitions.length,
           rewritten: changed.length,
+          ...(layout.slots ? { slot_files: true } : {}),
           rows: plan.partitions.reduce((s, p) => s + p.rows, 0),
           // where the time goes: the content hashes of the partitions (of the months `hashed` read), then the files
           hashed: plan.read,
@@ -238,7 +254,8 @@ async function copyPartitions(
 ): Promise<void> {
   const partitions = changed.length;
   mkdirSync(dir, { recursive: true });
-  const keys = layout.partitionBy.map(quoteIdent);
+  // the Hive keys and, for a table whose months are slot files, the slot (a staging folder of its own)
+  const keys = layout.keyNames.map(quoteIdent);
   const options = ['FORMAT parquet', 'COMPRESSION zstd'];
   if (keys.length === 0) {
     await session.run(`COPY (${layout.sql}) TO ${quoteLiteral(join(dir, 'part-0.parquet'))} (${options.join(', ')})`);
@@ -328,11 +345,12 @@ async function publish(
     const { schema, name } = plan.layout.table;
     const tableRoot = inside(root, schema, name);
     for (const part of plan.partitions.filter((p) => p.changed)) {
-      for (const file of part.files) {
+      part.files.forEach((file, i) => {
         const rel = [schema, name, ...(part.path ? part.path.split('/') : []), file].join('/');
-        moves.push({ target: rel, staged: rel });
+        const staged = part.staged?.[i];
+        moves.push({ target: rel, staged: staged === undefined ? rel : `${schema}/${name}/${staged}` });
         outputs.push(inside(root, rel));
-      }
+      });
     }
     // What this export owns of the table: every team it saw (in any table), or the single unpartitioned file.
     const owned = plan.layout.partitionBy[0] === 'team_id' ? teams : [null];
@@ -349,8 +367,9 @@ async function publish(
         columns,
         partitions: plan.partitions
           .filter((p) => p.team_id === team)
-          .map(({ path, team_id, rows, bytes, hash, files, storage_key, storage_teams }) => ({
+          .map(({ path, slot, team_id, rows, bytes, hash, files, storage_key, storage_teams }) => ({
             path,
+            ...(slot === undefined ? {} : { slot }),
             team_id,
             rows,
             bytes,

@@ -5,16 +5,7 @@
  * in the WAL), a --full-refresh, a schema change and a lake of the previous version are still found by reading the
  * rows.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +16,7 @@ import type { ScopeManifest } from '../../src/export/lake-manifest.js';
 import { loadProject } from '../../src/models/project.js';
 import { runProject } from '../../src/models/runner.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { readWithDuckDB, runOn } from './support.js';
+import { mtimes, readWithDuckDB, runOn } from './support.js';
 
 const DAY = 86_400_000;
 const dir = mkdtempSync(join(tmpdir(), 'vwh-lake-night-'));
@@ -108,18 +99,6 @@ async function exportLake(from = db, into = lake): Promise<{ staged: Map<string,
     .filter((f) => after[f] !== before[f])
     .sort();
   return { staged, rewritten };
-}
-
-function mtimes(root: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  if (!existsSync(root)) return out;
-  for (const e of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (e.isFile() && e.name.endsWith('.parquet')) {
-      const path = join(e.parentPath, e.name);
-      out[path.slice(root.length + 1)] = statSync(path).mtimeMs;
-    }
-  }
-  return out;
 }
 
 /** Rows of the lake's table not in the mart, and the other way round (multisets), for every mart. */

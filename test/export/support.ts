@@ -4,7 +4,16 @@
  * that facts land in more than one month partition.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -71,6 +80,19 @@ export async function readWithDuckDB<T extends Record<string, unknown>>(sql: str
   } finally {
     db.close();
   }
+}
+
+/** Every Parquet file below `root` (relative path → modification time): which files an export rewrote. */
+export function mtimes(root: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (!existsSync(root)) return out;
+  for (const e of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (e.isFile() && e.name.endsWith('.parquet')) {
+      const path = join(e.parentPath, e.name);
+      out[path.slice(root.length + 1)] = statSync(path).mtimeMs;
+    }
+  }
+  return out;
 }
 
 /** Every file below `root` (relative path → sha256), the lake's observable state. */
