@@ -150,12 +150,15 @@ export function writeSql(layout: TableLayout, partitions: string[][], where?: st
  */
 export function monthsWhere(layout: TableLayout, first: string, last: string): string | undefined {
   if (!layout.date) return undefined;
-  const [y, m] = last.split('-').map(Number) as [number, number];
-  const after =
-    m === 12
-      ? `${String(y + 1).padStart(4, '0')}-01`
-      : `${String(y).padStart(4, '0')}-${String(m + 1).padStart(2, '0')}`;
-  return `${layout.date} >= DATE '${first}-01' AND ${layout.date} < DATE '${after}-01'`;
+  return `${layout.date} >= DATE '${first}-01' AND ${layout.date} < DATE '${monthAfter(last)}-01'`;
+}
+
+/** The month after `month` (`YYYY-MM`). */
+export function monthAfter(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 12
+    ? `${String(y + 1).padStart(4, '0')}-01`
+    : `${String(y).padStart(4, '0')}-${String(m + 1).padStart(2, '0')}`;
 }
 
 /**

@@ -11,11 +11,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Session } from '../warehouse/session.js';
 import {
+  monthAfter,
   monthsWhere,
   NULL_PARTITION,
   partitionHash,
   partitionPath,
   partitionStatsSql,
+  SLOT_DAYS,
   type TableLayout,
 } from './lake-layout.js';
 import type { ManifestPartition, ScopeManifest } from './lake-manifest.js';
@@ -156,7 +158,14 @@ export async function planTable(
     read: span,
   };
   if (changedMonths.length > 0 && changedMonths.every(isMonth)) {
-    const writeWhere = runsWhere(layout, monthRuns(changedMonths));
+    // slot files: the days of the changed slots only (a night's slot is a quarter of its month's rows), read by
+    // zonemap rather than the month's rows filtered by their keys
+    const writeWhere = layout.slots
+      ? slotsWhere(
+          layout,
+          partitions.filter((p) => p.changed),
+        )
+      : runsWhere(layout, monthRuns(changedMonths));
     if (writeWhere) plan.writeWhere = writeWhere;
   }
   return plan;
@@ -196,6 +205,31 @@ export function splitsMonths(
     for (const m of spanned) months.add(m);
   }
   return months.size > 0 && rows / months.size >= minMonthRows;
+}
+
+/** The rows of the changed slot files' days: one date range per run of consecutive slots (`date >= … AND date < …`). */
+function slotsWhere(layout: TableLayout, changed: PlannedPartition[]): string | undefined {
+  if (!layout.date) return undefined;
+  const ranges = new Map<string, string>();
+  for (const p of changed) {
+    const month = unitOf(layout, p.values);
+    if (!isMonth(month) || p.slot === undefined) return undefined;
+    const first = `${month}-${String(1 + p.slot * SLOT_DAYS).padStart(2, '0')}`;
+    // the next slot's first day, or the next month's first
+    const end =
+      p.slot < 3 ? `${month}-${String(1 + (p.slot + 1) * SLOT_DAYS).padStart(2, '0')}` : `${monthAfter(month)}-01`;
+    ranges.set(first, end);
+  }
+  // consecutive slots (one's end the next one's first day) as one range
+  const merged: [string, string][] = [];
+  for (const first of [...ranges.keys()].sort()) {
+    const end = ranges.get(first) as string;
+    const last = merged.at(-1);
+    if (last && last[1] === first) last[1] = end;
+    else merged.push([first, end]);
+  }
+  const where = merged.map(([first, end]) => `${layout.date} >= DATE '${first}' AND ${layout.date} < DATE '${end}'`);
+  return where.length === 1 ? where[0] : where.map((w) => `(${w})`).join(' OR ');
 }
 
 /** The months (`YYYY-MM`, any order, repeats allowed) as runs of consecutive months, `[first, last]` each, in order. */
