@@ -49,6 +49,8 @@ export interface TableLayout {
  * month's file (docs/exports.md, "Partition layout").
  */
 export const SLOT_DAYS = 8;
+/** The slot of a month's last days (25-31 with 8-day slots). */
+export const LAST_SLOT = Math.floor((31 - 1) / SLOT_DAYS);
 /** The slot key's name while rows are grouped and staged (a staging folder `__slot=N`; never in the lake). */
 export const SLOT_KEY = '__slot';
 

@@ -139,7 +139,11 @@ export function mergeManifests(root: string, generatedAt: string): LakeManifest 
       merged.tables[name] = into;
     }
   }
-  for (const table of Object.values(merged.tables))
-    table.partitions.sort((a, b) => a.path.localeCompare(b.path) || (a.slot ?? 0) - (b.slot ?? 0));
+  for (const table of Object.values(merged.tables)) table.partitions.sort(byPartition);
   return merged;
+}
+
+/** The order partitions are listed in: by path, then a month's slot files by slot. */
+export function byPartition(a: ManifestPartition, b: ManifestPartition): number {
+  return a.path.localeCompare(b.path) || (a.slot ?? 0) - (b.slot ?? 0);
 }

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Session } from '../warehouse/session.js';
 import {
+  LAST_SLOT,
   monthAfter,
   monthsWhere,
   NULL_PARTITION,
@@ -20,7 +21,7 @@ import {
   SLOT_DAYS,
   type TableLayout,
 } from './lake-layout.js';
-import type { ManifestPartition, ScopeManifest } from './lake-manifest.js';
+import { byPartition, type ManifestPartition, type ScopeManifest } from './lake-manifest.js';
 import { monthsBetween, type RowGroupPrint } from './lake-storage.js';
 import { checkSegment } from './paths.js';
 
@@ -149,7 +150,7 @@ export async function planTable(
       p.storage_teams = teamsHash(teams.get(unit) ?? []);
     }
   }
-  partitions.sort((a, b) => a.path.localeCompare(b.path) || (a.slot ?? 0) - (b.slot ?? 0));
+  partitions.sort(byPartition);
   const changedMonths = partitions.filter((p) => p.changed).map((p) => unitOf(layout, p.values));
   const plan: PlannedTable = {
     key,
@@ -219,7 +220,9 @@ function slotsWhere(layout: TableLayout, changed: PlannedPartition[]): string | 
     const first = `${month}-${String(1 + p.slot * SLOT_DAYS).padStart(2, '0')}`;
     // the next slot's first day, or the next month's first
     const end =
-      p.slot < 3 ? `${month}-${String(1 + (p.slot + 1) * SLOT_DAYS).padStart(2, '0')}` : `${monthAfter(month)}-01`;
+      p.slot < LAST_SLOT
+        ? `${month}-${String(1 + (p.slot + 1) * SLOT_DAYS).padStart(2, '0')}`
+        : `${monthAfter(month)}-01`;
     ranges.set(first, end);
   }
   // consecutive slots (one's end the next one's first day) as one range
@@ -230,8 +233,12 @@ function slotsWhere(layout: TableLayout, changed: PlannedPartition[]): string | 
     if (last && last[1] === first) last[1] = end;
     else merged.push([first, end]);
   }
-  const where = merged.map(([first, end]) => `${layout.date} >= DATE '${first}' AND ${layout.date} < DATE '${end}'`);
-  return where.length === 1 ? where[0] : where.map((w) => `(${w})`).join(' OR ');
+  return anyOf(merged.map(([first, end]) => `${layout.date} >= DATE '${first}' AND ${layout.date} < DATE '${end}'`));
+}
+
+/** Rows any of the conditions selects. */
+function anyOf(conditions: string[]): string {
+  return conditions.length === 1 ? (conditions[0] as string) : conditions.map((c) => `(${c})`).join(' OR ');
 }
 
 /** The months (`YYYY-MM`, any order, repeats allowed) as runs of consecutive months, `[first, last]` each, in order. */
@@ -249,7 +256,7 @@ function monthRuns(months: string[]): [string, string][] {
 function runsWhere(layout: TableLayout, runs: [string, string][]): string | undefined {
   const ranges = runs.map(([first, last]) => monthsWhere(layout, first, last));
   if (ranges.length === 0 || ranges.some((r) => r === undefined)) return undefined;
-  return ranges.length === 1 ? ranges[0] : ranges.map((r) => `(${r})`).join(' OR ');
+  return anyOf(ranges as string[]);
 }
 
 export function scopeOf(layout: TableLayout, teamId: string | null): string {
