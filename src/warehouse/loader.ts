@@ -138,7 +138,10 @@ export class Loader {
     private readonly session: Session,
     private readonly gatherMs = 0,
     private readonly transaction: { rows: number; ms: number } = { rows: TRANSACTION_ROWS, ms: TRANSACTION_MS },
-  ) {}
+  ) {
+    // A statement queued behind the open transaction (see Session.contended) ends its wait through a lull.
+    session.onContention(() => this.wakeIdle?.());
+  }
 
   /** Sets the work every transaction does around its units' callbacks. */
   setBatchWork(work: BatchWork | undefined): void {
@@ -277,8 +280,9 @@ export class Loader {
             callerError = { error };
             throw error;
           }
-          // A lull while fetches are still in flight (a budget's wait, a slow page): the transaction waits for them.
-          while (this.pending.length === 0 && this.moreComing()) {
+          // A lull while fetches are still in flight (a budget's wait, a slow page): the transaction waits for them,
+          // unless a statement waits for it (a fetch that reads the warehouse: its unit cannot come until we commit).
+          while (this.pending.length === 0 && this.moreComing() && !this.session.contended) {
             const left = this.transaction.ms - (Date.now() - started);
             if (left <= 0 || rows >= this.transaction.rows) break;
             await new Promise<void>((resolve) => {
@@ -290,7 +294,12 @@ export class Loader {
             });
             this.wakeIdle = undefined;
           }
-        } while (this.pending.length > 0 && rows < this.transaction.rows && Date.now() - started < this.transaction.ms);
+        } while (
+          this.pending.length > 0 &&
+          !this.session.contended &&
+          rows < this.transaction.rows &&
+          Date.now() - started < this.transaction.ms
+        );
         try {
           await this.batchWork?.end();
         } catch (error) {

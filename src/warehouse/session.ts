@@ -15,6 +15,9 @@ export class Session {
   private tail: Promise<unknown> = Promise.resolve();
   /** Set inside `transaction`'s callback (and only in its async context), so its statements do not queue. */
   private readonly inTransaction = new AsyncLocalStorage<true>();
+  /** Callers queued for the connection and not yet running (see `contended`). */
+  private waiting = 0;
+  private readonly contentionListeners = new Set<() => void>();
 
   private constructor(readonly connection: DuckDBConnection) {}
 
@@ -31,9 +34,31 @@ export class Session {
   /** Runs `fn` alone on the connection (waits for earlier callers). Inside `transaction` it runs directly. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inTransaction.getStore()) return fn();
-    const next = this.tail.then(fn, fn);
+    this.waiting++;
+    for (const listener of this.contentionListeners) listener();
+    const run = () => {
+      this.waiting--;
+      return fn();
+    };
+    const next = this.tail.then(run, run);
     this.tail = next.catch(() => {});
     return next;
+  }
+
+  /**
+   * Someone is queued for the connection behind its holder (a statement waiting for a transaction to end). A holder
+   * that keeps its transaction open by choice (the loader through a lull) ends it instead: a caller that reads the
+   * warehouse while fetching (the per-domain streams' top domains) otherwise waits out the transaction, and the
+   * transaction waits for that caller's unit.
+   */
+  get contended(): boolean {
+    return this.waiting > 0;
+  }
+
+  /** Calls `listener` each time a caller queues for the connection; returns the function that stops it. */
+  onContention(listener: () => void): () => void {
+    this.contentionListeners.add(listener);
+    return () => this.contentionListeners.delete(listener);
   }
 
   /** Runs a statement; resolves to the number of rows it changed. */

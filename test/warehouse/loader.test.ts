@@ -384,6 +384,25 @@ describe('Loader', () => {
     expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(3);
   });
 
+  it('commits a transaction kept open through a lull as soon as a statement queues for its connection', async () => {
+    // The per-domain streams read the landed top domains while they fetch: a transaction that waited for their units,
+    // while their reads waited for it, stood still until its time ran out (10 s a stream, at every sync of more
+    // projects than fetches in flight). Here the time is an hour: without the fix the read would wait it out.
+    const loader = new Loader(ws.session, 0, { rows: 1_000_000, ms: 3_600_000 });
+    loader.expectUnits(() => true);
+    let transactions = 0;
+    loader.setBatchWork({ begin: () => transactions++, end: async () => {} });
+    for (const [u, day] of ['2026-01-01', '2026-01-02'].entries()) {
+      const landed = loader.loadUnit([{ table: 'raw.chats', rows: [chat(`c${u}`, day)] }], run);
+      // Long enough for the loader to land the unit and wait for more.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The reader sees the unit committed, and the unit's promise says so.
+      expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(u + 1);
+      await landed;
+    }
+    expect(transactions).toBe(2);
+  });
+
   it('rolls back every batch of a transaction when a later one fails: no unit of it lands, its state neither', async () => {
     const loader = new Loader(ws.session, 0, { rows: 1_000_000, ms: 60_000 });
     let coming = true;
