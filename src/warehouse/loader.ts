@@ -90,7 +90,8 @@ const CHUNK_ROWS = 2048;
 export const BATCH_UNITS = 64;
 export const BATCH_ROWS = 10_000;
 /**
- * How long a batch waits for more units before it lands (unless BATCH_ROWS are already queued). A backfill's
+ * How long a batch waits for more units before it lands (unless BATCH_ROWS are already queued, or no fetch is in
+ * flight: see `expectUnits`). A backfill's
  * requests arrive one at a time, so without the wait nearly every request was a batch (and a transaction) of its
  * own. 2 × 50 × 120 (1 137 requests): 13.0 s of sync CPU with no wait, 8.8 s at 300 ms, 8.6 s at 1 s.
  */
@@ -127,7 +128,8 @@ export class Loader {
   private batchWork: BatchWork | undefined;
   private wake: (() => void) | undefined;
   private wakeIdle: (() => void) | undefined;
-  private moreComing: () => boolean = () => false;
+  /** Whether units are still on their way (see `expectUnits`); undefined when nobody said. */
+  private moreComing: (() => boolean) | undefined;
   private roomWaiters: Array<{ limit: number; resolve(): void }> = [];
 
   /**
@@ -173,14 +175,16 @@ export class Loader {
 
   /**
    * `more` tells whether units are still on their way (fetches in flight): while it holds, an open transaction waits
-   * for them through a lull (up to its rows and time) rather than committing. Call `nudge` when it stops holding.
+   * for them through a lull (up to its rows and time) rather than committing; once it does not, a batch lands without
+   * waiting `gatherMs` for units that will not come. Call `nudge` when it stops holding.
    */
   expectUnits(more: (() => boolean) | undefined): void {
-    this.moreComing = more ?? (() => false);
+    this.moreComing = more;
   }
 
-  /** Units stopped coming (see `expectUnits`): the open transaction commits without waiting out its time. */
+  /** Units stopped coming (see `expectUnits`): the batch lands and the transaction commits without waiting. */
   nudge(): void {
+    this.wake?.();
     this.wakeIdle?.();
   }
 
@@ -219,9 +223,12 @@ export class Loader {
     return this.pendingRows >= BATCH_ROWS || this.pending.length >= BATCH_UNITS;
   }
 
-  /** Waits up to `gatherMs` for more units to join the batch, less once a full batch is queued. */
+  /**
+   * Waits up to `gatherMs` for more units to join the batch, less once a full batch is queued, not at all when no
+   * more are coming (a stream that reads landed rows waits for this batch, so does the sync's end: 0.3 s each).
+   */
   private async gather(): Promise<void> {
-    if (this.gatherMs <= 0 || this.batchFull()) return;
+    if (this.gatherMs <= 0 || this.batchFull() || this.moreComing?.() === false) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         this.wake = undefined;
@@ -282,7 +289,7 @@ export class Loader {
           }
           // A lull while fetches are still in flight (a budget's wait, a slow page): the transaction waits for them,
           // unless a statement waits for it (a fetch that reads the warehouse: its unit cannot come until we commit).
-          while (this.pending.length === 0 && this.moreComing() && !this.session.contended) {
+          while (this.pending.length === 0 && this.moreComing?.() && !this.session.contended) {
             const left = this.transaction.ms - (Date.now() - started);
             if (left <= 0 || rows >= this.transaction.rows) break;
             await new Promise<void>((resolve) => {

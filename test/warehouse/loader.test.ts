@@ -421,6 +421,22 @@ describe('Loader', () => {
     expect(await ws.state.finished(key)).toEqual([]);
   });
 
+  it('lands a batch without waiting gatherMs when no more units are coming, or once told they stopped', async () => {
+    // A stream that reads landed rows waits for the batch before it, and so does the sync's end: a gather of its
+    // own at each of them cost a small night's sync 0.3 s a time. The wait here is an hour: waiting would time out.
+    const loader = new Loader(ws.session, 3_600_000);
+    let coming = false;
+    loader.expectUnits(() => coming);
+    await loader.loadUnit([{ table: 'raw.chats', rows: [chat('c0', '2026-01-01')] }], run);
+    coming = true;
+    const landed = loader.loadUnit([{ table: 'raw.chats', rows: [chat('c1', '2026-01-01')] }], run);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    coming = false;
+    loader.nudge();
+    await landed;
+    expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(2);
+  });
+
   it('gathers units that arrive one at a time within gatherMs into one transaction', async () => {
     // A backfill's requests end one by one: each landing in a transaction of its own cost a WAL commit and the
     // state statements per request.
