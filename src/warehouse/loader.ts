@@ -91,9 +91,9 @@ export const BATCH_UNITS = 64;
 export const BATCH_ROWS = 10_000;
 /**
  * How long a batch waits for more units before it lands (unless BATCH_ROWS are already queued, or no fetch is in
- * flight: see `expectUnits`). A backfill's
- * requests arrive one at a time, so without the wait nearly every request was a batch (and a transaction) of its
- * own. 2 × 50 × 120 (1 137 requests): 13.0 s of sync CPU with no wait, 8.8 s at 300 ms, 8.6 s at 1 s.
+ * flight: see `expectUnits`). A backfill's requests arrive one at a time, so without the wait nearly every request
+ * was a batch (and a transaction) of its own. 2 × 50 × 120 (1 137 requests): 13.0 s of sync CPU with no wait, 8.8 s
+ * at 300 ms, 8.6 s at 1 s.
  */
 export const GATHER_MS = 300;
 /**
