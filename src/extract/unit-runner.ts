@@ -179,8 +179,8 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
     // before it are still in flight or landing, so the budget never idles at a stream's end (13 such waits made
     // a small sync a fifth slower than its floor).
     const queue = new PQueue({ concurrency: Math.max(1, input.concurrency) });
-    // While fetches are in flight the loader's transaction waits for their units through a lull; it commits as soon
-    // as the queue is idle (a stream that reads landed rows, or the end).
+    // While fetches are in flight the loader's batch gathers their units and its transaction waits for them through
+    // a lull; once the queue is idle (a stream that reads landed rows, or the end) it lands and commits at once.
     ws.loader.expectUnits(() => queue.size + queue.pending > 0);
     queue.on('idle', () => ws.loader.nudge());
     for (const streamPlan of plans) {
