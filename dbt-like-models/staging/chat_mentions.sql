@@ -2,8 +2,9 @@
 kind: incremental_by_time_range
 tags: [daily]
 time_column: chat_date
-# a month a transaction: memory bounded by a month's rows, not the history's (10 x an agency: docs/models.md)
-batch_days: 31
+# half a month a transaction: memory bounded by those days' rows, not the history's; a month of 10 x an agency's
+# answers peaked near 2 GB of RSS under the 1 GB DuckDB limit (docs/models.md)
+batch_days: 15
 # the sync re-fetches 3 lookback days for late answers: they are re-processed with the new day
 lookback: 3
 # and a day built before its answers landed (a sync that ran behind) is re-processed once they land
