@@ -2,7 +2,9 @@
 kind: incremental_by_time_range
 tags: [daily]
 time_column: date
-batch_days: 31
+# half a month a transaction: a month of 10 x an agency's answers peaked at 1,822 MiB of RSS built alone under the
+# 1 GB DuckDB limit, half a month at 1,528 MiB for the same CPU (docs/scaling.md)
+batch_days: 15
 description: >
   The own brand's performance per prompt, provider (and 'all') and day, with the prompt's attributes as of that day
   from snapshots.prompts_history (valid_from <= day < valid_to). The history starts on the first sync day: for

@@ -3,8 +3,9 @@ kind: incremental_by_time_range
 tags: [daily]
 time_column: date
 # a month a transaction: on the 10 × 50 × 365 world a first build of the whole year at once (with the competitor
-# id lists) failed with DuckDB's Out of Memory Error at the default 1GB memory limit
-batch_days: 31
+# id lists) failed with DuckDB's Out of Memory Error at the default 1GB memory limit; half a month since a month
+# peaked at 1,666 MiB of RSS built alone (half a month: 1,478 MiB, 67 s of CPU against 80; docs/scaling.md)
+batch_days: 15
 description: >
   What AI answers cite, per domain and day: citations, the answers citing the domain out of all the project's
   answers that day, how many of those name the own brand, how many name a tracked competitor but not the brand, the
