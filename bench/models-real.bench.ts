@@ -401,6 +401,8 @@ export async function main(): Promise<BenchResult> {
     const f = bySize[size.label] as SizeFigures;
     const l = size.label;
     const million = f.answers / 1e6;
+    // The size's peak resident set over its three builds, in KiB (VmHWM's unit).
+    const peakRssKb = Math.max(f.first.maxRssKb, f.night.maxRssKb, f.noop.maxRssKb);
     Object.assign(figures, {
       [`${l}_answers`]: f.answers,
       [`${l}_first_build_ms`]: round(f.first.ms),
@@ -411,8 +413,8 @@ export async function main(): Promise<BenchResult> {
       [`${l}_noop_build_ms`]: round(f.noop.ms),
       [`${l}_noop_build_cpu_ms`]: round(f.noop.cpuMs),
       [`${l}_noop_reused`]: `${f.noop.reused}/${f.noop.models} models, ${f.noop.testsReused ?? '?'}/${f.noop.tests ?? '?'} tests`,
-      // VmHWM is in KiB: this is MiB (the figure was named `_peak_rss_mb` before 2026-11-26).
-      [`${l}_peak_rss_mib`]: round(Math.max(f.first.maxRssKb, f.night.maxRssKb, f.noop.maxRssKb) / 1024),
+      // MiB (the figure was named `_peak_rss_mb` before 2026-11-26).
+      [`${l}_peak_rss_mib`]: round(peakRssKb / 1024),
       [`${l}_lake_full_ms`]: round(f.lake_full.ms),
       [`${l}_bare_copy_ms`]: round(f.bare_copy.ms),
       [`${l}_lake_night_ms`]: round(f.lake_night.ms),
@@ -440,7 +442,7 @@ export async function main(): Promise<BenchResult> {
     // 2 GB read as DuckDB reads a memory size (10^9 bytes, 1,907 MiB): the stricter of the two readings.
     targets[`${l}_peak_rss`] = {
       target: '<= 2 GB (2,000,000,000 bytes)',
-      met: Math.max(f.first.maxRssKb, f.night.maxRssKb, f.noop.maxRssKb) * 1024 <= 2e9,
+      met: peakRssKb * 1024 <= 2e9,
     };
     targets[`${l}_noop`] = { target: '<= 2 s', met: f.noop.ms <= 2000 };
   }
