@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { dayOf, extraOf, fieldsOf } from '../../src/extract/rows.js';
 
 describe('row helpers', () => {
@@ -26,8 +27,15 @@ describe('row helpers', () => {
 
   it("gives an item's fields its schema does not name, from the schema's fields or their set", () => {
     const item = { a: 1, b: 2, c: { d: 3 } };
-    expect(extraOf(item, ['a'])).toEqual({ b: 2, c: { d: 3 } });
+    expect(extraOf(item, fieldsOf(['a']))).toEqual({ b: 2, c: { d: 3 } });
     expect(extraOf(item, fieldsOf(['a', 'c']))).toEqual({ b: 2 });
     expect(extraOf(item, fieldsOf(['a', 'b', 'c']))).toBeNull();
+    expect(extraOf(item, z.object({ a: z.number(), b: z.number() }))).toEqual({ c: { d: 3 } });
+    // A list written at the call is a new object for every item, so its set would be built (and cached) per item:
+    // the type refuses it (the build checks this line), a set made once with fieldsOf is what a caller passes.
+    // @ts-expect-error a field list, not a field set
+    expect(extraOf(item, ['a'])).toEqual({ b: 2, c: { d: 3 } });
+    const schema = z.object({ a: z.number() });
+    expect(fieldsOf(schema)).toBe(fieldsOf(schema));
   });
 });

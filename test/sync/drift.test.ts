@@ -95,6 +95,42 @@ describe('schema drift', () => {
       tmp.cleanup();
     }
   });
+
+  it("keeps a chart value's unknown field in its metric row's _extra, and no _extra where it has none", async () => {
+    const server: ReferenceServer = await startWorld();
+    const proxy = await startRewritingProxy(server.url, (path, body) => {
+      const data = (body as { data?: Record<string, unknown> }).data;
+      if (/\/analytics$/.test(path) && data) {
+        // The first provider's value of each day of the visibility chart gains a field.
+        for (const values of Object.values(data.visibility_chart as Record<string, Array<Record<string, unknown>>>))
+          if (values[0]) values[0].confidence = 0.9;
+      }
+      return body;
+    });
+    const tmp = tempDir();
+    const wh = await openWarehouse(tmp.db);
+    try {
+      const result = await runSync({ ...server, url: proxy.url }, wh, { streams: ['prompt_metrics_daily'] });
+      expect(result.status).toBe('succeeded');
+      const rows = await query<{ metric: string; with_extra: number; without: number; confidence: string | null }>(
+        wh,
+        `SELECT metric, count(*) FILTER (WHERE _extra IS NOT NULL) AS with_extra,
+                count(*) FILTER (WHERE _extra IS NULL) AS without, any_value(_extra->>'$.confidence') AS confidence
+           FROM raw.prompt_metrics_daily GROUP BY metric ORDER BY metric`,
+      );
+      expect(rows.map((r) => r.metric)).toEqual(['position', 'sentiment', 'visibility']);
+      const visibility = rows.find((r) => r.metric === 'visibility');
+      expect(Number(visibility?.with_extra)).toBeGreaterThan(0);
+      expect(Number(visibility?.without)).toBeGreaterThan(0);
+      expect(visibility?.confidence).toBe('0.9');
+      for (const other of rows.filter((r) => r.metric !== 'visibility')) expect(Number(other.with_extra)).toBe(0);
+    } finally {
+      wh.close();
+      await proxy.close();
+      await server.close();
+      tmp.cleanup();
+    }
+  });
 });
 
 describe('schema drift in GET /projects', () => {

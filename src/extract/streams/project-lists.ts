@@ -49,7 +49,7 @@ export const actionsStream = defineStream({
         execution_prompt: execution.prompt,
         execution_skill: execution.skill,
         execution_params: execution.params,
-        _extra: extraOf(a, [...Object.keys(Action.shape)]),
+        _extra: extraOf(a, Action),
       }),
     }),
   ],

@@ -1,6 +1,6 @@
 import { catalogue, PromptAnalytics } from '../../api/index.js';
 import { dataRequest, defineStream, type Row } from '../declare.js';
-import { extraOf } from '../rows.js';
+import { extraOf, fieldsOf } from '../rows.js';
 import { promptParents, promptPath } from './parents.js';
 
 const CHARTS = [
@@ -8,6 +8,8 @@ const CHARTS = [
   ['position_chart', 'position'],
   ['sentiment_chart', 'sentiment'],
 ] as const;
+/** A chart value's fields: its `_extra` is the rest (one set for every value of every response). */
+const VALUE_FIELDS = fieldsOf(['provider', 'value']);
 
 /**
  * GET .../analytics per prompt and day range: the three charts unpivoted into raw.prompt_metrics_daily (one row
@@ -50,7 +52,7 @@ export const promptMetricsStream = defineStream({
                 provider: v.provider,
                 metric,
                 value: v.value,
-                _extra: extraOf(v, ['provider', 'value']),
+                _extra: extraOf(v, VALUE_FIELDS),
               });
             }
           }

@@ -1,8 +1,11 @@
 import { CategoryBreakdown, catalogue, SourceDomain, SourceOpportunity, SourcesAnalytics } from '../../api/index.js';
 import type { Partition } from '../../warehouse/loader.js';
 import { dataRequest, defineStream, listRequest, type Row, type UnitScope } from '../declare.js';
-import { extraOf } from '../rows.js';
+import { extraOf, fieldsOf } from '../rows.js';
 import { projectParents } from './parents.js';
+
+/** The analytics' `stats` fields: its `_extra` is the rest. */
+const STATS_FIELDS = fieldsOf(['total_sources', 'total_citations']);
 
 /** The analysis window of a project parent: its partition (project × window), which every row carries. */
 export function projectWindow({ ctx, parent }: UnitScope): Partition {
@@ -67,7 +70,7 @@ export const sourceAnalyticsStream = defineStream({
           other_pct: b.other,
           _extra: nonEmpty({
             ...extraOf(data, SourcesAnalytics),
-            ...prefixed('stats', extraOf(data.stats, ['total_sources', 'total_citations'])),
+            ...prefixed('stats', extraOf(data.stats, STATS_FIELDS)),
             ...prefixed('category_breakdown', extraOf(b, CategoryBreakdown)),
           }),
         };
