@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type DayRange, eachDay } from '../core/days.js';
+import type { DayRange } from '../core/days.js';
 import { opsDb } from '../warehouse/kysely/index.js';
 import { readMigrations } from '../warehouse/migrate.js';
 import type { Session } from '../warehouse/session.js';
@@ -97,10 +97,12 @@ export async function replaceModelState(
 
 /** Records what each model was built from (model -> input key), once its build and audits succeeded. */
 async function writeInputKeys(exec: Session, keys: ReadonlyMap<string, string>): Promise<void> {
-  const db = opsDb(exec);
-  for (const [model, inputKey] of keys) {
-    await db.updateTable('ops.model_state').set({ input_key: inputKey }).where('model', '=', model).execute();
-  }
+  if (keys.size === 0) return;
+  // One UPDATE for the run's models (an UPDATE each was a statement per model, ~1 ms apiece, on every run).
+  await sql`UPDATE ops.model_state AS s SET input_key = k.input_key
+    FROM (SELECT unnest(from_json(${JSON.stringify([...keys.keys()])}, '["VARCHAR"]')) AS model,
+                 unnest(from_json(${JSON.stringify([...keys.values()])}, '["VARCHAR"]')) AS input_key) AS k
+    WHERE s.model = k.model`.execute(opsDb(exec));
 }
 
 export function processedDays(exec: Session, model: string, relations: Relations): Promise<Set<string>> {
@@ -161,12 +163,16 @@ export async function markProcessed(exec: Session, model: string, range: DayRang
     .where('day', '>=', asDate(range.from))
     .where('day', '<=', asDate(range.to))
     .execute();
-  const days = eachDay(range.from, range.to);
-  if (days.length === 0) return;
-  await db
-    .insertInto('ops.model_intervals')
-    .values(days.map((day) => ({ model, day, processed_at: now, run_id: runId })))
-    .execute();
+  if (range.from > range.to) return;
+  // The days are generated in the statement: a VALUES row per day bound 4 parameters each (a 120-day batch, 480),
+  // and DuckDB's binding of a long parameter list cost more than the insert (4-12 ms a batch on a small world).
+  await sql`INSERT INTO ops.model_intervals (model, day, processed_at, run_id)
+    SELECT ${model}, CAST(d AS DATE), ${now}, ${runId} FROM ${dayRange(range)}`.execute(db);
+}
+
+/** `range(…) AS days(d)`: the days of `range` as rows (timestamps at midnight), from and to included. */
+function dayRange(range: DayRange) {
+  return sql`range(CAST(${range.from} AS DATE), CAST(${range.to} AS DATE) + INTERVAL 1 DAY, INTERVAL 1 DAY) AS days(d)`;
 }
 
 /** Forgets the model's processed days: every one, or those after the day `after`. */
@@ -188,12 +194,14 @@ export async function restate(
   by: string,
   runId: string,
 ): Promise<void> {
-  const days = eachDay(range.from, range.to);
-  if (models.length === 0 || days.length === 0) return;
-  await opsDb(exec)
-    .insertInto('ops.model_restated')
-    .values(models.flatMap((model) => days.map((day) => ({ model, day, restated_by: by, run_id: runId }))))
-    .execute();
+  if (models.length === 0 || range.from > range.to) return;
+  // One row per (model, day), generated in the statement (see markProcessed): ten models × 31 days was 1 240
+  // parameters as VALUES rows.
+  await sql`INSERT INTO ops.model_restated (model, day, restated_by, run_id)
+    SELECT m.model, CAST(d AS DATE), ${by}, ${runId}
+    FROM unnest(from_json(${JSON.stringify(models)}, '["VARCHAR"]')) AS m(model), ${dayRange(range)}`.execute(
+    opsDb(exec),
+  );
 }
 
 /** The model processed the days of `range` again (every day when no range): they are no longer restated. */
