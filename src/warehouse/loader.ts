@@ -52,6 +52,11 @@ interface TargetColumn {
   wire: WireKind;
 }
 
+interface ColumnRow {
+  column_name: string;
+  data_type: string;
+}
+
 interface TargetTable {
   table: string;
   schema: string;
@@ -122,6 +127,8 @@ export const TRANSACTION_MS = 10_000;
  */
 export class Loader {
   private readonly tables = new Map<string, TargetTable>();
+  /** Per schema, its tables' columns (`schemaColumns`). */
+  private readonly schemas = new Map<string, Map<string, ColumnRow[]>>();
   private readonly pending: PendingUnit[] = [];
   private draining = false;
   private pendingRows = 0;
@@ -376,10 +383,9 @@ export class Loader {
     const known = this.tables.get(table);
     if (known) return known;
     const [schema = '', name = ''] = table.split('.');
-    const rows = await this.session.all<{ column_name: string; data_type: string }>(
-      'SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position',
-      [schema, name],
-    );
+    // A table created since the schema was read (a test's, a migration's) is looked for again.
+    const rows =
+      (await this.schemaColumns(schema)).get(name) ?? (await this.schemaColumns(schema, true)).get(name) ?? [];
     if (rows.length === 0)
       throw dbError(`Loading ${table}`, new Error('table does not exist (migrations not applied?)'));
     const columns = rows.map((r) => ({ name: r.column_name, type: r.data_type, wire: wireOf(r.data_type) }));
@@ -393,6 +399,28 @@ export class Loader {
     };
     this.tables.set(table, target);
     return target;
+  }
+
+  /**
+   * The columns of every table of `schema`, read in one statement the first time a table of it is loaded: a sync
+   * lands into some 25 tables, and a statement each was about 8 ms of a small night's 0.8 s sync. `fresh` reads it
+   * again.
+   */
+  private async schemaColumns(schema: string, fresh = false): Promise<Map<string, ColumnRow[]>> {
+    const cached = fresh ? undefined : this.schemas.get(schema);
+    if (cached) return cached;
+    const rows = await this.session.all<ColumnRow & { table_name: string }>(
+      'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = $1 ORDER BY table_name, ordinal_position',
+      [schema],
+    );
+    const byTable = new Map<string, ColumnRow[]>();
+    for (const { table_name, ...column } of rows) {
+      const columns = byTable.get(table_name) ?? [];
+      columns.push(column);
+      byTable.set(table_name, columns);
+    }
+    this.schemas.set(schema, byTable);
+    return byTable;
   }
 }
 

@@ -267,6 +267,22 @@ describe('Loader', () => {
     expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(0);
   });
 
+  it('finds a table created after its schema was read, in its own column order, and names a table that does not exist', async () => {
+    // The first load reads raw's columns once; raw.late is created after it, its columns in an order of their own.
+    await ws.loader.loadUnit([{ table: 'raw.chats', rows: [chat('c1', '2026-01-01')] }], run);
+    await ws.session.run(
+      'CREATE TABLE raw.late (n DOUBLE, label VARCHAR, team_id VARCHAR, _sync_run_id VARCHAR, _extracted_at TIMESTAMP)',
+    );
+    await ws.loader.loadUnit([{ table: 'raw.late', rows: [{ label: 'x', n: 2 }] }], run);
+    expect(await ws.session.all('SELECT n, label, team_id FROM raw.late')).toEqual([
+      { n: 2, label: 'x', team_id: 'team-a' },
+    ]);
+    await expect(ws.loader.loadUnit([{ table: 'raw.nowhere', rows: [{ n: 1 }] }], run)).rejects.toThrow(
+      /raw\.nowhere.*does not exist/,
+    );
+    expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(1);
+  });
+
   it('lands every value and every NULL where it was, in each wire type, across data chunks of one unit', async () => {
     // NULLs at a chunk's first and last rows, at a validity word's edges and in the next chunks; non-ASCII text.
     const nullAt = new Set([0, 7, 8, 63, 64, 2047, 2048, 2049, 4095, 4096, 4999]);
