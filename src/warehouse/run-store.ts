@@ -92,18 +92,24 @@ export class RunStore {
   }
 
   /**
-   * Parents of a stream with rows rejected by any run: their good rows may be landed although the state does not
-   * know it (a unit with rejections is not marked finished), so their next units must replace, not append.
+   * Per stream, its parents with rows rejected by any run (one query for a sync's plan): their good rows may be
+   * landed although the state does not know it (a unit with rejections is not marked finished), so their next units
+   * must replace, not append.
    */
-  async rejectedParents(teamId: string, stream: string): Promise<Set<string>> {
+  async rejectedParentsByStream(teamId: string): Promise<Map<string, Set<string>>> {
     const rows = await this.db
       .selectFrom('ops.rejected_rows')
-      .select('parent_id')
+      .select(['stream', 'parent_id'])
       .distinct()
       .where('team_id', '=', teamId)
-      .where('stream', '=', stream)
       .execute();
-    return new Set(rows.map((r) => r.parent_id));
+    const out = new Map<string, Set<string>>();
+    for (const row of rows) {
+      const parents = out.get(row.stream) ?? new Set<string>();
+      parents.add(row.parent_id);
+      out.set(row.stream, parents);
+    }
+    return out;
   }
 
   async reject(row: RejectedRow): Promise<void> {

@@ -35,6 +35,28 @@ export class StateStore {
     return this.stateOf(teamId, stream, today, parentId === undefined ? undefined : [parentId]);
   }
 
+  /**
+   * The state of every stream of a team, by stream and then parent, as `stateByParent` sees it: one query for a
+   * sync's plan rather than one per stream (27 streams, 3-5 ms a statement on a small night).
+   */
+  async stateByStream(teamId: string, today: string): Promise<Map<string, Map<string, ParentState>>> {
+    const rows = await this.db
+      .selectFrom('ops.sync_state')
+      .select(['stream', 'parent_id', 'range_from', 'range_to', 'api_day'])
+      .where('team_id', '=', teamId)
+      .orderBy('stream')
+      .orderBy('parent_id')
+      .orderBy('range_from')
+      .execute();
+    const byStream = new Map<string, typeof rows>();
+    for (const row of rows) {
+      const streamRows = byStream.get(row.stream) ?? [];
+      streamRows.push(row);
+      byStream.set(row.stream, streamRows);
+    }
+    return new Map([...byStream].map(([stream, streamRows]) => [stream, parentStates(streamRows, today)]));
+  }
+
   private async stateOf(
     teamId: string,
     stream: string,
@@ -47,20 +69,7 @@ export class StateStore {
       .where('team_id', '=', teamId)
       .where('stream', '=', stream);
     if (parents !== undefined) query = query.where('parent_id', 'in', parents);
-    const rows = await query.orderBy('parent_id').orderBy('range_from').execute();
-    const out = new Map<string, ParentState>();
-    for (const row of rows) {
-      const state = out.get(row.parent_id) ?? { before: [], today: [] };
-      const range = { from: toDay(row.range_from), to: toDay(row.range_to) };
-      if (row.api_day !== null && toDay(row.api_day) === today) state.today.push(range);
-      else state.before.push(range);
-      out.set(row.parent_id, state);
-    }
-    for (const state of out.values()) {
-      state.before = mergeRanges(state.before);
-      state.today = mergeRanges(state.today);
-    }
-    return out;
+    return parentStates(await query.orderBy('parent_id').orderBy('range_from').execute(), today);
   }
 
   /** Every finished range of every parent of a stream, whatever day landed it. */
@@ -137,4 +146,24 @@ export class StateStore {
 export function toDay(value: unknown): string {
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   return String(value).slice(0, 10);
+}
+
+/** A stream's state rows (ordered by parent, then range) as each parent's ranges, before `today` and of it, merged. */
+function parentStates(
+  rows: ReadonlyArray<{ parent_id: string; range_from: unknown; range_to: unknown; api_day: unknown }>,
+  today: string,
+): Map<string, ParentState> {
+  const out = new Map<string, ParentState>();
+  for (const row of rows) {
+    const state = out.get(row.parent_id) ?? { before: [], today: [] };
+    const range = { from: toDay(row.range_from), to: toDay(row.range_to) };
+    if (row.api_day !== null && toDay(row.api_day) === today) state.today.push(range);
+    else state.before.push(range);
+    out.set(row.parent_id, state);
+  }
+  for (const state of out.values()) {
+    state.before = mergeRanges(state.before);
+    state.today = mergeRanges(state.today);
+  }
+  return out;
 }

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import type { DuckDBInstance } from '@duckdb/node-api';
 import type { Kysely } from 'kysely';
 import { memoryLimitFor } from '../core/defaults.js';
 import { DuckDBBudgetStore } from './budget-store.js';
@@ -21,6 +22,9 @@ export interface WarehouseSession {
   close(): void;
 }
 
+/** DuckDB instances whose file `Warehouse.open` has migrated. */
+const MIGRATED = new WeakSet<DuckDBInstance>();
+
 /**
  * The warehouse file, migrated on open. Each parallel writer takes its own `session()` (a DuckDB connection of
  * the same instance), so one team's transaction never interleaves with another's.
@@ -37,7 +41,13 @@ export class Warehouse {
     const sized = { ...DEFAULT_RESOURCES, memoryLimit: memoryLimitFor(fileBytes(path)) };
     const database = await Database.open(path, duckdbOptions({ ...sized, ...resources }));
     const warehouse = new Warehouse(database);
-    await migrate(await database.session.inUtc());
+    await database.session.inUtc();
+    // An instance is migrated once: inside `withSharedInstance` a run opens the warehouse for each stage and ledger
+    // write (about 18 times), and each migration check was 3 statements and a read of sql/.
+    if (!MIGRATED.has(database.instance)) {
+      await migrate(database.session);
+      MIGRATED.add(database.instance);
+    }
     return warehouse;
   }
 

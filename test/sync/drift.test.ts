@@ -50,6 +50,7 @@ describe('schema drift', () => {
         'SELECT status, rejected_rows FROM ops.sync_runs',
       );
       expect(run).toEqual({ status: 'partial', rejected_rows: result.counters.rejectedRows });
+      const landedFirst = await query<{ n: number }>(wh, 'SELECT count(*) AS n FROM raw.chats');
       wh.close();
       // The unit with the rejected row is not marked finished: the next sync (the CLI) asks for it again, rejects
       // the row again, says so, and exits 2 (partial).
@@ -86,9 +87,16 @@ describe('schema drift', () => {
         again,
         'SELECT status, rejected_rows FROM ops.sync_runs ORDER BY started_at',
       );
-      again.close();
       expect(runs.map((r) => r.status)).toEqual(['partial', 'partial']);
       expect(runs[1]?.rejected_rows).toBeGreaterThanOrEqual(1);
+      // The unit asked again replaces the good rows its first landing left (ops.rejected_rows names its parent to the
+      // plan): the same chats, none twice.
+      const landedAgain = await query<{ n: number; ids: number }>(
+        again,
+        'SELECT count(*) AS n, count(DISTINCT id) AS ids FROM raw.chats',
+      );
+      again.close();
+      expect(landedAgain).toEqual([{ n: landedFirst[0]?.n, ids: landedFirst[0]?.n }]);
     } finally {
       await proxy.close();
       await server.close();
