@@ -79,20 +79,23 @@ export async function replaceModelState(
   builtAt: Date,
 ): Promise<void> {
   const db = opsDb(exec);
-  await db.deleteFrom('ops.model_state').where('model', '=', row.model).execute();
-  await db
-    .insertInto('ops.model_state')
-    .values({
-      model: row.model,
-      kind: row.kind,
-      fingerprint: row.fingerprint,
-      start_date: row.start_date,
-      built_at: builtAt,
-      run_id: runId,
-      input_key: row.input_key ?? null,
-      dims_key: row.dims_key ?? null,
-    })
-    .execute();
+  const values = {
+    kind: row.kind,
+    fingerprint: row.fingerprint,
+    start_date: row.start_date,
+    built_at: builtAt,
+    run_id: runId,
+    input_key: row.input_key ?? null,
+    dims_key: row.dims_key ?? null,
+  };
+  // A model built before has its row: one UPDATE (a DELETE and an INSERT were two statements a model, every run).
+  const updated = await db.updateTable('ops.model_state').set(values).where('model', '=', row.model).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) {
+    await db
+      .insertInto('ops.model_state')
+      .values({ model: row.model, ...values })
+      .execute();
+  }
 }
 
 /** Records what each model was built from (model -> input key), once its build and audits succeeded. */
