@@ -7,10 +7,19 @@ import type { OpsDatabase } from './kysely/index.js';
  * identifier of the key, never the key.
  */
 export class DuckDBBudgetStore {
-  constructor(private readonly db: Kysely<OpsDatabase>) {}
+  private opened: Promise<Kysely<OpsDatabase>> | undefined;
+
+  /** `db`: the ops tables, or a function that opens them when the store is first used (and only then). */
+  constructor(private readonly db: Kysely<OpsDatabase> | (() => Promise<Kysely<OpsDatabase>>)) {}
+
+  private async ops(): Promise<Kysely<OpsDatabase>> {
+    if (typeof this.db !== 'function') return this.db;
+    this.opened ??= this.db();
+    return this.opened;
+  }
 
   async load(keyId: string): Promise<number[]> {
-    const row = await this.db
+    const row = await (await this.ops())
       .selectFrom('ops.rate_budget')
       .select('timestamps')
       .where('key_id', '=', keyId)
@@ -22,7 +31,7 @@ export class DuckDBBudgetStore {
 
   async save(keyId: string, timestamps: readonly number[]): Promise<void> {
     const values = { key_id: keyId, timestamps: JSON.stringify(timestamps), updated_at: new Date() };
-    await this.db
+    await (await this.ops())
       .insertInto('ops.rate_budget')
       .values(values)
       .onConflict((oc) =>

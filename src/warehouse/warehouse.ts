@@ -58,8 +58,11 @@ export class Warehouse {
   async session(): Promise<WarehouseSession> {
     const session = await Session.create(await this.database.connect());
     // The budget saves its window after every request: on a connection of its own, those small commits never wait
-    // behind (or hold up) a unit's load, which the session serializes.
-    const budgetSession = await Session.create(await this.database.connect());
+    // behind (or hold up) a unit's load, which the session serializes. Opened when the budget is first used (a sync):
+    // the run's other sessions (its ledger writes, stages) never use it.
+    let budgetSession: Session | undefined;
+    let opening: Promise<Session> | undefined;
+    let closed = false;
     const ops = opsDb(session);
     return {
       session,
@@ -67,9 +70,21 @@ export class Warehouse {
       loader: new Loader(session, GATHER_MS),
       state: new StateStore(ops),
       runs: new RunStore(ops),
-      budget: new DuckDBBudgetStore(opsDb(budgetSession)),
+      budget: new DuckDBBudgetStore(async () => {
+        opening ??= this.database
+          .connect()
+          .then((connection) => Session.create(connection))
+          .then((opened) => {
+            // Closed while it opened: nothing will use it.
+            if (closed) opened.close();
+            else budgetSession = opened;
+            return opened;
+          });
+        return opsDb(await opening);
+      }),
       close: () => {
-        budgetSession.close();
+        closed = true;
+        budgetSession?.close();
         session.close();
       },
     };
