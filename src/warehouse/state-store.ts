@@ -40,14 +40,7 @@ export class StateStore {
    * sync's plan rather than one per stream (27 streams, 3-5 ms a statement on a small night).
    */
   async stateByStream(teamId: string, today: string): Promise<Map<string, Map<string, ParentState>>> {
-    const rows = await this.db
-      .selectFrom('ops.sync_state')
-      .select(['stream', 'parent_id', 'range_from', 'range_to', 'api_day'])
-      .where('team_id', '=', teamId)
-      .orderBy('stream')
-      .orderBy('parent_id')
-      .orderBy('range_from')
-      .execute();
+    const rows = await this.rowsOf(teamId).orderBy('stream').orderBy('parent_id').orderBy('range_from').execute();
     const byStream = new Map<string, typeof rows>();
     for (const row of rows) {
       const streamRows = byStream.get(row.stream) ?? [];
@@ -63,13 +56,17 @@ export class StateStore {
     today: string,
     parents: readonly string[] | undefined,
   ): Promise<Map<string, ParentState>> {
-    let query = this.db
-      .selectFrom('ops.sync_state')
-      .select(['parent_id', 'range_from', 'range_to', 'api_day'])
-      .where('team_id', '=', teamId)
-      .where('stream', '=', stream);
+    let query = this.rowsOf(teamId).where('stream', '=', stream);
     if (parents !== undefined) query = query.where('parent_id', 'in', parents);
     return parentStates(await query.orderBy('parent_id').orderBy('range_from').execute(), today);
+  }
+
+  /** The team's state rows, the columns `parentStates` reads. */
+  private rowsOf(teamId: string) {
+    return this.db
+      .selectFrom('ops.sync_state')
+      .select(['stream', 'parent_id', 'range_from', 'range_to', 'api_day'])
+      .where('team_id', '=', teamId);
   }
 
   /** Every finished range of every parent of a stream, whatever day landed it. */

@@ -61,7 +61,6 @@ export class Warehouse {
     // behind (or hold up) a unit's load, which the session serializes. Opened when the budget is first used (a sync):
     // the run's other sessions (its ledger writes, stages) never use it.
     let budgetSession: Session | undefined;
-    let opening: Promise<Session> | undefined;
     let closed = false;
     const ops = opsDb(session);
     return {
@@ -70,17 +69,13 @@ export class Warehouse {
       loader: new Loader(session, GATHER_MS),
       state: new StateStore(ops),
       runs: new RunStore(ops),
+      // The store calls this once, when it is first used.
       budget: new DuckDBBudgetStore(async () => {
-        opening ??= this.database
-          .connect()
-          .then((connection) => Session.create(connection))
-          .then((opened) => {
-            // Closed while it opened: nothing will use it.
-            if (closed) opened.close();
-            else budgetSession = opened;
-            return opened;
-          });
-        return opsDb(await opening);
+        const opened = await Session.create(await this.database.connect());
+        // Closed while it opened: nothing will use it.
+        if (closed) opened.close();
+        else budgetSession = opened;
+        return opsDb(opened);
       }),
       close: () => {
         closed = true;
