@@ -9,7 +9,7 @@ import type { SyncConfig } from '../core/config.js';
 import { dayDiff, msToDay } from '../core/days.js';
 import { registerSecret } from '../core/errors.js';
 import { writeFileAtomic } from '../export/paths.js';
-import { control, type ReferenceServer, startReferenceServer } from '../reference/index.js';
+import type { ReferenceServer } from '../reference/index.js';
 
 export interface EmbeddedWorld {
   seed: number;
@@ -119,6 +119,9 @@ export async function startEmbedded(world: EmbeddedWorld, dbPath?: string): Prom
   const today = world.today ?? msToDay(Date.now());
   const anchor = dbPath ? anchorFor(dbPath, world) : undefined;
   const origin = anchor && anchor.origin <= today ? anchor.origin : today;
+  // The reference (its world, hono and the services' routes) is loaded here, not with the nightly job that imports
+  // this file: a run against a real API never needs it.
+  const { startReferenceServer } = await import('../reference/index.js');
   const server = await startReferenceServer({
     demo: true,
     seed: world.seed,
@@ -145,7 +148,10 @@ async function describeServices(
   today: string,
   anchorDb: string | undefined,
 ): Promise<EmbeddedServices> {
-  if (origin < today) control.advanceClock(server.state, { days: dayDiff(origin, today) });
+  if (origin < today) {
+    const { control } = await import('../reference/index.js');
+    control.advanceClock(server.state, { days: dayDiff(origin, today) });
+  }
   if (anchorDb) {
     const fresh: WorldAnchor = {
       seed: world.seed,

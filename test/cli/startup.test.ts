@@ -3,8 +3,8 @@
  * the built CLI runs in a child process whose module resolutions a loader hook records (fixtures/record-modules.mjs).
  * A command that really runs does load what it needs, so a hook that recorded nothing would fail too.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Help } from 'commander';
@@ -13,6 +13,7 @@ import { COMMANDS } from '../../src/cli/commands/index.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { STREAM_NAMES } from '../../src/core/stream-names.js';
 import { STREAMS } from '../../src/extract/streams/index.js';
+import { startReferenceServer } from '../../src/reference/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { newestSource } from '../ops/soak-support.js';
 
@@ -98,6 +99,59 @@ describe('vwh starts without its heavy modules', () => {
     expect(run.out).toBe('answer\n42\n');
     expect(run.specifiers).toContain('@duckdb/node-api');
   });
+});
+
+describe('vwh run loads what its night uses', () => {
+  it.skipIf(!built)(
+    'against an API it loads neither the reference services nor Arrow (needs npm run build)',
+    async () => {
+      // A key the server refuses: the run stops at the sync (exit 3), after the pipeline and its stages were loaded.
+      const server = await startReferenceServer({
+        port: 0,
+        demo: true,
+        seed: 5,
+        projects: 1,
+        prompts: 1,
+        historyDays: 2,
+      });
+      const keyFile = join(dir, 'refused.key');
+      writeFileSync(keyFile, 'vwh_test_refused_key_0000000000\n');
+      const record = join(dir, 'modules-run.txt');
+      try {
+        const code = await new Promise<number | null>((resolve) => {
+          const child = spawn(
+            process.execPath,
+            [
+              '--import',
+              HOOK,
+              BIN,
+              'run',
+              '--db',
+              join(dir, 'run.duckdb'),
+              '--base-url',
+              server.url,
+              '--key-file',
+              keyFile,
+            ],
+            { env: { ...process.env, VWH_RECORD_MODULES: record }, stdio: 'ignore' },
+          );
+          child.once('exit', resolve);
+        });
+        expect(code).toBe(3);
+      } finally {
+        await server.close();
+      }
+      const urls = readFileSync(record, 'utf8')
+        .split('\n')
+        .map((line) => line.split('\t')[1] ?? '');
+      // the run did load its stages, the sync's client and DuckDB
+      expect(urls.some((url) => url.endsWith('/dist/src/ops/stages/exports.js'))).toBe(true);
+      expect(urls.some((url) => url.includes('/node_modules/@duckdb/node-api/'))).toBe(true);
+      expect(
+        urls.filter((url) => /\/dist\/src\/reference\/|\/node_modules\/(hono|@hono|apache-arrow)\//.test(url)),
+      ).toEqual([]);
+    },
+  );
 });
 
 describe('the constants restated for help texts', () => {
