@@ -80,6 +80,7 @@ export async function runNode(run: NodeRun, model: Model, exec: Session): Promis
       result.audits = await runAudits(exec, model.id, qualified(model.schema, model.name), model.config.audits, {
         storeFailures: run.options.storeFailures ?? false,
         scope,
+        view: model.config.kind === 'view',
       });
       result.status = auditStatus(result.audits);
     }

@@ -126,6 +126,48 @@ describe('audits', () => {
     ]);
   });
 
+  it("a view's audits run its query once, together; an audit that does not bind fails alone", async () => {
+    s = await sandbox();
+    await seedRaw(s.db);
+    // nextval() counts the rows the view's query produced for the audits reading `n`: 20 once, not 20 for each.
+    await s.db.session.run('CREATE SEQUENCE raw.rows_read');
+    writeModels(s.modelsDir, {
+      'staging/numbered.sql': [
+        '/* @model\nkind: view\naudits:',
+        '  - not_null: [brand, n]',
+        '  - unique: [day, brand]',
+        '  - expression: {sql: "position < 3 and n > 0", name: top_two, severity: warn}',
+        '*/',
+        "select id, day, brand, position, nextval('raw.rows_read') as n from raw.chats",
+      ].join('\n'),
+    });
+    const r = await build(s);
+    expect(r.byId('staging.numbered').audits.map((a) => [a.name, a.status, a.failures])).toEqual([
+      ['not_null__brand__n', 'pass', 0],
+      ['unique__day__brand', 'fail', 10],
+      ['top_two', 'warn', 5],
+    ]);
+    expect(await s.db.session.scalar("SELECT nextval('raw.rows_read') - 1")).toBe(20);
+
+    writeModels(s.modelsDir, {
+      'staging/numbered.sql': [
+        '/* @model\nkind: view\naudits:',
+        '  - not_null: [brand]',
+        '  - expression: {sql: "no_such_column > 0", name: broken}',
+        '  - unique: [day, brand]',
+        '*/',
+        'select id, day, brand, position from raw.chats',
+      ].join('\n'),
+    });
+    const again = (await build(s)).byId('staging.numbered');
+    expect(again.audits.map((a) => [a.name, a.status, a.failures])).toEqual([
+      ['not_null__brand', 'pass', 0],
+      ['broken', 'error', 0],
+      ['unique__day__brand', 'fail', 10],
+    ]);
+    expect(again.audits[1]?.message).toMatch(/no_such_column/);
+  });
+
   it('on an incremental model, audits check only the interval just processed', async () => {
     s = await sandbox();
     await seedRaw(s.db, 5);

@@ -1,7 +1,7 @@
 import { quoteIdent } from '../../core/sql.js';
 import type { Session } from '../../warehouse/session.js';
 import { qualified, stripTrailingSemicolon } from '../sql-text.js';
-import { auditQuery } from './compile.js';
+import { auditQuery, auditsCountQuery } from './compile.js';
 import type { AuditSpec } from './spec.js';
 
 export const FAILURES_SCHEMA = 'audit_failures';
@@ -21,51 +21,101 @@ export interface AuditOutcome {
   storedIn?: string;
 }
 
-/** Counts each audit's failing rows, compares with its threshold, stores the rows in audit_failures.* if asked. */
+/**
+ * Counts each audit's failing rows, compares with its threshold, stores the rows in audit_failures.* if asked. The
+ * counts are one statement for all the model's audits (`auditsCountQuery`); when it fails (an audit's SQL that does
+ * not bind, say), each audit runs on its own so that the error is the failing audit's and the others still count.
+ */
 export async function runAudits(
   exec: Session,
   nodeId: string,
   relation: string,
   audits: AuditSpec[],
-  options: { scope?: string; storeFailures: boolean },
+  options: { scope?: string; storeFailures: boolean; view?: boolean },
 ): Promise<AuditOutcome[]> {
+  if (options.scope === NOTHING) {
+    // An incremental build that wrote no day has nothing new to check; the whole table is `vwh models test`'s job.
+    return audits.map((a) => ({ name: a.name, type: a.type, severity: a.severity, status: 'pass', failures: 0 }));
+  }
+  const counts = audits.length > 1 ? await countAll(exec, audits, relation, options) : undefined;
   const outcomes: AuditOutcome[] = [];
-  for (const audit of audits) {
-    if (options.scope === NOTHING) {
-      // An incremental build that wrote no day has nothing new to check; the whole table is `vwh models test`'s job.
-      outcomes.push({ name: audit.name, type: audit.type, severity: audit.severity, status: 'pass', failures: 0 });
-      continue;
-    }
+  for (const [i, audit] of audits.entries()) {
     const query = auditQuery(audit, relation, options.scope);
+    const spec = {
+      name: audit.name,
+      type: audit.type,
+      severity: audit.severity,
+      threshold: audit.threshold,
+      store: audit.storeFailures || options.storeFailures,
+    };
+    const counted = counts?.[i];
     outcomes.push(
-      await runFailingRowsQuery(exec, `${nodeId}__${audit.name}`, query, {
-        name: audit.name,
-        type: audit.type,
-        severity: audit.severity,
-        threshold: audit.threshold,
-        store: audit.storeFailures || options.storeFailures,
-      }),
+      counted === undefined
+        ? await runFailingRowsQuery(exec, `${nodeId}__${audit.name}`, query, spec)
+        : await judged(exec, `${nodeId}__${audit.name}`, query, spec, counted),
     );
   }
   return outcomes;
+}
+
+/** Every audit's failing rows counted in one statement, or undefined when that statement fails. */
+async function countAll(
+  exec: Session,
+  audits: AuditSpec[],
+  relation: string,
+  options: { scope?: string; view?: boolean },
+): Promise<number[] | undefined> {
+  try {
+    const [row] = await exec.all(auditsCountQuery(audits, relation, options.scope, options.view ?? false));
+    return audits.map((_, i) => Number(row?.[`a${i}`]));
+  } catch {
+    return undefined;
+  }
 }
 
 export async function runFailingRowsQuery(
   exec: Session,
   storeName: string,
   query: string,
-  audit: { name: string; type: string; severity: 'error' | 'warn'; threshold: number; store: boolean },
+  audit: FailingRowsCheck,
 ): Promise<AuditOutcome> {
-  const base = { name: audit.name, type: audit.type, severity: audit.severity };
   let failures: number;
   try {
     failures = Number(await exec.scalar(`SELECT count(*) FROM (${stripTrailingSemicolon(query)}\n) AS f`));
   } catch (error) {
-    return { ...base, status: 'error', failures: 0, message: (error as Error).message };
+    return {
+      name: audit.name,
+      type: audit.type,
+      severity: audit.severity,
+      status: 'error',
+      failures: 0,
+      message: (error as Error).message,
+    };
   }
+  return judged(exec, storeName, query, audit, failures);
+}
+
+interface FailingRowsCheck {
+  name: string;
+  type: string;
+  severity: 'error' | 'warn';
+  threshold: number;
+  store: boolean;
+}
+
+/** The outcome of `failures` failing rows against the threshold; the rows stored in audit_failures.* if asked. */
+async function judged(
+  exec: Session,
+  storeName: string,
+  query: string,
+  audit: FailingRowsCheck,
+  failures: number,
+): Promise<AuditOutcome> {
   const failed = failures > audit.threshold;
   const outcome: AuditOutcome = {
-    ...base,
+    name: audit.name,
+    type: audit.type,
+    severity: audit.severity,
     status: failed ? (audit.severity === 'error' ? 'fail' : 'warn') : 'pass',
     failures,
   };
