@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAudit } from '../../src/models/audits/spec.js';
-import { parseModelHeader, splitFile } from '../../src/models/header.js';
+import { headerParses, parseModelHeader, splitFile } from '../../src/models/header.js';
 import { plannedRanges, toRanges } from '../../src/models/intervals.js';
+import { loadProject, shippedModelsDir } from '../../src/models/project.js';
 import { replaceRelation, splitStatements, sqlPieces, substituteMacros } from '../../src/models/sql-text.js';
 
 describe('model header', () => {
@@ -22,6 +23,27 @@ select 1 as day`;
     expect(config).toMatchObject({ kind: 'incremental_by_time_range', timeColumn: 'day', start: '2026-01-01' });
     expect(config.tags).toEqual(['daily']);
     expect(config.audits[0]).toMatchObject({ type: 'not_null', columns: ['day'], severity: 'error' });
+  });
+
+  it('a header is parsed once a process: a second load of the project parses none, and each caller has its own copy', async () => {
+    await loadProject(shippedModelsDir());
+    const before = headerParses.count;
+    const again = await loadProject(shippedModelsDir());
+    expect(headerParses.count).toBe(before);
+    expect(again.models.get('marts.brand_visibility_trend')?.config.kind).toBe('incremental_by_time_range');
+
+    const text = `/* @model\nkind: table\ncolumns:\n  a: first\n*/\nselect 1 as a`;
+    const first = splitFile(text, 'model');
+    (first.header.columns as Record<string, string>).a = 'changed by a caller';
+    expect(splitFile(text, 'model').header).toEqual({ kind: 'table', columns: { a: 'first' } });
+    // a changed text is parsed again; a text that does not parse fails every time
+    expect(splitFile(text.replace('first', 'second'), 'model').header).toEqual({
+      kind: 'table',
+      columns: { a: 'second' },
+    });
+    const broken = '/* @model\nkind: [table\n*/\nselect 1';
+    expect(() => splitFile(broken, 'model')).toThrow(/not valid YAML/);
+    expect(() => splitFile(broken, 'model')).toThrow(/not valid YAML/);
   });
 
   it('a YAML error in the header names the line of the file, not of the header', () => {
