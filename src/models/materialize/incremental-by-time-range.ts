@@ -29,14 +29,14 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
 
   // Days recorded for a table that is gone (dropped by hand, or a view of that name) are not there any more.
   if (relations.kind(model.schema, model.name) !== 'table') await clearIntervals(exec, model.id);
-  const forgotten = await forgetPastHorizon(ctx);
+  const { note: forgotten, processed } = await forgetPastHorizon(ctx);
   const start = await firstDay(ctx);
   if (start === undefined) {
     await exec.transaction(() => ensureTable(ctx, { from: '1970-01-01', to: '1970-01-01' }));
     relations.set(model.schema, model.name, 'table');
     return { rowsAffected: 0, intervals: [], message: 'no rows in the sources yet' };
   }
-  const done = ctx.start ? new Set<string>() : await processedDays(exec, model.id, relations);
+  const done = ctx.start ? new Set<string>() : (processed ?? (await processedDays(exec, model.id, relations)));
   const more = await reprocessedDays(exec, model, relations, ctx.upstreamDays ?? [], done);
   const ranges = plannedRanges(
     start,
@@ -52,7 +52,7 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
         ranges,
         ctx.end,
         model.config.readsBack,
-        ctx.start ? await processedDays(exec, model.id, relations) : done,
+        ctx.start ? (processed ?? (await processedDays(exec, model.id, relations))) : done,
       )
     : [];
   if (ranges.length === 0) {
@@ -102,11 +102,13 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
  * still empty. Their rows are deleted and the days forgotten, in one transaction, so that they are built once the
  * API has completed them, and nothing downstream reads them (a trend day with no answers) meanwhile.
  */
-async function forgetPastHorizon(ctx: MaterializeContext): Promise<string> {
+async function forgetPastHorizon(ctx: MaterializeContext): Promise<{ note: string; processed?: Set<string> }> {
   const { model, exec, relations, horizon } = ctx;
-  if (horizon?.source !== 'sync' || relations.kind(model.schema, model.name) !== 'table') return '';
-  const after = [...(await processedDays(exec, model.id, relations))].filter((d) => d > horizon.day);
-  if (after.length === 0) return '';
+  if (horizon?.source !== 'sync' || relations.kind(model.schema, model.name) !== 'table') return { note: '' };
+  // The days read here are the build's processed days too (one read of ops.model_intervals, not two).
+  const processed = await processedDays(exec, model.id, relations);
+  const after = [...processed].filter((d) => d > horizon.day);
+  if (after.length === 0) return { note: '', processed };
   const column = quoteIdent(model.config.timeColumn as string);
   await exec.transaction(async () => {
     await exec.run(
@@ -114,7 +116,11 @@ async function forgetPastHorizon(ctx: MaterializeContext): Promise<string> {
     );
     await clearIntervals(exec, model.id, horizon.day);
   });
-  return `; ${after.length} day(s) after the horizon ${horizon.day} forgotten (built before the API completed them)`;
+  for (const day of after) processed.delete(day);
+  return {
+    note: `; ${after.length} day(s) after the horizon ${horizon.day} forgotten (built before the API completed them)`,
+    processed,
+  };
 }
 
 /**
