@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 /**
  * A run of the models as `vwh models build|run|test` and the nightly job's models stage make it: the project loaded
  * (its warnings logged), the warehouse opened within its memory limit and threads, the runner, and the artifacts
@@ -12,6 +13,7 @@ import { dataDictionary } from './artifacts/docs-markdown.js';
 import { buildManifest } from './artifacts/manifest.js';
 import { runResultsJson } from './artifacts/run-results.js';
 import { writeArtifact } from './artifacts/write.js';
+import { PARSE_CACHE_FILE } from './parse-cache.js';
 import { loadProject } from './project.js';
 import { type RunOptions, type RunResults, runProject } from './runner.js';
 
@@ -31,7 +33,7 @@ export interface ModelsRunOptions {
 }
 
 export async function runModels(options: ModelsRunOptions): Promise<RunResults> {
-  const project = await loadProject(options.modelsDir);
+  const project = await loadProject(options.modelsDir, { parseCache: join(options.target, PARSE_CACHE_FILE) });
   for (const warning of project.warnings) options.logger.warn(warning);
   const db = await Database.open(options.dbPath, duckdbOptions(options.resources));
   try {

@@ -1,5 +1,6 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { type ColumnsRead, columnsRead } from './columns-read.js';
+import { TextMemo } from './parse-cache.js';
 import { PARSE_MACROS, substituteMacros } from './sql-text.js';
 
 export interface TableRef {
@@ -9,8 +10,20 @@ export interface TableRef {
   columns?: ColumnsRead;
 }
 
-/** What `read` found for each SQL text (after the parse macros), for the life of the process. */
+/** Parses under way, by SQL text (after the parse macros): two loads of one text share one parse. */
 const READ = new Map<string, Promise<TableRef[]>>();
+
+/** What `read` found for each SQL text, for the life of the process and in the project's parse cache. */
+export const TABLES_READ = new TextMemo<TableRef[]>(
+  'tables_read',
+  (refs) => refs.map((r) => ({ ...r, columns: r.columns instanceof Set ? [...r.columns] : r.columns })),
+  (json) =>
+    (json as Array<{ schema?: string; name: string; columns?: string[] | '*' }>).map((r) => ({
+      schema: r.schema ?? undefined,
+      name: r.name,
+      ...(r.columns === undefined ? {} : { columns: Array.isArray(r.columns) ? new Set(r.columns) : r.columns }),
+    })),
+);
 
 /**
  * Reads the tables a SELECT reads, with DuckDB's own parser on an empty in-memory instance (so no view is expanded
@@ -32,12 +45,14 @@ export class DependencyReader {
 
   /**
    * Throws an Error with DuckDB's message (which carries `LINE n`) when the SQL is not a single SELECT. The answer
-   * depends on the text alone, so it is kept for the process: a process that loads the project again (each night of
-   * `vwh schedule`, every run of a test) reads only the files that changed. A load parses about 75 files, 0.2-0.5 s of
-   * CPU, a tenth of a small world's whole models build.
+   * depends on the text alone, so it is kept (`TABLES_READ`: for the process, and in the parse cache a build writes):
+   * a load, in this process or the next night's, reads only the files that changed. A load parses about 75 files,
+   * 0.2-0.5 s of CPU, a tenth of a small world's whole models build.
    */
   read(sql: string): Promise<TableRef[]> {
     const text = substituteMacros(sql, PARSE_MACROS);
+    const known = TABLES_READ.get(text);
+    if (known) return Promise.resolve(known.map((ref) => ({ ...ref })));
     let refs = READ.get(text);
     if (!refs) {
       const parse = this.parse(text);
@@ -48,8 +63,14 @@ export class DependencyReader {
         () => this.pending.delete(parse),
       );
       READ.set(text, refs);
-      // a failure is not kept: the next load reports it again, in its file's words
-      refs.catch(() => READ.delete(text));
+      refs.then(
+        (list) => {
+          TABLES_READ.set(text, list);
+          READ.delete(text);
+        },
+        // a failure is not kept: the next load reports it again, in its file's words
+        () => READ.delete(text),
+      );
     }
     // each caller gets its own copies (the refs' column sets are shared and never changed)
     return refs.then((list) => list.map((ref) => ({ ...ref })));

@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { type AuditSpec, parseAudit } from './audits/spec.js';
+import { isPlainJson, TextMemo } from './parse-cache.js';
 import { MODEL_KINDS, type ModelConfig } from './types.js';
 
 /** The leading `/* @model ... *\/` (or `/* @test ... *\/`) block of a file, and the SQL after it. */
@@ -45,24 +46,27 @@ export function splitFile(text: string, tag: 'model' | 'test'): SplitFile {
   };
 }
 
-/** Each header's YAML as parsed, by its text, for the life of the process (see `parsedYaml`). */
-const YAML_PARSED = new Map<string, unknown>();
-/** Headers this process has parsed with the yaml parser (each text once; see `parsedYaml`). */
-export const headerParses = { count: 0 };
+/**
+ * Each header's YAML as parsed, by its text, for the life of the process and in the project's parse cache
+ * (parse-cache.ts). A header whose parse JSON would not give back the same (a YAML date) is kept for the process only.
+ */
+export const HEADERS = new TextMemo<unknown>(
+  'headers',
+  (value) => (isPlainJson(value) ? value : undefined),
+  (json) => json,
+);
 
 /**
- * The header's YAML parsed. The answer depends on the text alone, so it is kept for the process, as the
- * dependencies' parse is (dependencies.ts): the yaml parser took about 0.4 s of CPU for the shipped project's 75
- * headers on each load, and a process that loads the project again (each night of `vwh schedule`, each run of a
- * test) parses only the headers that changed. Each caller gets its own copy; a text that fails is not kept.
+ * The header's YAML parsed. The answer depends on the text alone, so it is kept (`HEADERS`): the yaml parser took
+ * about 0.4 s of CPU for the shipped project's 75 headers on each load, and a load parses only the headers that
+ * changed. Each caller gets its own copy; a text that fails is not kept.
  */
 function parsedYaml(yamlText: string): unknown {
   if (yamlText.trim() === '') return {};
-  let parsed = YAML_PARSED.get(yamlText);
+  let parsed = HEADERS.get(yamlText);
   if (parsed === undefined) {
     parsed = parseYaml(yamlText);
-    headerParses.count += 1;
-    YAML_PARSED.set(yamlText, parsed);
+    HEADERS.set(yamlText, parsed);
   }
   return structuredClone(parsed);
 }

@@ -9,6 +9,7 @@ import { fingerprint } from './fingerprint.js';
 import { buildGraph } from './graph.js';
 import { parseModelHeader, parseTestHeader, type SplitFile, splitFile } from './header.js';
 import { loadMacros, macrosCalledBy, macrosFingerprint } from './macros.js';
+import { beginLoad, readParseCache, writeParseCache } from './parse-cache.js';
 import { MODEL_SCHEMAS, type Model, type Project, type SingularTest } from './types.js';
 
 export const DEFAULT_MODELS_DIR = 'dbt-like-models';
@@ -31,6 +32,11 @@ export function shippedModelsDir(): string {
 export interface LoadOptions {
   /** Schemas whose tables are sources, readable without declaration. Default `raw`. */
   sourceSchemas?: string[];
+  /**
+   * The parse cache to read before the load and write after it (`target/partial_parse.json`; parse-cache.ts): the
+   * files whose text it holds are not parsed again.
+   */
+  parseCache?: string;
 }
 
 /**
@@ -43,6 +49,8 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
     throw new VwhError('USAGE', `The models directory ${dir} does not exist (set it with --models-dir).`);
   }
   const sourceSchemas = (options.sourceSchemas ?? ['raw']).map((s) => s.toLowerCase());
+  beginLoad();
+  if (options.parseCache) readParseCache(options.parseCache);
   const models = new Map<string, Model>();
   const pending: { model: Model; refs: TableRef[] }[] = [];
   const reader = await DependencyReader.create();
@@ -190,6 +198,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
         threshold: test.threshold,
       });
     }
+    if (options.parseCache) writeParseCache(options.parseCache);
     return project;
   } finally {
     reader.close();

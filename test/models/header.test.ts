@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAudit } from '../../src/models/audits/spec.js';
-import { headerParses, parseModelHeader, splitFile } from '../../src/models/header.js';
+import { HEADERS, parseModelHeader, splitFile } from '../../src/models/header.js';
 import { plannedRanges, toRanges } from '../../src/models/intervals.js';
 import { loadProject, shippedModelsDir } from '../../src/models/project.js';
 import { replaceRelation, splitStatements, sqlPieces, substituteMacros } from '../../src/models/sql-text.js';
@@ -27,9 +27,9 @@ select 1 as day`;
 
   it('a header is parsed once a process: a second load of the project parses none, and each caller has its own copy', async () => {
     await loadProject(shippedModelsDir());
-    const before = headerParses.count;
+    const before = HEADERS.computed;
     const again = await loadProject(shippedModelsDir());
-    expect(headerParses.count).toBe(before);
+    expect(HEADERS.computed).toBe(before);
     expect(again.models.get('marts.brand_visibility_trend')?.config.kind).toBe('incremental_by_time_range');
 
     const text = `/* @model\nkind: table\ncolumns:\n  a: first\n*/\nselect 1 as a`;
