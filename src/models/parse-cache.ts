@@ -12,7 +12,7 @@
  * edited parser starts afresh. An unreadable or foreign file is ignored and replaced.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,7 +101,7 @@ export function readParseCache(file: string): void {
   for (const memo of MEMOS) memo.seed(data.memos[memo.name]);
 }
 
-/** Writes the current load's entries to `file` (atomically), unless the file already holds exactly these. */
+/** Writes the current load's entries to `file` (atomically), unless it already holds exactly these; never throws. */
 export function writeParseCache(file: string): void {
   const memos = Object.fromEntries(MEMOS.map((m) => [m.name, m.used()]));
   const text = `${JSON.stringify({ version: cacheVersion(), memos })}\n`;
@@ -110,10 +110,15 @@ export function writeParseCache(file: string): void {
   } catch {
     // none yet
   }
-  makeFolders(dirname(file));
   const partial = `${file}.${process.pid}.partial`;
-  writeFileSync(partial, text);
-  renameSync(partial, file);
+  try {
+    makeFolders(dirname(file));
+    writeFileSync(partial, text);
+    renameSync(partial, file);
+  } catch {
+    // A cache only saves time: a folder that cannot take it (read-only, full) leaves the next load to parse again.
+    if (existsSync(partial)) rmSync(partial, { force: true });
+  }
 }
 
 let version: string | undefined;

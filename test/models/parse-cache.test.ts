@@ -65,6 +65,17 @@ describe('the parse cache', () => {
     expect(parses()).toBe(after);
   });
 
+  it('a target that cannot take the file leaves the load as it was', async () => {
+    const models = join(dir, 'models-3');
+    cpSync(shippedModelsDir(), models, { recursive: true });
+    // the cache's folder is a file: nothing can be written under it
+    const blocked = join(dir, 'blocked');
+    writeFileSync(blocked, 'not a folder');
+    const project = await loadProject(models, { parseCache: join(blocked, 'partial_parse.json') });
+    expect(project.models.has('marts.brand_visibility_trend')).toBe(true);
+    expect(readFileSync(blocked, 'utf8')).toBe('not a folder');
+  });
+
   it('a file of other parse code, or not JSON, is ignored and replaced', async () => {
     const models = join(dir, 'models-2');
     cpSync(shippedModelsDir(), models, { recursive: true });
