@@ -3,7 +3,7 @@
  * with, and a kysely transaction on a session holds the session, so a statement sent straight through the session
  * waits for its end instead of landing (and being rolled back) inside it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
@@ -42,6 +42,45 @@ describe('withSharedInstance', () => {
     expect(seen.first.threads).toBe(3);
     expect(seen.second).toEqual(seen.first);
     expect(seen.first.memory).toMatch(/^(286\.1 MiB|300\.0 MB)$/);
+  });
+
+  it('checkpoints the WAL as a statement before closing: the event loop turns while it runs, and nothing is lost', async () => {
+    const file = join(dir, 'w.duckdb');
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns += 1;
+      if (ticking) setImmediate(tick);
+    };
+    let atEnd = 0;
+    await withSharedInstance(file, async () => {
+      const db = await Database.open(file);
+      try {
+        // Enough rows that their checkpoint (kept in the WAL until the close) is work of its own.
+        // (transactions under a row group each: a larger one goes to the file at its commit, not through the WAL)
+        await db.session.run('CREATE TABLE t (id BIGINT, h VARCHAR)');
+        for (let i = 0; i < 40; i++) {
+          await db.session.run(
+            `INSERT INTO t SELECT range, md5(range::VARCHAR) FROM range(${i * 7500}, ${(i + 1) * 7500})`,
+          );
+        }
+        expect(statSync(`${file}.wal`).size).toBeGreaterThan(1_000_000);
+      } finally {
+        db.close();
+      }
+      setImmediate(tick);
+      atEnd = turns;
+    });
+    ticking = false;
+    // closeSync checkpointing on the loop would give no turn between the scope's end and its close
+    expect(turns - atEnd).toBeGreaterThan(0);
+    expect(existsSync(`${file}.wal`)).toBe(false);
+    const db = await Database.open(file, { access_mode: 'READ_ONLY' });
+    try {
+      expect(await db.session.scalar('SELECT count(*) FROM t')).toBe(300000);
+    } finally {
+      db.close();
+    }
   });
 
   it("the scope's own settings win over every open's", async () => {
