@@ -84,7 +84,11 @@ export function forgetParses(): void {
   for (const memo of MEMOS) memo.clear();
 }
 
-/** Starts a project load: from now on, the entries it uses are the ones a cache file written after it keeps. */
+/**
+ * Starts a project load: from now on, the entries it uses are the ones a cache file written after it keeps. Loads
+ * that overlap in one process (the two timelines of the soak test) may write a file that misses entries the other
+ * touched first: the next load parses those again. An entry is never wrong: it is found only by its own text.
+ */
 export function beginLoad(): void {
   currentLoad += 1;
 }
