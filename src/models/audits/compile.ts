@@ -14,15 +14,16 @@ export function auditQuery(audit: AuditSpec, relation: string, scope?: string): 
 
 /**
  * One statement counting the failing rows of every audit given, a column each (`a0`, `a1`, … in their order): the
- * rows audited (`relation` within `scope`) are the CTE `m` that every audit's query reads. A view's CTE is
- * MATERIALIZED, so the view is planned and run once for all its audits rather than once per audit (a staging view
- * over a few raw tables takes 10-30 ms to plan, most of an audit's cost on a night's few rows); a table's is not, so
- * each audit scans only the columns it reads and nothing is held in memory.
+ * rows audited (`relation` within `scope`) are one CTE that every audit's query reads as `m`, as it reads the relation
+ * alone (the CTE's own name is one no audit's SQL would name). A view's CTE is MATERIALIZED, so the view is planned
+ * and run once for all its audits rather than once per audit (a staging view over a few raw tables takes 10-30 ms to
+ * plan, most of an audit's cost on a night's few rows); a table's is not, so each audit scans only the columns it
+ * reads and nothing is held in memory.
  */
 export function auditsCountQuery(audits: AuditSpec[], relation: string, scope: string | undefined, view: boolean) {
   const where = scope ? ` WHERE ${scope}` : '';
-  const counts = audits.map((a, i) => `(SELECT count(*) FROM (${auditOver(a, 'm AS m')}) AS f) AS a${i}`);
-  return `WITH m AS ${view ? '' : 'NOT '}MATERIALIZED (SELECT * FROM ${relation}${where})\nSELECT ${counts.join(',\n  ')}`;
+  const counts = audits.map((a, i) => `(SELECT count(*) FROM (${auditOver(a, '__vwh_audited AS m')}) AS f) AS a${i}`);
+  return `WITH __vwh_audited AS ${view ? '' : 'NOT '}MATERIALIZED (SELECT * FROM ${relation}${where})\nSELECT ${counts.join(',\n  ')}`;
 }
 
 /** An audit's failing rows, read from `from` (a relation aliased `m`). */
