@@ -224,7 +224,10 @@ async function upToDate(
   // An ephemeral model has no relation to keep; an export's file may have been moved since.
   if (kind === 'ephemeral' || kind === 'export') return false;
   // Days an upstream model rewrote in a run that did not build this one (a --full-refresh records no input keys).
-  if (kind === 'incremental_by_time_range' && (await restatedDays(exec, model.id, relations)).size > 0) return false;
+  if (kind === 'incremental_by_time_range') {
+    const { upstream, own } = await restatedDays(exec, model.id, relations);
+    if (upstream.size + own.size > 0) return false;
+  }
   return relations.kind(model.schema, model.name) !== undefined;
 }
 

@@ -109,37 +109,41 @@ async function writeInputKeys(exec: Session, keys: ReadonlyMap<string, string>):
 }
 
 export function processedDays(exec: Session, model: string, relations: Relations): Promise<Set<string>> {
-  return daysOf(exec, 'model_intervals', model, relations);
+  return daysOf(exec, model, relations);
 }
 
 /**
- * The days an upstream model rewrote since this model last processed them; `own`: the days this model recorded as
- * stale itself (the `reads_back` days after a run's `--end`, the done days of rows landed since it last read its
- * `restate_landed` tables), `upstream`: the others.
+ * The days an upstream model rewrote since this model last processed them (`upstream`), and the days this model
+ * recorded as stale itself (`own`: the `reads_back` days after a run's `--end`, the done days of rows landed since it
+ * last read its `restate_landed` tables). One read of `ops.model_restated` for both.
  */
-export function restatedDays(
+export async function restatedDays(
   exec: Session,
   model: string,
   relations: Relations,
-  which: 'all' | 'upstream' | 'own' = 'all',
-): Promise<Set<string>> {
-  return daysOf(exec, 'model_restated', model, relations, which);
+): Promise<{ upstream: Set<string>; own: Set<string> }> {
+  const upstream = new Set<string>();
+  const own = new Set<string>();
+  if (relations.kind('ops', 'model_restated') !== 'table') return { upstream, own };
+  const rows = await opsDb(exec)
+    .selectFrom('ops.model_restated')
+    .select(['day', 'restated_by'])
+    .distinct()
+    .where('model', '=', model)
+    .execute();
+  for (const row of rows) (row.restated_by === model ? own : upstream).add(toDay(row.day));
+  return { upstream, own };
 }
 
-/** The days of `model` in `ops.<table>` (none when a read-only warehouse has no such table yet). */
-async function daysOf(
-  exec: Session,
-  table: 'model_intervals' | 'model_restated',
-  model: string,
-  relations: Relations,
-  which: 'all' | 'upstream' | 'own' = 'all',
-): Promise<Set<string>> {
-  if (relations.kind('ops', table) !== 'table') return new Set();
-  let query = opsDb(exec).selectFrom(`ops.${table}`).select('day').distinct().where('model', '=', model);
-  if (table === 'model_restated' && which !== 'all') {
-    query = query.where('restated_by', which === 'own' ? '=' : '<>', model);
-  }
-  const rows = await query.execute();
+/** The days of `model` in `ops.model_intervals` (none when a read-only warehouse has no such table yet). */
+async function daysOf(exec: Session, model: string, relations: Relations): Promise<Set<string>> {
+  if (relations.kind('ops', 'model_intervals') !== 'table') return new Set();
+  const rows = await opsDb(exec)
+    .selectFrom('ops.model_intervals')
+    .select('day')
+    .distinct()
+    .where('model', '=', model)
+    .execute();
   return new Set(rows.map((r) => toDay(r.day)));
 }
 

@@ -139,7 +139,8 @@ export async function reprocessedDays(
   upstream: Iterable<string>,
   done: ReadonlySet<string>,
 ): Promise<{ restated: Set<string>; readsBack: number; stale: Iterable<string>; landed: string[] }> {
-  const restated = new Set([...upstream, ...(await restatedDays(exec, model.id, relations, 'upstream'))]);
+  const recorded = await restatedDays(exec, model.id, relations);
+  const restated = new Set([...upstream, ...recorded.upstream]);
   const landed: string[] = [];
   if (done.size > 0) {
     for (const day of await landedDays(exec, model, qualified(model.schema, model.name))) {
@@ -148,7 +149,7 @@ export async function reprocessedDays(
     }
   }
   const readsBack = model.config.readsBack;
-  return { restated, readsBack, stale: await restatedDays(exec, model.id, relations, 'own'), landed };
+  return { restated, readsBack, stale: recorded.own, landed };
 }
 
 /**
