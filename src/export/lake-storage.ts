@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
+import { groupBy } from '../core/group.js';
 import { quoteLiteral } from '../core/sql.js';
 import type { Session } from '../warehouse/session.js';
 import { qualified } from './tables.js';
@@ -125,12 +126,7 @@ export class StorageReader {
         order by rg, column_id, column_path, segment_id`,
     );
     if (segments.some((s) => !s.persistent || s.has_updates)) return undefined;
-    const groups = new Map<number, Segment[]>();
-    for (const s of segments) {
-      const list = groups.get(Number(s.rg)) ?? [];
-      list.push(s);
-      groups.set(Number(s.rg), list);
-    }
+    const groups = groupBy(segments, (s) => Number(s.rg));
     const out: RowGroupPrint[] = [];
     const order = [...groups.keys()].sort((x, y) => x - y);
     // the row groups' rows, which place their row ids (and so their live rows): every column's top-level segments

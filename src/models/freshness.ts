@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { groupBy } from '../core/group.js';
 import { quoteIdent } from '../core/sql.js';
 import type { Session } from '../warehouse/session.js';
 import type { ColumnsRead } from './columns-read.js';
@@ -24,17 +25,18 @@ export async function sourceVersions(exec: Session, tables: Iterable<string>): P
     return { table, schema, name };
   });
   // The columns of every source in one catalogue scan (one scan costs about as much as one table's lookup).
-  const columnsOf = new Map<string, string[]>();
+  let columnsOf = new Map<string, string[]>();
   const schemas = [...new Set(wanted.map((w) => w.schema))];
   if (schemas.length > 0) {
     const rows = await exec.all<{ schema_name: string; table_name: string; column_name: string }>(
       `SELECT schema_name, table_name, column_name FROM duckdb_columns() WHERE schema_name IN (${schemas.map((_, i) => `$${i + 1}`).join(', ')})`,
       schemas,
     );
-    for (const r of rows) {
-      const key = `${r.schema_name}.${r.table_name}`;
-      columnsOf.set(key, [...(columnsOf.get(key) ?? []), r.column_name]);
-    }
+    columnsOf = groupBy(
+      rows,
+      (r) => `${r.schema_name}.${r.table_name}`,
+      (r) => r.column_name,
+    );
   }
   for (const { table, schema, name } of wanted) {
     const columns = columnsOf.get(`${schema}.${name}`) ?? [];

@@ -10,6 +10,7 @@ import {
   VARCHAR,
 } from '@duckdb/node-api';
 import bindings from '@duckdb/node-bindings';
+import { groupBy } from '../core/group.js';
 import { quoteIdent } from '../core/sql.js';
 import { dbError, type Session } from './session.js';
 
@@ -413,12 +414,11 @@ export class Loader {
       'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = $1 ORDER BY table_name, ordinal_position',
       [schema],
     );
-    const byTable = new Map<string, ColumnRow[]>();
-    for (const { table_name, ...column } of rows) {
-      const columns = byTable.get(table_name) ?? [];
-      columns.push(column);
-      byTable.set(table_name, columns);
-    }
+    const byTable = groupBy(
+      rows,
+      (r) => r.table_name,
+      ({ table_name: _table, ...column }) => column,
+    );
     this.schemas.set(schema, byTable);
     return byTable;
   }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { groupBy } from '../core/group.js';
 import type { OpsDatabase, SyncRunsTable } from './kysely/ops-database.js';
 
 export interface RunCounters {
@@ -103,13 +104,12 @@ export class RunStore {
       .distinct()
       .where('team_id', '=', teamId)
       .execute();
-    const out = new Map<string, Set<string>>();
-    for (const row of rows) {
-      const parents = out.get(row.stream) ?? new Set<string>();
-      parents.add(row.parent_id);
-      out.set(row.stream, parents);
-    }
-    return out;
+    const byStream = groupBy(
+      rows,
+      (row) => row.stream,
+      (row) => row.parent_id,
+    );
+    return new Map([...byStream].map(([stream, parents]) => [stream, new Set(parents)]));
   }
 
   async reject(row: RejectedRow): Promise<void> {

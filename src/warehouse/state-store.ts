@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type DayRange, mergeRanges } from '../core/days.js';
+import { groupBy } from '../core/group.js';
 import type { OpsDatabase } from './kysely/index.js';
 
 export interface StateKey {
@@ -41,12 +42,7 @@ export class StateStore {
    */
   async stateByStream(teamId: string, today: string): Promise<Map<string, Map<string, ParentState>>> {
     const rows = await this.rowsOf(teamId).orderBy('stream').orderBy('parent_id').orderBy('range_from').execute();
-    const byStream = new Map<string, typeof rows>();
-    for (const row of rows) {
-      const streamRows = byStream.get(row.stream) ?? [];
-      streamRows.push(row);
-      byStream.set(row.stream, streamRows);
-    }
+    const byStream = groupBy(rows, (row) => row.stream);
     return new Map([...byStream].map(([stream, streamRows]) => [stream, parentStates(streamRows, today)]));
   }
 

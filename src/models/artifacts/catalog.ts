@@ -1,3 +1,4 @@
+import { groupBy } from '../../core/group.js';
 import { quoteLiteral } from '../../core/sql.js';
 import type { Session } from '../../warehouse/session.js';
 import { Relations } from '../relations.js';
@@ -26,7 +27,6 @@ export async function buildCatalog(exec: Session, project: Project): Promise<Rec
   }
   if (built.length === 0) return {};
   const schemas = [...new Set(built.map((b) => b.model.schema))].map(quoteLiteral).join(', ');
-  const columns = new Map<string, { name: string; type: string; nullable: boolean }[]>();
   const described = await exec.all<{
     schema_name: string;
     table_name: string;
@@ -38,12 +38,11 @@ export async function buildCatalog(exec: Session, project: Project): Promise<Rec
      WHERE database_name = current_database() AND schema_name IN (${schemas})
      ORDER BY schema_name, table_name, column_index`,
   );
-  for (const c of described) {
-    const key = `${c.schema_name}.${c.table_name}`;
-    const list = columns.get(key) ?? [];
-    list.push({ name: c.column_name, type: c.data_type, nullable: c.is_nullable });
-    columns.set(key, list);
-  }
+  const columns = groupBy(
+    described,
+    (c) => `${c.schema_name}.${c.table_name}`,
+    (c) => ({ name: c.column_name, type: c.data_type, nullable: c.is_nullable }),
+  );
   const tables = built.filter((b) => b.type === 'table');
   const rows = new Map<string, number>();
   if (tables.length > 0) {
