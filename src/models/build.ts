@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 /**
  * A run of the models as `vwh models build|run|test` and the nightly job's models stage make it: the project loaded
  * (its warnings logged), the warehouse opened within its memory limit and threads, the runner, and the artifacts
- * written to the target folder (manifest.json and run_results.json; with `docs`, catalog.json and
+ * written to the target folder (manifest.json, run_results.json and the parse cache; with `docs`, catalog.json and
  * data_dictionary.md too). It returns the results; what to print or decide of them is the caller's.
  */
+import { join } from 'node:path';
 import type { Logger } from '../core/log.js';
 import { Database } from '../warehouse/duckdb.js';
 import { type DuckDbResources, duckdbOptions } from '../warehouse/resources.js';

@@ -28,7 +28,7 @@ let currentLoad = 0;
 /** Answers by text for the life of the process; those the current load used can be written to the cache file. */
 export class TextMemo<T> {
   private readonly entries = new Map<string, { value: T; load: number }>();
-  /** Entries this memo took from a file or computed since the process began (for tests and the log). */
+  /** Entries this memo computed since the process began (those taken from a cache file are not counted; tests). */
   computed = 0;
 
   constructor(

@@ -35,7 +35,7 @@ export async function runAudits(
 ): Promise<AuditOutcome[]> {
   if (options.scope === NOTHING) {
     // An incremental build that wrote no day has nothing new to check; the whole table is `vwh models test`'s job.
-    return audits.map((a) => ({ name: a.name, type: a.type, severity: a.severity, status: 'pass', failures: 0 }));
+    return audits.map((a) => ({ ...named(a), status: 'pass', failures: 0 }));
   }
   const counts = audits.length > 1 ? await countAll(exec, audits, relation, options) : undefined;
   const outcomes: AuditOutcome[] = [];
@@ -83,14 +83,7 @@ export async function runFailingRowsQuery(
   try {
     failures = Number(await exec.scalar(`SELECT count(*) FROM (${stripTrailingSemicolon(query)}\n) AS f`));
   } catch (error) {
-    return {
-      name: audit.name,
-      type: audit.type,
-      severity: audit.severity,
-      status: 'error',
-      failures: 0,
-      message: (error as Error).message,
-    };
+    return { ...named(audit), status: 'error', failures: 0, message: (error as Error).message };
   }
   return judged(exec, storeName, query, audit, failures);
 }
@@ -103,6 +96,13 @@ interface FailingRowsCheck {
   store: boolean;
 }
 
+/** What an outcome says of the audit it is for. */
+function named(
+  audit: Pick<AuditOutcome, 'name' | 'type' | 'severity'>,
+): Pick<AuditOutcome, 'name' | 'type' | 'severity'> {
+  return { name: audit.name, type: audit.type, severity: audit.severity };
+}
+
 /** The outcome of `failures` failing rows against the threshold; the rows stored in audit_failures.* if asked. */
 async function judged(
   exec: Session,
@@ -113,9 +113,7 @@ async function judged(
 ): Promise<AuditOutcome> {
   const failed = failures > audit.threshold;
   const outcome: AuditOutcome = {
-    name: audit.name,
-    type: audit.type,
-    severity: audit.severity,
+    ...named(audit),
     status: failed ? (audit.severity === 'error' ? 'fail' : 'warn') : 'pass',
     failures,
   };
