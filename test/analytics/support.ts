@@ -41,12 +41,19 @@ export interface SyncedWorld {
 let synced: Promise<SyncedWorld> | undefined;
 
 /**
- * Syncs the world on first call; later calls in the same process get the same warehouse. `until`: the first sync
+ * Syncs the world on first call; later calls in the same test file get the same warehouse, until its cleanup. `until`: the first sync
  * ends on that day instead of the world's today (`vwh sync --until`), as one that ran before the day's answers were
  * published: with `WORLD_LAST_COMPLETE_DAY`, the API's windows end on the build's last day.
  */
 export function syncedWorld(options: { until?: string } = {}): Promise<SyncedWorld> {
-  synced ??= syncWorld(WORLD, options.until);
+  synced ??= syncWorld(WORLD, options.until).then((world) => ({
+    ...world,
+    // The next file in this worker process (the suite shares processes, vitest.config.ts) syncs its own.
+    async cleanup() {
+      synced = undefined;
+      await world.cleanup();
+    },
+  }));
   return synced;
 }
 

@@ -1,0 +1,22 @@
+/**
+ * Runs before every test file (vitest.config.ts's setupFiles). The suite runs without per-file isolation (one
+ * worker process runs file after file, its modules loaded once), so what a file changes in its process is put back
+ * when the file ends, as a fresh process per file used to do: environment variables set or deleted, the working
+ * directory, spies left on process.stdout and process.stderr.
+ */
+import { afterAll, beforeAll, vi } from 'vitest';
+
+let env: NodeJS.ProcessEnv = {};
+let cwd = '';
+
+beforeAll(() => {
+  env = { ...process.env };
+  cwd = process.cwd();
+});
+
+afterAll(() => {
+  vi.restoreAllMocks();
+  for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
+  for (const [name, value] of Object.entries(env)) if (process.env[name] !== value) process.env[name] = value;
+  if (process.cwd() !== cwd) process.chdir(cwd);
+});
