@@ -116,8 +116,9 @@ describe('the embedded services', () => {
       startEmbedded({ ...DEMO_WORLD, projects: 1, prompts: 2, historyDays: 3, today: '2026-04-10' }, '/sys/w.duckdb'),
     ).rejects.toMatchObject({ code: 'EACCES' });
     // a closed server leaves the list of live handles a few turns of the event loop later; an open one never does
-    for (let i = 0; i < 100 && servers() !== before; i++) await new Promise((done) => setTimeout(done, 20));
-    expect(servers()).toBe(before);
+    // (fewer than before: a server of a file that ran before in this worker process left meanwhile)
+    for (let i = 0; i < 100 && servers() > before; i++) await new Promise((done) => setTimeout(done, 20));
+    expect(servers()).toBeLessThanOrEqual(before);
   });
 });
 
