@@ -108,8 +108,16 @@ async function writeInputKeys(exec: Session, keys: ReadonlyMap<string, string>):
     WHERE s.model = k.model`.execute(opsDb(exec));
 }
 
-export function processedDays(exec: Session, model: string, relations: Relations): Promise<Set<string>> {
-  return daysOf(exec, model, relations);
+/** The days of `model` in `ops.model_intervals` (none when a read-only warehouse has no such table yet). */
+export async function processedDays(exec: Session, model: string, relations: Relations): Promise<Set<string>> {
+  if (relations.kind('ops', 'model_intervals') !== 'table') return new Set();
+  const rows = await opsDb(exec)
+    .selectFrom('ops.model_intervals')
+    .select('day')
+    .distinct()
+    .where('model', '=', model)
+    .execute();
+  return new Set(rows.map((r) => toDay(r.day)));
 }
 
 /**
@@ -133,18 +141,6 @@ export async function restatedDays(
     .execute();
   for (const row of rows) (row.restated_by === model ? own : upstream).add(toDay(row.day));
   return { upstream, own };
-}
-
-/** The days of `model` in `ops.model_intervals` (none when a read-only warehouse has no such table yet). */
-async function daysOf(exec: Session, model: string, relations: Relations): Promise<Set<string>> {
-  if (relations.kind('ops', 'model_intervals') !== 'table') return new Set();
-  const rows = await opsDb(exec)
-    .selectFrom('ops.model_intervals')
-    .select('day')
-    .distinct()
-    .where('model', '=', model)
-    .execute();
-  return new Set(rows.map((r) => toDay(r.day)));
 }
 
 /** A day compared with a DATE column as a DATE (kysely reads DATE columns as Dates). */
