@@ -41,9 +41,9 @@ export interface SyncedWorld {
 let synced: Promise<SyncedWorld> | undefined;
 
 /**
- * Syncs the world on first call; later calls in the same test file get the same warehouse, until its cleanup. `until`: the first sync
- * ends on that day instead of the world's today (`vwh sync --until`), as one that ran before the day's answers were
- * published: with `WORLD_LAST_COMPLETE_DAY`, the API's windows end on the build's last day.
+ * Syncs the world on first call; later calls in the same test file get the same warehouse, until its cleanup.
+ * `until`: the first sync ends on that day instead of the world's today (`vwh sync --until`), as one that ran before
+ * the day's answers were published: with `WORLD_LAST_COMPLETE_DAY`, the API's windows end on the build's last day.
  */
 export function syncedWorld(options: { until?: string } = {}): Promise<SyncedWorld> {
   synced ??= syncWorld(WORLD, options.until).then((world) => ({
