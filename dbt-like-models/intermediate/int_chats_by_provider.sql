@@ -4,6 +4,7 @@ tags: [daily]
 time_column: date
 # a month a transaction: memory bounded by a month's rows, not the history's (10 x an agency: docs/models.md)
 batch_days: 31
+batch_rows: 100000 # more days a batch while they hold under 100,000 input rows: a small history in one (docs/models.md)
 description: >
   Every chat twice, under its provider and under 'all' (as staging.chat_providers), with its project, prompt and
   day: the base every per-provider mart groups, so the 'all' figures come from the same pooled counts. Cut by day

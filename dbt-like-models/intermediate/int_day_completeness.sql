@@ -4,6 +4,7 @@ tags: [daily]
 time_column: date
 # a month a transaction: memory bounded by a month's rows, not the history's (10 x an agency: docs/models.md)
 batch_days: 31
+batch_rows: 100000 # more days a batch while they hold under 100,000 input rows: a small history in one (docs/models.md)
 description: |
   Whether each project day's answers are all in. Late answers of day D become visible a day later, so the newest
   day of a sync is usually partial. A day is complete when a later day of the project has answers (a sync saw the

@@ -4,6 +4,7 @@ tags: [daily]
 time_column: chat_date
 # a month a transaction: memory bounded by a month's rows, not the history's (10 x an agency: docs/models.md)
 batch_days: 31
+batch_rows: 100000 # more days a batch while they hold under 100,000 input rows: a small history in one (docs/models.md)
 lookback: 3
 description: >
   How many of a prompt's answers of a day name each tracked brand (providers pooled): the competitors'

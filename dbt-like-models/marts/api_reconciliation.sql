@@ -9,6 +9,7 @@ time_column: date
 # last month's rows, not the year's (docs/exports.md); the extents are over every day, whatever the batch, so the
 # rows are those of one batch (the 1 x world: 485,115 rows either way).
 batch_days: 31
+batch_rows: 60000 # more days a batch while they hold under 60,000 input rows: a small history in one (docs/models.md)
 description: >
   Our re-aggregation of each prompt's daily per-provider figures from the chats, next to the values the API served
   in the prompt analytics charts (staging.prompt_metrics_daily), with the differences. Ours: visibility = 100

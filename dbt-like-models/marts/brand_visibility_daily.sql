@@ -4,6 +4,7 @@ tags: [daily]
 time_column: date
 # a month a transaction: memory bounded by a month's rows, not the history's (10 x an agency: docs/models.md)
 batch_days: 31
+batch_rows: 60000 # more days a batch while they hold under 60,000 input rows: a small history in one (docs/models.md)
 description: >
   Daily visibility of each tracked brand (the own brand and every competitor) per provider and for all providers
   pooled ('all'). Counts are stored next to every rate so any grain re-aggregates from sums: visibility over a week

@@ -3,6 +3,7 @@ kind: incremental_by_time_range
 tags: [daily]
 time_column: date
 batch_days: 31
+batch_rows: 60000 # more days a batch while they hold under 60,000 input rows: a small history in one (docs/models.md)
 reads_back: 56
 description: >
   Rolling visibility of each tracked brand per provider (and 'all'): 7- and 28-day windows ending on each day,

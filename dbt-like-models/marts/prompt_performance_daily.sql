@@ -5,6 +5,7 @@ time_column: date
 # half a month a transaction: a month of 10 x an agency's answers peaked at 1,822 MiB of RSS built alone under the
 # 1 GB DuckDB limit, half a month at 1,528 MiB for the same CPU (docs/scaling.md)
 batch_days: 15
+batch_rows: 60000 # more days a batch while they hold under 60,000 input rows: a small history in one (docs/models.md)
 description: >
   The own brand's performance per prompt, provider (and 'all') and day, with the prompt's attributes as of that day
   from snapshots.prompts_history (valid_from <= day < valid_to). The history starts on the first sync day: for

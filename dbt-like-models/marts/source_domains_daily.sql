@@ -6,6 +6,7 @@ time_column: date
 # id lists) failed with DuckDB's Out of Memory Error at the default 1GB memory limit; half a month since a month
 # peaked at 1,666 MiB of RSS built alone (half a month: 1,478 MiB, 67 s of CPU against 80; docs/scaling.md)
 batch_days: 15
+batch_rows: 60000 # more days a batch while they hold under 60,000 input rows: a small history in one (docs/models.md)
 description: >
   What AI answers cite, per domain and day: citations, the answers citing the domain out of all the project's
   answers that day, how many of those name the own brand, how many name a tracked competitor but not the brand, the

@@ -5,6 +5,7 @@ time_column: chat_date
 # half a month a transaction: memory bounded by those days' rows, not the history's; a month of 10 x an agency's
 # answers peaked near 2 GB of RSS under the 1 GB DuckDB limit (docs/models.md)
 batch_days: 15
+batch_rows: 100000 # more days a batch while they hold under 100,000 input rows: a small history in one (docs/models.md)
 # the sync re-fetches 3 lookback days for late answers: they are re-processed with the new day
 lookback: 3
 # and a day built before its answers landed (a sync that ran behind) is re-processed once they land

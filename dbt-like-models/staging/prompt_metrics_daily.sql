@@ -4,6 +4,7 @@ tags: [daily]
 time_column: date
 # a month a transaction: memory bounded by a month's rows, not the history's (10 x an agency: docs/models.md)
 batch_days: 31
+batch_rows: 100000 # more days a batch while they hold under 100,000 input rows: a small history in one (docs/models.md)
 # The sync refreshes a prompt's charts on its rotation night (every `rotationDays`, up to 31) from its last
 # refreshed day minus the sync's lookback: the days of rows landed since the last build are re-processed, however
 # old (restate_landed), and the lookback re-reads days whose points the API stopped serving. Cut by day, so that

@@ -142,6 +142,7 @@ async function buildModel(
         upstreamDays: upstreamDays(run.project, model.id, run.written),
         restates: timeRangeDescendants(run.project, model.id),
         timeRangeAncestors: timeRangeAncestors(run.project, model.id),
+        inputTables: inputTables(run.project, model.id),
         recordState: async (startDate) => {
           await replaceModelState(exec, state(startDate), run.runId, builtAt);
           recorded = true;
@@ -202,6 +203,29 @@ export function timeRangeAncestors(project: Project, id: string): TimeRangeRelat
     }
   }
   return out;
+}
+
+/**
+ * The tables a model's query reads, as `schema.name`: its sources and the models it reads, and through the views and
+ * ephemeral models among them, what those read. What a batch's share of its inputs is weighed by (`batch_rows`).
+ */
+export function inputTables(project: Project, id: string): string[] {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (modelId: string) => {
+    const model = project.models.get(modelId);
+    if (!model || seen.has(modelId)) return;
+    seen.add(modelId);
+    for (const source of model.sources) out.add(source.toLowerCase());
+    for (const parentId of model.readParents) {
+      const parent = project.models.get(parentId);
+      if (!parent) continue;
+      if (parent.config.kind === 'view' || parent.config.kind === 'ephemeral') visit(parentId);
+      else out.add(`${parent.schema}.${parent.name}`.toLowerCase());
+    }
+  };
+  visit(id);
+  return [...out];
 }
 
 /** The time-range models below `id`, through models of any kind. */

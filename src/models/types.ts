@@ -41,6 +41,11 @@ export interface ModelConfig {
   /** incremental_by_time_range: at most this many days per transaction (0 = all missing days of a range at once). */
   batchDays: number;
   /**
+   * incremental_by_time_range with `batchDays`: a batch grows past `batchDays` days while its share of the model's
+   * inputs stays under this many rows (0: batches of `batchDays` days, however small the inputs).
+   */
+  batchRows: number;
+  /**
    * incremental_by_time_range: raw tables whose rows landed since the model's newest `_extracted_at` re-process
    * their days (by the model's `time_column`), however old: late data the `lookback` would have to reach.
    */

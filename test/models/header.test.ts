@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAudit } from '../../src/models/audits/spec.js';
+import { fingerprint } from '../../src/models/fingerprint.js';
 import { HEADERS, parseModelHeader, splitFile } from '../../src/models/header.js';
-import { plannedRanges, toRanges } from '../../src/models/intervals.js';
+import { daysPerBatch, plannedRanges, toRanges } from '../../src/models/intervals.js';
 import { loadProject, shippedModelsDir } from '../../src/models/project.js';
 import { replaceRelation, splitStatements, sqlPieces, substituteMacros } from '../../src/models/sql-text.js';
 
@@ -127,5 +128,32 @@ describe('intervals', () => {
     expect(
       plannedRanges('2026-01-01', '2026-01-05', new Set(toRanges([]).flatMap((r) => [r.from, r.to])), 3, 0),
     ).toEqual([{ from: '2026-01-01', to: '2026-01-05' }]);
+  });
+
+  it('grows a batch past batch_days while it holds fewer than batch_rows rows of the inputs', () => {
+    // 365 days of 1,000 input rows a day: 100,000 rows a batch is 100 days; at 10,000 a day, batch_days stays.
+    expect(daysPerBatch(15, 100_000, 365_000, 365)).toBe(100);
+    expect(daysPerBatch(15, 100_000, 3_650_000, 365)).toBe(15);
+    // No rows yet: one batch; no batch_rows, no batch_days or nothing planned: batch_days as it is.
+    expect(daysPerBatch(15, 100_000, 0, 90)).toBe(90);
+    expect(daysPerBatch(15, 0, 10, 90)).toBe(15);
+    expect(daysPerBatch(0, 100_000, 10, 90)).toBe(0);
+    expect(daysPerBatch(15, 100_000, 10, 0)).toBe(15);
+  });
+
+  it('batch_rows is left out of the fingerprint (it changes the transactions, not the rows); batch_days is not', () => {
+    const config = (extra: string) =>
+      parseModelHeader(
+        Object.fromEntries(
+          `kind: incremental_by_time_range\ntime_column: day\n${extra}`.split('\n').map((line) => {
+            const [key, value] = line.split(': ') as [string, string];
+            return [key, /^\d+$/.test(value) ? Number(value) : value];
+          }),
+        ),
+      );
+    const sql = 'select day from raw.chats where day between @start_date and @end_date';
+    const base = fingerprint(sql, config('batch_days: 15'));
+    expect(fingerprint(sql, config('batch_days: 15\nbatch_rows: 100000'))).toBe(base);
+    expect(fingerprint(sql, config('batch_days: 31\nbatch_rows: 100000'))).not.toBe(base);
   });
 });

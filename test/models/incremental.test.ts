@@ -73,6 +73,29 @@ describe('incremental_by_time_range', () => {
     expect(await s.db.session.scalar('SELECT count(*) FROM marts.daily')).toBe(9);
   });
 
+  it('batch_rows grows the batches of a small history past batch_days, by the rows of the inputs', async () => {
+    s = await sandbox();
+    await seedRaw(s.db, 5); // 4 chats a day: 20 rows of raw.chats, the model's one input
+    const first = async (rows: number) => {
+      writeModels(s.modelsDir, { 'marts/daily.sql': daily(`batch_days: 2\nbatch_rows: ${rows}`) });
+      return (await build(s, { fullRefresh: true })).byId('marts.daily');
+    };
+    // 8 rows a batch: 2 days, as batch_days alone; 12: 3 days; 1,000: the five days in one batch.
+    expect((await first(8)).intervals).toBe('2026-01-01..2026-01-02, 2026-01-03..2026-01-04, 2026-01-05');
+    expect((await first(12)).intervals).toBe('2026-01-01..2026-01-03, 2026-01-04..2026-01-05');
+    expect(await first(1000)).toMatchObject({
+      status: 'success',
+      intervals: '2026-01-01..2026-01-05',
+      rowsAffected: 10,
+    });
+    // A first build (no full refresh) alike, with the same rows.
+    const rows = await s.db.session.all('SELECT * FROM marts.daily ORDER BY day, brand');
+    await s.db.session.run('DROP TABLE marts.daily');
+    expect((await build(s)).byId('marts.daily').intervals).toBe('2026-01-01..2026-01-05');
+    expect(await s.db.session.all('SELECT * FROM marts.daily ORDER BY day, brand')).toEqual(rows);
+    expect(await intervals()).toBe(5);
+  });
+
   it("a batched model's first build looks for its first day a batch at a time, never over the whole history", async () => {
     s = await sandbox();
     await seedRaw(s.db, 9); // 2026-01-01..09

@@ -1,9 +1,9 @@
 import { addDays, type DayRange, dayDiff, maxDay, minDay } from '../../core/days.js';
-import { quoteIdent } from '../../core/sql.js';
+import { quoteIdent, quoteLiteral } from '../../core/sql.js';
 import type { Session } from '../../warehouse/session.js';
 import { AuditBlocked, isBlocking } from '../audits/blocked.js';
 import { type AuditOutcome, NOTHING } from '../audits/run.js';
-import { plannedRanges, staleAfterEnd, toRanges } from '../intervals.js';
+import { daysPerBatch, plannedRanges, staleAfterEnd, toRanges } from '../intervals.js';
 import type { Relations } from '../relations.js';
 import { qualified, substituteMacros } from '../sql-text.js';
 import { clearIntervals, clearRestated, markProcessed, processedDays, restate, restatedDays } from '../state.js';
@@ -38,13 +38,8 @@ export const materializeIncrementalByTimeRange: Materializer = async (ctx) => {
   }
   const done = ctx.start ? new Set<string>() : (processed ?? (await processedDays(exec, model.id, relations)));
   const more = await reprocessedDays(exec, model, relations, ctx.upstreamDays ?? [], done);
-  const ranges = plannedRanges(
-    start,
-    ctx.end,
-    done,
-    ctx.start ? 0 : model.config.lookback,
-    model.config.batchDays,
-    more,
+  const ranges = await batched(ctx, (batchDays) =>
+    plannedRanges(start, ctx.end, done, ctx.start ? 0 : model.config.lookback, batchDays, more),
   );
   // Days after `end` (a run stopped early with --end) that read a day written now: processed again next time.
   const stale = model.config.readsBack
@@ -188,7 +183,7 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
   const tempRel = qualified(model.schema, temp);
   // From scratch means from the data's first day again, not the one remembered from the first build.
   const start = await firstDay(ctx, false);
-  const ranges = start ? plannedRanges(start, ctx.end, new Set(), 0, model.config.batchDays) : [];
+  const ranges = start ? await batched(ctx, (batchDays) => plannedRanges(start, ctx.end, new Set(), 0, batchDays)) : [];
   let rows = 0;
   let audits: AuditOutcome[] | undefined;
   await exec.run(`DROP TABLE IF EXISTS ${tempRel}`);
@@ -228,6 +223,24 @@ async function rebuildAll(ctx: MaterializeContext): Promise<MaterializeResult> {
   if (start) result.startDate = model.config.start ?? start;
   if (audits) result.audits = audits;
   return result;
+}
+
+/**
+ * The batches of days a build writes: `plan`'s ranges cut into `batch_days`, or, with `batch_rows` and more than one
+ * batch to write, into as many days as hold that many rows of the model's inputs (`daysPerBatch`).
+ */
+async function batched(ctx: MaterializeContext, plan: (batchDays: number) => DayRange[]): Promise<DayRange[]> {
+  const { batchDays, batchRows } = ctx.model.config;
+  const ranges = plan(batchDays);
+  const first = ranges[0];
+  const last = ranges.at(-1);
+  const tables = ctx.inputTables ?? [];
+  if (!first || !last || ranges.length === 1 || batchRows <= 0 || tables.length === 0) return ranges;
+  const rows = await ctx.exec.scalar<bigint | number | null>(
+    `SELECT sum(estimated_size) FROM duckdb_tables() WHERE database_name = current_database() AND lower(schema_name || '.' || table_name) IN (${tables.map(quoteLiteral).join(', ')})`,
+  );
+  const days = daysPerBatch(batchDays, batchRows, Number(rows ?? 0), dayDiff(first.from, last.to) + 1);
+  return days === batchDays ? ranges : plan(days);
 }
 
 /** --start reprocesses from that day, but never before the header's own start. */

@@ -35,6 +35,8 @@ export interface MaterializeContext {
   rememberedStart?: string | null;
   /** The time-range models above this one (through any kinds): where a first build looks for its first day. */
   timeRangeAncestors?: readonly TimeRangeRelation[];
+  /** The tables its query reads (`schema.name`; through views and ephemeral models): what `batch_rows` weighs. */
+  inputTables?: readonly string[];
   /** Days time-range models upstream wrote in this run: a time-range model re-processes them (same-day lineage). */
   upstreamDays?: ReadonlySet<string>;
   /** The time-range models below this one (through any kinds): a day it rewrites is restated for each of them. */
