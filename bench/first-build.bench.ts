@@ -15,6 +15,7 @@ import { addDays, dayToMs } from '../src/core/days.js';
 import { silentLogger } from '../src/core/log.js';
 import { loadProject, shippedModelsDir } from '../src/models/project.js';
 import { type RunResults, runProject } from '../src/models/runner.js';
+import { qualified } from '../src/models/sql-text.js';
 import type { Project } from '../src/models/types.js';
 import { Database } from '../src/warehouse/duckdb.js';
 import { BENCH_TODAY, landWorld, parseSizes } from './land-world.js';
@@ -56,7 +57,7 @@ async function buildOnce(landed: string, dir: string, project: Project): Promise
     const rows: Record<string, number> = {};
     for (const model of project.models.values()) {
       if (!['table', 'incremental_by_time_range', 'incremental_by_unique_key'].includes(model.config.kind)) continue;
-      rows[model.id] = Number(await db.session.scalar(`SELECT count(*) FROM ${model.schema}.${model.name}`));
+      rows[model.id] = Number(await db.session.scalar(`SELECT count(*) FROM ${qualified(model.schema, model.name)}`));
     }
     return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs, batches, rows };
   } finally {

@@ -142,7 +142,7 @@ async function buildModel(
         upstreamDays: upstreamDays(run.project, model.id, run.written),
         restates: timeRangeDescendants(run.project, model.id),
         timeRangeAncestors: timeRangeAncestors(run.project, model.id),
-        inputTables: inputTables(run.project, model.id),
+        ...(model.config.batchRows > 0 ? { inputTables: inputTables(run.project, model.id) } : {}),
         recordState: async (startDate) => {
           await replaceModelState(exec, state(startDate), run.runId, builtAt);
           recorded = true;
