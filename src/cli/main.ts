@@ -42,6 +42,9 @@ Exit codes:
 export async function main(argv: string[] = process.argv): Promise<number> {
   const json = wantsJsonLogs(argv);
   const fail = (message: string) => process.stderr.write(json ? jsonLine('error', message) : `vwh: ${message}\n`);
+  // A command reports its exit code in process.exitCode. Only this call's counts: one left by an earlier call in the
+  // same process (a test calling main() in turn; `vwh schedule` has none) would otherwise end a run that succeeded.
+  process.exitCode = undefined;
   try {
     const program = await buildProgram(argv, { jsonErrors: json });
     await program.parseAsync(argv);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { ExitCode } from '../../src/core/errors.js';
 import { loadProject, shippedModelsDir } from '../../src/models/project.js';
 import { selectModels } from '../../src/models/selection.js';
 import { Database } from '../../src/warehouse/duckdb.js';
@@ -108,6 +109,19 @@ describe('vwh models', () => {
     expect(list.code).toBe(0);
     expect(list.out).toContain('staging.c');
     expect(list.out).not.toContain('staging.d');
+  });
+
+  it('exits with its own outcome, not with an exit code an earlier call in the process left', async () => {
+    s = await prepared('shop');
+    // An earlier in-process call (a command that ended partial) left its code, as the suite's shared workers do.
+    process.exitCode = ExitCode.partial;
+    try {
+      const r = await vwh('ls', '--models-dir', s.modelsDir);
+      expect(r.code).toBe(ExitCode.ok);
+      expect(r.out).toContain('marts.daily_visibility');
+    } finally {
+      process.exitCode = undefined;
+    }
   });
 
   it("the help's example tag:daily selects the shipped daily marts", async () => {
