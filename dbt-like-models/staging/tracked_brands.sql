@@ -1,6 +1,7 @@
 /* @model
-# a table, not a view: eight models read it (staging.chat_mentions in every batch), its audits' relationships and
-# the input keys of its readers too, and each read of a view runs its query (about 45 ms on a small world)
+# a table, not a view: eight models read it (staging.chat_mentions in every batch), and so do a relationships audit
+# of marts.brand_visibility_daily and its readers' input keys; each read of a view runs its query (about 45 ms on a
+# small world)
 kind: table
 description: >
   The brands a project tracks: its own brand and every competitor that has been on its active list, each with its

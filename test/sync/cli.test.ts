@@ -21,7 +21,6 @@ afterAll(async () => {
 });
 afterEach(() => {
   process.env = { ...saved };
-  process.exitCode = 0;
   vi.restoreAllMocks();
 });
 
