@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import {
   BOOLEAN,
   DATE,
@@ -115,6 +116,19 @@ export const TRANSACTION_ROWS = 120_000;
 export const TRANSACTION_MS = 10_000;
 
 /**
+ * The WAL size past which the loader checkpoints between transactions. DuckDB checkpoints by itself at a commit once
+ * the WAL passes `checkpoint_threshold` (16 MB), but only when it can take the checkpoint lock alone, and during a
+ * sync the rate budget's saves (an upsert on a connection of their own after every request) held it at nearly every
+ * commit of the loader: the WAL of a 10 × 50 × 365 backfill grew to 1,587 MB, all of it left to the close. A WAL that
+ * size sits on the disk beside the file and is replayed at the next open after a kill. A checkpoint every 256 MB
+ * costs about what one at the end does (docs/sync.md: DuckDB's cost by threshold).
+ */
+export const WAL_CHECKPOINT_BYTES = 256 * 2 ** 20;
+/** Tries of that checkpoint when another connection's statement holds the lock, and the wait between them. */
+const CHECKPOINT_TRIES = 10;
+const CHECKPOINT_RETRY_MS = 25;
+
+/**
  * The bulk loader. Rows go through DuckDB's appender, as data chunks written column by column, straight into the
  * target table inside ONE transaction that deletes the partitions being re-landed, appends the rows and runs each
  * unit's state update. Never row-by-row INSERTs, and no staging table: an `INSERT … SELECT` with casts from one
@@ -148,6 +162,8 @@ export class Loader {
     private readonly session: Session,
     private readonly gatherMs = 0,
     private readonly transaction: { rows: number; ms: number } = { rows: TRANSACTION_ROWS, ms: TRANSACTION_MS },
+    /** The database's WAL file and the size past which the loader checkpoints (see WAL_CHECKPOINT_BYTES). */
+    private readonly wal?: { file: string; limitBytes: number },
   ) {
     // A statement queued behind the open transaction (see Session.contended) ends its wait through a lull.
     session.onContention(() => this.wakeIdle?.());
@@ -221,9 +237,29 @@ export class Loader {
     if (this.draining) return;
     this.draining = true;
     void (async () => {
-      while (this.pending.length > 0) await this.landTransaction();
+      while (this.pending.length > 0) {
+        await this.landTransaction();
+        await this.checkpointIfLarge();
+      }
       this.draining = false;
     })();
+  }
+
+  /**
+   * Between transactions, a `CHECKPOINT` once the WAL is past its limit (see WAL_CHECKPOINT_BYTES). It needs the
+   * checkpoint lock alone too, so it is tried again while another connection's statement holds it; a checkpoint
+   * that does not happen is no failure (the WAL stays for the next try, and the close checkpoints it).
+   */
+  private async checkpointIfLarge(): Promise<void> {
+    if (!this.wal || walBytes(this.wal.file) < this.wal.limitBytes) return;
+    for (let attempt = 0; attempt < CHECKPOINT_TRIES; attempt++) {
+      try {
+        await this.session.run('CHECKPOINT');
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_RETRY_MS));
+      }
+    }
   }
 
   /** A whole batch is queued: nothing more would join it. */
@@ -421,6 +457,15 @@ export class Loader {
     );
     this.schemas.set(schema, byTable);
     return byTable;
+  }
+}
+
+/** The WAL file's size in bytes; 0 when there is none (no change since the last checkpoint). */
+function walBytes(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
   }
 }
 

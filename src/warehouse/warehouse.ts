@@ -5,7 +5,7 @@ import { memoryLimitFor } from '../core/defaults.js';
 import { DuckDBBudgetStore } from './budget-store.js';
 import { Database, type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES, duckdbOptions, isMemory } from './duckdb.js';
 import { type OpsDatabase, opsDb } from './kysely/index.js';
-import { GATHER_MS, Loader } from './loader.js';
+import { GATHER_MS, Loader, WAL_CHECKPOINT_BYTES } from './loader.js';
 import { migrate } from './migrate.js';
 import { RunStore } from './run-store.js';
 import { Session } from './session.js';
@@ -66,7 +66,12 @@ export class Warehouse {
     return {
       session,
       ops,
-      loader: new Loader(session, GATHER_MS),
+      loader: new Loader(
+        session,
+        GATHER_MS,
+        undefined,
+        isMemory(this.path) ? undefined : { file: `${this.path}.wal`, limitBytes: WAL_CHECKPOINT_BYTES },
+      ),
       state: new StateStore(ops),
       runs: new RunStore(ops),
       // The store calls this once, when it is first used.

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -369,6 +369,45 @@ describe('Loader', () => {
     expect(transactions.reduce((a, b) => a + b, 0)).toBe(units * perUnit);
     // Batches of at most BATCH_ROWS, as many to a transaction as its rows allow.
     expect(transactions).toEqual([2 * BATCH_ROWS, BATCH_ROWS + perUnit]);
+  });
+
+  it('checkpoints between transactions once the WAL passes its limit, when DuckDB does not checkpoint by itself', async () => {
+    // DuckDB checkpoints at a commit past checkpoint_threshold only when it takes the checkpoint lock alone; in a sync
+    // the rate budget's saves held it. A threshold it never reaches stands for that here.
+    await ws.session.run("SET checkpoint_threshold = '10GB'");
+    const walFile = `${wh.path}.wal`;
+    const wal = () => (existsSync(walFile) ? statSync(walFile).size : 0);
+    const big = 'x'.repeat(2000);
+    const unit = (u: number): TableLoad[] => [
+      {
+        table: 'raw.chats',
+        rows: Array.from({ length: 1000 }, (_, i) => ({ ...chat(`u${u}-${i}`, '2026-01-01'), full_content: big })),
+      },
+    ];
+    const sizes = async (loader: Loader, from: number): Promise<number[]> => {
+      const seen: number[] = [];
+      // One unit at a time, each its own transaction: the check after a transaction has run when the next lands.
+      for (let u = from; u < from + 8; u++) {
+        await loader.loadUnit(unit(u), run);
+        seen.push(wal());
+      }
+      return seen;
+    };
+    const plain = await sizes(new Loader(ws.session, 0, { rows: 1000, ms: 60_000 }), 0);
+    const perUnit = plain[0] as number;
+    expect(perUnit).toBeGreaterThan(1_000_000);
+    // Without the loader's checkpoint the WAL holds every unit.
+    expect(plain.at(-1)).toBeGreaterThan(7 * perUnit);
+    await ws.session.run('CHECKPOINT');
+    const limit = 2 * perUnit;
+    const bounded = await sizes(
+      new Loader(ws.session, 0, { rows: 1000, ms: 60_000 }, { file: walFile, limitBytes: limit }),
+      100,
+    );
+    // Past the limit, the next transaction's check checkpoints: never more than the limit and two units' WAL.
+    expect(Math.max(...bounded)).toBeLessThanOrEqual(limit + 2 * perUnit);
+    expect(bounded.some((size, i) => i > 0 && size < (bounded[i - 1] as number))).toBe(true);
+    expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(16 * 1000);
   });
 
   it('keeps a transaction open through a lull while units are expected, and commits when told they stopped', async () => {
