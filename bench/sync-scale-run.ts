@@ -116,8 +116,8 @@ export async function syncRun(
         throw new Error(`team ${t.teamId}: ${t.error?.message ?? t.result?.status}`);
       return t.result;
     });
-    // What `vwh sync` pays when it closes the warehouse: the WAL the sync left (up to DuckDB's checkpoint threshold)
-    // written into the file. Without it, a larger threshold would look like a saving by leaving work uncounted.
+    // What `vwh sync` pays when it closes the warehouse: the WAL the sync left (up to the loader's
+    // WAL_CHECKPOINT_BYTES) written into the file. Without it, work left to the close would go uncounted.
     await wh.database.session.run('CHECKPOINT');
     const cpu = process.cpuUsage(cpuBefore);
     const byThread = Object.fromEntries(
