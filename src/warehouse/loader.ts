@@ -124,6 +124,15 @@ export const TRANSACTION_MS = 10_000;
  * costs about what one at the end does (docs/sync.md: DuckDB's cost by threshold).
  */
 export const WAL_CHECKPOINT_BYTES = 256 * 2 ** 20;
+/**
+ * The share of DuckDB's `memory_limit` the loader's checkpoint runs under; the limit is set back after it. DuckDB
+ * goes past its limit while it checkpoints (a 10 × 50 × 365 backfill's RSS rose by about 200 MB for 5–7 s at each
+ * checkpoint, and those moments were its peak RSS); a lower limit makes it evict cached blocks first. A replay of
+ * the 1 × bench world's chats tables (3.7 M rows, a checkpoint at every 256 MB of WAL) peaked at 431–447 MB this way
+ * against 500–530 MB, at the same CPU within the host's noise; the 10 × 50 × 365 backfill peaked at 630 and 651 MB
+ * against 699–767 MB (docs/sync.md: peak RSS).
+ */
+const CHECKPOINT_MEMORY_SHARE = 0.5;
 /** Tries of that checkpoint when another connection's statement holds the lock, and the wait between them. */
 const CHECKPOINT_TRIES = 10;
 const CHECKPOINT_RETRY_MS = 25;
@@ -248,17 +257,39 @@ export class Loader {
   /**
    * Between transactions, a `CHECKPOINT` once the WAL is past its limit (see WAL_CHECKPOINT_BYTES). It needs the
    * checkpoint lock alone too, so it is tried again while another connection's statement holds it; a checkpoint
-   * that does not happen is no failure (the WAL stays for the next try, and the close checkpoints it).
+   * that does not happen is no failure (the WAL stays for the next try, and the close checkpoints it). Each try runs
+   * under part of the memory limit (CHECKPOINT_MEMORY_SHARE).
    */
   private async checkpointIfLarge(): Promise<void> {
     if (!this.wal || walBytes(this.wal.file) < this.wal.limitBytes) return;
     for (let attempt = 0; attempt < CHECKPOINT_TRIES; attempt++) {
+      // Lowered for the attempt alone: between tries other connections write at the full limit.
+      const restore = await this.lowerMemoryLimit();
       try {
         await this.session.run('CHECKPOINT');
         return;
       } catch {
-        await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_RETRY_MS));
+        // Another connection's write holds the checkpoint lock: tried again below.
+      } finally {
+        if (restore) await this.session.run(`SET memory_limit = '${restore}'`).catch(() => undefined);
       }
+      await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_RETRY_MS));
+    }
+  }
+
+  /**
+   * Halves DuckDB's `memory_limit` for a checkpoint (see CHECKPOINT_MEMORY_SHARE) and returns the value to restore;
+   * undefined when it could not (the checkpoint then runs at the full limit).
+   */
+  private async lowerMemoryLimit(): Promise<string | undefined> {
+    try {
+      const [row] = await this.session.all<{ v: string }>(`SELECT current_setting('memory_limit') AS v`);
+      const bytes = row ? memoryBytes(row.v) : undefined;
+      if (!row || bytes === undefined) return undefined;
+      await this.session.run(`SET memory_limit = '${Math.floor((bytes * CHECKPOINT_MEMORY_SHARE) / 1024)}KiB'`);
+      return row.v;
+    } catch {
+      return undefined;
     }
   }
 
@@ -458,6 +489,15 @@ export class Loader {
     this.schemas.set(schema, byTable);
     return byTable;
   }
+}
+
+const MEMORY_UNITS: Record<string, number> = { bytes: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30, TiB: 2 ** 40 };
+
+/** Bytes of a memory size as DuckDB's `current_setting('memory_limit')` spells it (`244.1 MiB`); undefined otherwise. */
+export function memoryBytes(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*(bytes|KiB|MiB|GiB|TiB)$/.exec(text.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * (MEMORY_UNITS[match[2] as string] as number);
 }
 
 /** The WAL file's size in bytes; 0 when there is none (no change since the last checkpoint). */

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BATCH_ROWS, Loader, type TableLoad } from '../../src/warehouse/loader.js';
+import { BATCH_ROWS, Loader, memoryBytes, type TableLoad } from '../../src/warehouse/loader.js';
 import { Warehouse, type WarehouseSession } from '../../src/warehouse/warehouse.js';
 
 let dir: string;
@@ -400,6 +400,16 @@ describe('Loader', () => {
     expect(plain.at(-1)).toBeGreaterThan(7 * perUnit);
     await ws.session.run('CHECKPOINT');
     const limit = 2 * perUnit;
+    const memoryLimit = async () =>
+      memoryBytes(String(await ws.session.scalar("SELECT current_setting('memory_limit')")));
+    const before = await memoryLimit();
+    // The statements the loader runs, seen on their way to the real session.
+    const statements: string[] = [];
+    const runStatement = ws.session.run.bind(ws.session);
+    ws.session.run = (sql, params) => {
+      statements.push(sql);
+      return runStatement(sql, params);
+    };
     const bounded = await sizes(
       new Loader(ws.session, 0, { rows: 1000, ms: 60_000 }, { file: walFile, limitBytes: limit }),
       100,
@@ -408,6 +418,25 @@ describe('Loader', () => {
     expect(Math.max(...bounded)).toBeLessThanOrEqual(limit + 2 * perUnit);
     expect(bounded.some((size, i) => i > 0 && size < (bounded[i - 1] as number))).toBe(true);
     expect(await ws.session.scalar('SELECT count(*) FROM raw.chats')).toBe(16 * 1000);
+    // Each checkpoint ran under half the memory limit, and the limit was set back after it.
+    const checkpoints = statements.flatMap((sql, i) => (sql === 'CHECKPOINT' ? [i] : []));
+    expect(checkpoints.length).toBeGreaterThan(0);
+    for (const at of checkpoints) {
+      const lowered = /^SET memory_limit = '(.+)'$/.exec(statements[at - 1] ?? '')?.[1];
+      // (DuckDB shows the limit to a tenth of a MiB.)
+      expect(Math.abs((memoryBytes(lowered ?? '') ?? 0) - (before as number) / 2)).toBeLessThanOrEqual(0.1 * 2 ** 20);
+      expect(statements[at + 1]).toMatch(/^SET memory_limit = /);
+    }
+    expect(Math.abs(((await memoryLimit()) ?? 0) - (before as number))).toBeLessThanOrEqual(0.1 * 2 ** 20);
+  });
+
+  it('reads memory sizes as DuckDB writes them', () => {
+    expect(memoryBytes('244.1 MiB')).toBeCloseTo(244.1 * 2 ** 20);
+    expect(memoryBytes('1.8 GiB')).toBeCloseTo(1.8 * 2 ** 30);
+    expect(memoryBytes('512 bytes')).toBe(512);
+    expect(memoryBytes('125000 KiB')).toBe(125_000 * 1024);
+    expect(memoryBytes('unlimited')).toBeUndefined();
+    expect(memoryBytes('')).toBeUndefined();
   });
 
   it('keeps a transaction open through a lull while units are expected, and commits when told they stopped', async () => {
