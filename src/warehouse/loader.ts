@@ -283,11 +283,11 @@ export class Loader {
    */
   private async lowerMemoryLimit(): Promise<string | undefined> {
     try {
-      const [row] = await this.session.all<{ v: string }>(`SELECT current_setting('memory_limit') AS v`);
-      const bytes = row ? memoryBytes(row.v) : undefined;
-      if (!row || bytes === undefined) return undefined;
+      const current = String(await this.session.scalar(`SELECT current_setting('memory_limit')`));
+      const bytes = memoryBytes(current);
+      if (bytes === undefined) return undefined;
       await this.session.run(`SET memory_limit = '${Math.floor((bytes * CHECKPOINT_MEMORY_SHARE) / 1024)}KiB'`);
-      return row.v;
+      return current;
     } catch {
       return undefined;
     }
