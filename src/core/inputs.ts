@@ -41,7 +41,10 @@ export const BaseUrl = z.url({
   error: (i) => `must be an http:// or https:// URL such as https://api.example.com, got "${String(i.input)}"`,
 });
 
-/** A memory size as DuckDB spells it (`memory_limit`): a number and a unit, e.g. `512MB`, `2GB`, `1.5GiB`. */
+/**
+ * A memory size as DuckDB spells it (`memory_limit` of `vwh sync` and `vwh models`, the config's `memoryLimit`): a
+ * number and a unit, e.g. `512MB`, `2GB`, `1.5GiB`.
+ */
 export const MemorySize = z
   .string()
   .trim()
@@ -75,14 +78,6 @@ export const Fraction = numberRule('a number from 0 to 1').min(0).max(1);
 
 /** The longest Retry-After a sync waits for, in seconds: at most a day. */
 export const MaxRetryAfterSeconds = wholeNumber(0, 86_400);
-
-/** A DuckDB memory_limit: a number and a unit, `512MB`, `2GB`, `1.5GiB`. */
-export const MemoryLimit = z
-  .string()
-  .trim()
-  .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, {
-    error: (i) => `must be a size such as 512MB or 2GB, got "${String(i.input)}"`,
-  });
 
 export const Uuid = z.guid('must be a UUID such as 3f2b6c1e-8a4d-4b7e-9c2f-1d5e6a7b8c9d');
 

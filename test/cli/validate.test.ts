@@ -51,6 +51,12 @@ describe('one validation for every input', () => {
     [['models', 'build', '--models-dir', '/etc/hostname'], /--models-dir must be an existing directory/],
     [['models', 'plan', '--end', '2026-13-01'], /--end must be a calendar day that exists/],
     [['models', 'build', '--db', ''], /--db is empty/],
+    // One rule for a DuckDB size on both commands that take one.
+    [['models', 'build', '--memory-limit', 'lots'], /--memory-limit must be a size such as 512MB or 2GB, got "lots"/],
+    [
+      ['sync', '--memory-limit', '2 gigs', '--plan'],
+      /--memory-limit must be a size such as 512MB or 2GB, got "2 gigs"/,
+    ],
     [['query', '--db', '', 'select 1'], /--db is empty/],
     [['query', '--max-rows', '0', 'select 1'], /--max-rows must be a whole number >= 1, got 0/],
     [

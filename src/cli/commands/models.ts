@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_DB_PATH } from '../../core/defaults.js';
-import { Day, DbFile, ExistingDir, MemoryLimit, wholeNumber } from '../../core/inputs.js';
+import { Day, DbFile, ExistingDir, MemorySize, wholeNumber } from '../../core/inputs.js';
 import { DEFAULT_TARGET_DIR } from '../../models/artifacts/write.js';
 import { DEFAULT_MEMORY_LIMIT, defaultThreads } from '../../warehouse/resources.js';
 import { logFormatOption, numberFlag, textFlag } from '../validate.js';
@@ -73,7 +73,7 @@ export function register(program: Command): void {
       .option(
         '--memory-limit <size>',
         `DuckDB memory_limit (e.g. 512MB, 4GB); beyond it DuckDB spills to <db>.tmp/ (default ${DEFAULT_MEMORY_LIMIT})`,
-        textFlag('--memory-limit', MemoryLimit),
+        textFlag('--memory-limit', MemorySize),
       )
       .option('--store-failures', 'keep every failing audit row in audit_failures.*');
 
