@@ -2,7 +2,11 @@
  * CPU per request of backfills (not a timed bench; run by hand): per world, a reference server and one `vwh sync`-like
  * process (the sync-scale bench's child), one world after the other, optionally under `--cpu-prof`. Prints and
  * writes (bench/results/sync-cpu.json, unless profiling) the sync process's user + sys CPU ÷ requests per world, by
- * thread, with the load average, and the last world's CPU per request ÷ the first's (the growth with history).
+ * thread, with the load average, and the last world's CPU per request ÷ the first's (the growth with history). After
+ * each backfill, `NIGHTS` nights on the same warehouse (the server's clock a day on, a sync process each): the same
+ * requests and rows a night whatever the history, so their CPU per request, last world ÷ first, is the growth with
+ * history alone, where the backfills' ratio also carries their different requests (a 365-day backfill's carry twice
+ * the rows).
  *
  *   node dist/bench/sync-cpu.js 10x50x30 10x50x365 [--cpu-prof DIR]
  *
@@ -13,8 +17,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { addDays } from '../src/core/days.js';
 import { startServeChild, writeResult } from './lib.js';
-import type { Floor } from './sync-floor.js';
+import { FLOOR_REPEATS, type Floor } from './sync-floor.js';
 import type { Run } from './sync-scale-run.js';
 
 const args = process.argv.slice(2);
@@ -26,6 +31,8 @@ const TODAY = '2026-11-20';
 const WINDOW_MS = 2500;
 /** The floor parses every 10th body (the bodies of a 365-day backfill are gigabytes), its CPU scaled to all. */
 const FLOOR_SAMPLE_EVERY = 10;
+/** Nights after each backfill: two, as one night's CPU per request moved by 8-20 % between nights (27 Nov). */
+const NIGHTS = 2;
 
 function syncChild(input: object): Promise<Run> {
   const script = fileURLToPath(new URL('./sync-scale-run.js', import.meta.url));
@@ -60,6 +67,8 @@ interface WorldFigures {
   peak_rss_mb: number;
   by_thread: Record<string, number>;
   floor: Floor & { per_request_ms: number; sync_over_floor: number };
+  /** The nights after the backfill: their requests, rows and CPU summed, and CPU ÷ requests. */
+  nights: { count: number; requests: number; rows: number; sync_cpu_ms: number; cpu_per_request_ms: number };
 }
 
 async function measure(world: string): Promise<WorldFigures> {
@@ -76,15 +85,23 @@ async function measure(world: string): Promise<WorldFigures> {
   const loadBefore = load();
   try {
     const job = { teamId: 'agency', baseUrl: server.url, apiKey: server.apiKey };
-    const run = await syncChild({
-      db: join(dir, 'w.duckdb'),
-      job,
-      today: TODAY,
-      windowMs: WINDOW_MS,
-      serverPid: server.pid,
-      floorSampleEvery: FLOOR_SAMPLE_EVERY,
-    });
+    const input = { db: join(dir, 'w.duckdb'), job, today: TODAY, windowMs: WINDOW_MS, serverPid: server.pid };
+    const run = await syncChild({ ...input, floorSampleEvery: FLOOR_SAMPLE_EVERY });
     const floor = run.floor as Floor;
+    const nights = { count: NIGHTS, requests: 0, rows: 0, sync_cpu_ms: 0, cpu_per_request_ms: 0 };
+    for (let n = 1; n <= NIGHTS; n++) {
+      const moved = await fetch(`${server.url}/_reference/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_days: 1 }),
+      });
+      if (!moved.ok) throw new Error(`the reference's clock did not move: HTTP ${moved.status}`);
+      const night = await syncChild({ ...input, today: addDays(TODAY, n) });
+      nights.requests += night.requests;
+      nights.rows += night.rows;
+      nights.sync_cpu_ms += night.syncCpuMs;
+    }
+    nights.cpu_per_request_ms = Math.round((nights.sync_cpu_ms / Math.max(1, nights.requests)) * 100) / 100;
     const figures: WorldFigures = {
       world,
       load_before: loadBefore,
@@ -102,6 +119,7 @@ async function measure(world: string): Promise<WorldFigures> {
         per_request_ms: Math.round((floor.floor_ms / run.requests) * 100) / 100,
         sync_over_floor: Math.round((run.syncCpuMs / floor.floor_ms) * 100) / 100,
       },
+      nights,
     };
     process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), ...figures })}\n`);
     return figures;
@@ -117,8 +135,11 @@ const first = results[0] as WorldFigures;
 const last = results.at(-1) as WorldFigures;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const growth = round2(last.cpu_per_request_ms / first.cpu_per_request_ms);
+const nightGrowth = round2(last.nights.cpu_per_request_ms / first.nights.cpu_per_request_ms);
 const flatness = flatnessOf(first, last);
-process.stdout.write(`${JSON.stringify({ growth: `${last.world} / ${first.world}`, ratio: growth, flatness })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ growth: `${last.world} / ${first.world}`, ratio: growth, night_ratio: nightGrowth, flatness })}\n`,
+);
 
 /**
  * What the floor allows of the growth with history. Both worlds fitted to a cost a request plus a cost a row
@@ -151,10 +172,13 @@ if (!profileDir) {
     name: 'sync-cpu',
     description:
       `CPU (user + sys) of one backfill's sync process ÷ its requests, per world (${worlds.join(', ')}), one world after ` +
-      `the other, each against a reference server of its own (seed 5, today ${TODAY}, rate window ${WINDOW_MS} ms); ` +
+      `the other, each against a reference server of its own (seed 5, today ${TODAY}, rate window ${WINDOW_MS} ms), then ` +
+      `${NIGHTS} nights on the same warehouse (the server's clock a day on each; a sync process each; their CPU ÷ their ` +
+      `requests); the floor's parts the least of ${FLOOR_REPEATS} runs; ` +
       `DuckDB threads: ${process.env.VWH_BENCH_THREADS ?? 'the default'}. \`node dist/bench/sync-cpu.js ${worlds.join(' ')}\`.`,
     ratios: {
       [`cpu_per_request_${last.world}_over_${first.world}`]: growth,
+      [`night_cpu_per_request_${last.world}_over_${first.world}`]: nightGrowth,
       ...(flatness
         ? {
             [`floor_per_request_${last.world}_over_${first.world}`]: flatness.floor_ratio,
@@ -168,6 +192,7 @@ if (!profileDir) {
         [`floor_per_request_ms_${r.world}`, r.floor.per_request_ms],
         [`sync_over_floor_${r.world}`, r.floor.sync_over_floor],
         [`peak_rss_mb_${r.world}`, r.peak_rss_mb],
+        [`night_cpu_per_request_ms_${r.world}`, r.nights.cpu_per_request_ms],
       ]),
     ),
     targets: {
@@ -176,6 +201,7 @@ if (!profileDir) {
         met: last.world === '10x50x365' && last.cpu_per_request_ms <= 6,
       },
       flat_with_history: { target: '365 days <= 1.2 x 30 days', met: growth <= 1.2 },
+      night_flat_with_history: { target: 'a night after 365 days <= 1.2 x one after 30 days', met: nightGrowth <= 1.2 },
     },
     details: { worlds: results, flatness },
   });
