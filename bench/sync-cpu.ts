@@ -3,10 +3,10 @@
  * process (the sync-scale bench's child), one world after the other, optionally under `--cpu-prof`. Prints and
  * writes (bench/results/sync-cpu.json, unless profiling) the sync process's user + sys CPU ÷ requests per world, by
  * thread, with the load average, and the last world's CPU per request ÷ the first's (the growth with history). After
- * each backfill, `NIGHTS` nights on the same warehouse (the server's clock a day on, a sync process each): the same
- * requests and rows a night whatever the history, so their CPU per request, last world ÷ first, is the growth with
- * history alone, where the backfills' ratio also carries their different requests (a 365-day backfill's carry twice
- * the rows).
+ * the backfills, `NIGHTS` nights on each world's warehouse, alternating between the worlds (the server's clock a day
+ * on, a sync process each): the same requests and rows a night whatever the history, so their CPU per request, last
+ * world ÷ first, is the growth with history alone, where the backfills' ratio also carries their different requests
+ * (a 365-day backfill's carry twice the rows).
  *
  *   node dist/bench/sync-cpu.js 10x50x30 10x50x365 [--cpu-prof DIR]
  *
@@ -31,8 +31,11 @@ const TODAY = '2026-11-20';
 const WINDOW_MS = 2500;
 /** The floor parses every 10th body (the bodies of a 365-day backfill are gigabytes), its CPU scaled to all. */
 const FLOOR_SAMPLE_EVERY = 10;
-/** Nights after each backfill: two, as one night's CPU per request moved by 8-20 % between nights (27 Nov). */
-const NIGHTS = 2;
+/**
+ * Nights after the backfills, alternating between the worlds: three each, as one night's CPU per request moved by
+ * 8-20 % between nights (27 Nov).
+ */
+const NIGHTS = 3;
 
 function syncChild(input: object): Promise<Run> {
   const script = fileURLToPath(new URL('./sync-scale-run.js', import.meta.url));
@@ -67,11 +70,26 @@ interface WorldFigures {
   peak_rss_mb: number;
   by_thread: Record<string, number>;
   floor: Floor & { per_request_ms: number; sync_over_floor: number };
-  /** The nights after the backfill: their requests, rows and CPU summed, and CPU ÷ requests. */
-  nights: { count: number; requests: number; rows: number; sync_cpu_ms: number; cpu_per_request_ms: number };
+  /** The nights after the backfill: their requests, rows and CPU summed, CPU ÷ requests, and each night's. */
+  nights: {
+    count: number;
+    requests: number;
+    rows: number;
+    sync_cpu_ms: number;
+    cpu_per_request_ms: number;
+    each_ms: number[];
+  };
 }
 
-async function measure(world: string): Promise<WorldFigures> {
+interface Backfilled {
+  figures: WorldFigures;
+  /** The `n`-th night on the backfill's warehouse: the server's clock a day on, then a sync process. */
+  night(n: number): Promise<Run>;
+  close(): void;
+}
+
+/** A world's backfill; its server and warehouse stay for the nights. */
+async function backfill(world: string): Promise<Backfilled> {
   const [projects, prompts, days] = world.split('x') as [string, string, string];
   const server = await startServeChild(
     ['--seed', '5', '--today', TODAY, '--demo', '--projects', projects, '--prompts', prompts].concat([
@@ -82,26 +100,16 @@ async function measure(world: string): Promise<WorldFigures> {
     ]),
   );
   const dir = mkdtempSync(join(tmpdir(), 'vwh-cpu-'));
+  const close = () => {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
   const loadBefore = load();
   try {
     const job = { teamId: 'agency', baseUrl: server.url, apiKey: server.apiKey };
     const input = { db: join(dir, 'w.duckdb'), job, today: TODAY, windowMs: WINDOW_MS, serverPid: server.pid };
     const run = await syncChild({ ...input, floorSampleEvery: FLOOR_SAMPLE_EVERY });
     const floor = run.floor as Floor;
-    const nights = { count: NIGHTS, requests: 0, rows: 0, sync_cpu_ms: 0, cpu_per_request_ms: 0 };
-    for (let n = 1; n <= NIGHTS; n++) {
-      const moved = await fetch(`${server.url}/_reference/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ advance_days: 1 }),
-      });
-      if (!moved.ok) throw new Error(`the reference's clock did not move: HTTP ${moved.status}`);
-      const night = await syncChild({ ...input, today: addDays(TODAY, n) });
-      nights.requests += night.requests;
-      nights.rows += night.rows;
-      nights.sync_cpu_ms += night.syncCpuMs;
-    }
-    nights.cpu_per_request_ms = Math.round((nights.sync_cpu_ms / Math.max(1, nights.requests)) * 100) / 100;
     const figures: WorldFigures = {
       world,
       load_before: loadBefore,
@@ -119,18 +127,47 @@ async function measure(world: string): Promise<WorldFigures> {
         per_request_ms: Math.round((floor.floor_ms / run.requests) * 100) / 100,
         sync_over_floor: Math.round((run.syncCpuMs / floor.floor_ms) * 100) / 100,
       },
-      nights,
+      nights: { count: 0, requests: 0, rows: 0, sync_cpu_ms: 0, cpu_per_request_ms: 0, each_ms: [] },
     };
     process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), ...figures })}\n`);
-    return figures;
-  } finally {
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
+    const night = async (n: number) => {
+      const moved = await fetch(`${server.url}/_reference/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_days: 1 }),
+      });
+      if (!moved.ok) throw new Error(`the reference's clock did not move: HTTP ${moved.status}`);
+      return syncChild({ ...input, today: addDays(TODAY, n) });
+    };
+    return { figures, night, close };
+  } catch (error) {
+    close();
+    throw error;
   }
 }
 
-const results: WorldFigures[] = [];
-for (const world of worlds) results.push(await measure(world));
+const backfills: Backfilled[] = [];
+try {
+  for (const world of worlds) backfills.push(await backfill(world));
+  // The nights alternate between the worlds (night 1 of each, then night 2 …): the host's speed drifts by up to 1.5 ×
+  // within a run, and alternating gives each world the same share of it.
+  for (let n = 1; n <= NIGHTS; n++) {
+    for (const { figures, night } of backfills) {
+      const run = await night(n);
+      const nights = figures.nights;
+      nights.count++;
+      nights.requests += run.requests;
+      nights.rows += run.rows;
+      nights.sync_cpu_ms += run.syncCpuMs;
+      nights.each_ms.push(Math.round((run.syncCpuMs / Math.max(1, run.requests)) * 100) / 100);
+      nights.cpu_per_request_ms = Math.round((nights.sync_cpu_ms / Math.max(1, nights.requests)) * 100) / 100;
+      process.stdout.write(`${JSON.stringify({ world: figures.world, night: n, nights })}\n`);
+    }
+  }
+} finally {
+  for (const b of backfills) b.close();
+}
+const results = backfills.map((b) => b.figures);
 const first = results[0] as WorldFigures;
 const last = results.at(-1) as WorldFigures;
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -173,8 +210,8 @@ if (!profileDir) {
     description:
       `CPU (user + sys) of one backfill's sync process ÷ its requests, per world (${worlds.join(', ')}), one world after ` +
       `the other, each against a reference server of its own (seed 5, today ${TODAY}, rate window ${WINDOW_MS} ms), then ` +
-      `${NIGHTS} nights on the same warehouse (the server's clock a day on each; a sync process each; their CPU ÷ their ` +
-      `requests); the floor's parts the least of ${FLOOR_REPEATS} runs; ` +
+      `${NIGHTS} nights on each world's warehouse, alternating between the worlds (the server's clock a day on each; a ` +
+      `sync process each; their CPU ÷ their requests); the floor's parts the least of ${FLOOR_REPEATS} runs; ` +
       `DuckDB threads: ${process.env.VWH_BENCH_THREADS ?? 'the default'}. \`node dist/bench/sync-cpu.js ${worlds.join(' ')}\`.`,
     ratios: {
       [`cpu_per_request_${last.world}_over_${first.world}`]: growth,
