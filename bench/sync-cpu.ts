@@ -55,6 +55,7 @@ function syncChild(input: object): Promise<Run> {
 }
 
 const load = () => Number(loadavg()[0]?.toFixed(2));
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
 interface WorldFigures {
   world: string;
@@ -118,14 +119,14 @@ async function backfill(world: string): Promise<Backfilled> {
       rows: run.rows,
       wall_ms: run.wallMs,
       sync_cpu_ms: run.syncCpuMs,
-      cpu_per_request_ms: Math.round((run.syncCpuMs / run.requests) * 100) / 100,
+      cpu_per_request_ms: round2(run.syncCpuMs / run.requests),
       rows_per_request: Math.round(run.rows / run.requests),
       peak_rss_mb: run.peakRssMb,
       by_thread: run.syncCpuByThread,
       floor: {
         ...floor,
-        per_request_ms: Math.round((floor.floor_ms / run.requests) * 100) / 100,
-        sync_over_floor: Math.round((run.syncCpuMs / floor.floor_ms) * 100) / 100,
+        per_request_ms: round2(floor.floor_ms / run.requests),
+        sync_over_floor: round2(run.syncCpuMs / floor.floor_ms),
       },
       nights: { count: 0, requests: 0, rows: 0, sync_cpu_ms: 0, cpu_per_request_ms: 0, each_ms: [] },
     };
@@ -159,8 +160,8 @@ try {
       nights.requests += run.requests;
       nights.rows += run.rows;
       nights.sync_cpu_ms += run.syncCpuMs;
-      nights.each_ms.push(Math.round((run.syncCpuMs / Math.max(1, run.requests)) * 100) / 100);
-      nights.cpu_per_request_ms = Math.round((nights.sync_cpu_ms / Math.max(1, nights.requests)) * 100) / 100;
+      nights.each_ms.push(round2(run.syncCpuMs / Math.max(1, run.requests)));
+      nights.cpu_per_request_ms = round2(nights.sync_cpu_ms / Math.max(1, nights.requests));
       process.stdout.write(`${JSON.stringify({ world: figures.world, night: n, nights })}\n`);
     }
   }
@@ -170,7 +171,6 @@ try {
 const results = backfills.map((b) => b.figures);
 const first = results[0] as WorldFigures;
 const last = results.at(-1) as WorldFigures;
-const round2 = (n: number) => Math.round(n * 100) / 100;
 const growth = round2(last.cpu_per_request_ms / first.cpu_per_request_ms);
 const nightGrowth = round2(last.nights.cpu_per_request_ms / first.nights.cpu_per_request_ms);
 const flatness = flatnessOf(first, last);
