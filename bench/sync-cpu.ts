@@ -32,10 +32,15 @@ const WINDOW_MS = 2500;
 /** The floor parses every 10th body (the bodies of a 365-day backfill are gigabytes), its CPU scaled to all. */
 const FLOOR_SAMPLE_EVERY = 10;
 /**
- * Nights after the backfills, alternating between the worlds: three each, as one night's CPU per request moved by
- * 8-20 % between nights (27 Nov).
+ * Nights after the backfills, alternating between the worlds: six each, as one night's CPU per request moved by
+ * 8-20 % between nights (27 Nov), and the first nights after a 365-day backfill cost up to 1.7 x the later ones: the
+ * days they re-land (the lookback's, and the rotation's) are days of the backfill, whose rows every row group of a
+ * 365-day backfill holds, so their DELETEs and the checkpoint after them touch all of those row groups. The nights
+ * whose lookback starts after the backfill's last day are also reported on their own (`settled`).
  */
-const NIGHTS = 3;
+const NIGHTS = 6;
+/** The sync's lookback (bench/sync-scale-run.ts `settings`): night n re-lands days from n - LOOKBACK_DAYS + 1 on. */
+const LOOKBACK_DAYS = 3;
 
 function syncChild(input: object): Promise<Run> {
   const script = fileURLToPath(new URL('./sync-scale-run.js', import.meta.url));
@@ -79,6 +84,8 @@ interface WorldFigures {
     sync_cpu_ms: number;
     cpu_per_request_ms: number;
     each_ms: number[];
+    /** The nights after the first LOOKBACK_DAYS: their lookback starts after the backfill's last day. */
+    settled: { requests: number; sync_cpu_ms: number; cpu_per_request_ms: number };
   };
 }
 
@@ -128,7 +135,15 @@ async function backfill(world: string): Promise<Backfilled> {
         per_request_ms: round2(floor.floor_ms / run.requests),
         sync_over_floor: round2(run.syncCpuMs / floor.floor_ms),
       },
-      nights: { count: 0, requests: 0, rows: 0, sync_cpu_ms: 0, cpu_per_request_ms: 0, each_ms: [] },
+      nights: {
+        count: 0,
+        requests: 0,
+        rows: 0,
+        sync_cpu_ms: 0,
+        cpu_per_request_ms: 0,
+        each_ms: [],
+        settled: { requests: 0, sync_cpu_ms: 0, cpu_per_request_ms: 0 },
+      },
     };
     process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), ...figures })}\n`);
     const night = async (n: number) => {
@@ -162,6 +177,12 @@ try {
       nights.sync_cpu_ms += run.syncCpuMs;
       nights.each_ms.push(round2(run.syncCpuMs / Math.max(1, run.requests)));
       nights.cpu_per_request_ms = round2(nights.sync_cpu_ms / Math.max(1, nights.requests));
+      if (n > LOOKBACK_DAYS) {
+        const settled = nights.settled;
+        settled.requests += run.requests;
+        settled.sync_cpu_ms += run.syncCpuMs;
+        settled.cpu_per_request_ms = round2(settled.sync_cpu_ms / Math.max(1, settled.requests));
+      }
       process.stdout.write(`${JSON.stringify({ world: figures.world, night: n, nights })}\n`);
     }
   }
@@ -173,9 +194,10 @@ const first = results[0] as WorldFigures;
 const last = results.at(-1) as WorldFigures;
 const growth = round2(last.cpu_per_request_ms / first.cpu_per_request_ms);
 const nightGrowth = round2(last.nights.cpu_per_request_ms / first.nights.cpu_per_request_ms);
+const settledGrowth = round2(last.nights.settled.cpu_per_request_ms / first.nights.settled.cpu_per_request_ms);
 const flatness = flatnessOf(first, last);
 process.stdout.write(
-  `${JSON.stringify({ growth: `${last.world} / ${first.world}`, ratio: growth, night_ratio: nightGrowth, flatness })}\n`,
+  `${JSON.stringify({ growth: `${last.world} / ${first.world}`, ratio: growth, night_ratio: nightGrowth, settled_night_ratio: settledGrowth, flatness })}\n`,
 );
 
 /**
@@ -211,11 +233,12 @@ if (!profileDir) {
       `CPU (user + sys) of one backfill's sync process ÷ its requests, per world (${worlds.join(', ')}), one world after ` +
       `the other, each against a reference server of its own (seed 5, today ${TODAY}, rate window ${WINDOW_MS} ms), then ` +
       `${NIGHTS} nights on each world's warehouse, alternating between the worlds (the server's clock a day on each; a ` +
-      `sync process each; their CPU ÷ their requests); the floor's parts the least of ${FLOOR_REPEATS} runs; ` +
+      `sync process each; their CPU ÷ their requests, all of them and those after the first ${LOOKBACK_DAYS}, whose lookback starts after the backfill); the floor's parts the least of ${FLOOR_REPEATS} runs; ` +
       `DuckDB threads: ${process.env.VWH_BENCH_THREADS ?? 'the default'}. \`node dist/bench/sync-cpu.js ${worlds.join(' ')}\`.`,
     ratios: {
       [`cpu_per_request_${last.world}_over_${first.world}`]: growth,
       [`night_cpu_per_request_${last.world}_over_${first.world}`]: nightGrowth,
+      [`settled_night_cpu_per_request_${last.world}_over_${first.world}`]: settledGrowth,
       ...(flatness
         ? {
             [`floor_per_request_${last.world}_over_${first.world}`]: flatness.floor_ratio,
@@ -230,6 +253,7 @@ if (!profileDir) {
         [`sync_over_floor_${r.world}`, r.floor.sync_over_floor],
         [`peak_rss_mb_${r.world}`, r.peak_rss_mb],
         [`night_cpu_per_request_ms_${r.world}`, r.nights.cpu_per_request_ms],
+        [`settled_night_cpu_per_request_ms_${r.world}`, r.nights.settled.cpu_per_request_ms],
       ]),
     ),
     targets: {
