@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { addDays } from '../src/core/days.js';
 import { startServeChild, writeResult } from './lib.js';
 import { FLOOR_REPEATS, type Floor } from './sync-floor.js';
-import type { Run } from './sync-scale-run.js';
+import { LOOKBACK_DAYS, type Run } from './sync-scale-run.js';
 
 const args = process.argv.slice(2);
 const profAt = args.indexOf('--cpu-prof');
@@ -39,8 +39,6 @@ const FLOOR_SAMPLE_EVERY = 10;
  * The nights whose lookback starts after the backfill's last day are also reported on their own (`settled`).
  */
 const NIGHTS = 6;
-/** The sync's lookback (bench/sync-scale-run.ts `settings`): night n re-lands days from n - LOOKBACK_DAYS + 1 on. */
-const LOOKBACK_DAYS = 3;
 
 function syncChild(input: object): Promise<Run> {
   const script = fileURLToPath(new URL('./sync-scale-run.js', import.meta.url));
@@ -62,6 +60,20 @@ function syncChild(input: object): Promise<Run> {
 const load = () => Number(loadavg()[0]?.toFixed(2));
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** Nights' requests and CPU summed, and CPU ÷ requests. */
+interface NightTally {
+  requests: number;
+  sync_cpu_ms: number;
+  cpu_per_request_ms: number;
+}
+
+/** Adds a night's sync to `tally`. */
+function tallyNight(tally: NightTally, run: Run): void {
+  tally.requests += run.requests;
+  tally.sync_cpu_ms += run.syncCpuMs;
+  tally.cpu_per_request_ms = round2(tally.sync_cpu_ms / Math.max(1, tally.requests));
+}
+
 interface WorldFigures {
   world: string;
   load_before: number;
@@ -77,15 +89,12 @@ interface WorldFigures {
   by_thread: Record<string, number>;
   floor: Floor & { per_request_ms: number; sync_over_floor: number };
   /** The nights after the backfill: their requests, rows and CPU summed, CPU ÷ requests, and each night's. */
-  nights: {
+  nights: NightTally & {
     count: number;
-    requests: number;
     rows: number;
-    sync_cpu_ms: number;
-    cpu_per_request_ms: number;
     each_ms: number[];
     /** The nights after the first LOOKBACK_DAYS: their lookback starts after the backfill's last day. */
-    settled: { requests: number; sync_cpu_ms: number; cpu_per_request_ms: number };
+    settled: NightTally;
   };
 }
 
@@ -172,17 +181,10 @@ try {
       const run = await night(n);
       const nights = figures.nights;
       nights.count++;
-      nights.requests += run.requests;
       nights.rows += run.rows;
-      nights.sync_cpu_ms += run.syncCpuMs;
       nights.each_ms.push(round2(run.syncCpuMs / Math.max(1, run.requests)));
-      nights.cpu_per_request_ms = round2(nights.sync_cpu_ms / Math.max(1, nights.requests));
-      if (n > LOOKBACK_DAYS) {
-        const settled = nights.settled;
-        settled.requests += run.requests;
-        settled.sync_cpu_ms += run.syncCpuMs;
-        settled.cpu_per_request_ms = round2(settled.sync_cpu_ms / Math.max(1, settled.requests));
-      }
+      tallyNight(nights, run);
+      if (n > LOOKBACK_DAYS) tallyNight(nights.settled, run);
       process.stdout.write(`${JSON.stringify({ world: figures.world, night: n, nights })}\n`);
     }
   }

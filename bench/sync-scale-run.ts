@@ -39,10 +39,13 @@ export interface ServerCpu {
   cpuMs(): number | undefined;
 }
 
+/** The bench syncs' lookback: a night re-lands its day and the `LOOKBACK_DAYS - 1` days before it. */
+export const LOOKBACK_DAYS = 3;
+
 function settings(today: string): SyncSettings {
   return {
     today,
-    lookbackDays: 3,
+    lookbackDays: LOOKBACK_DAYS,
     chunkDays: 31,
     windowDays: 30,
     topDomains: 0,
