@@ -17,7 +17,7 @@ import type { SyncHooks, TeamResult, Unit, UnitContext, UnitOutput } from './typ
  * the next batch is ready when one is appended. At 40 000 the JS heap of a 365-day backfill peaked at 355 MB (garbage
  * included); at 20 000, 264 MB, with the backfill as close to its floor.
  */
-const MAX_BACKLOG_ROWS = 20_000;
+export const MAX_BACKLOG_ROWS = 20_000;
 
 export class SimulatedCrash extends Error {
   constructor(message = 'simulated crash') {

@@ -162,6 +162,7 @@ export class Loader {
   /** Whether units are still on their way (see `expectUnits`); undefined when nobody said. */
   private moreComing: (() => boolean) | undefined;
   private roomWaiters: Array<{ limit: number; resolve(): void }> = [];
+  private committed = 0;
 
   /**
    * `gatherMs`: how long a batch waits for more units (see GATHER_MS); 0 lands whatever is queued at once.
@@ -219,6 +220,11 @@ export class Loader {
   nudge(): void {
     this.wake?.();
     this.wakeIdle?.();
+  }
+
+  /** Transactions this loader has committed (its units' rows and their state, batch after batch). */
+  get transactionsCommitted(): number {
+    return this.committed;
   }
 
   /** Rows queued and not yet appended: callers hold back fetching while this is large (bounded memory). */
@@ -395,6 +401,7 @@ export class Loader {
       for (const unit of units) unit.reject(reason);
       return;
     }
+    this.committed++;
     for (const unit of units) unit.resolve(unit.counts);
   }
 
