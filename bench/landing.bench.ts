@@ -51,18 +51,7 @@ const RUN_COLUMNS = new Set(['team_id', '_sync_run_id', '_extracted_at']);
 /** The sync's chunk of a daily stream: a unit is a prompt's 31 days. */
 const CHUNK_DAYS = 31;
 
-export type LandingPath =
-  | 'loader_sync_bounds'
-  | 'loader_one_transaction'
-  | 'duckdb_sync_bounds'
-  | 'duckdb_one_transaction';
-export const LANDING_PATHS: LandingPath[] = [
-  'loader_sync_bounds',
-  'loader_one_transaction',
-  'duckdb_sync_bounds',
-  'duckdb_one_transaction',
-];
-
+type LandingPath = 'loader_sync_bounds' | 'loader_one_transaction' | 'duckdb_sync_bounds' | 'duckdb_one_transaction';
 export interface PathFigures {
   rows: number;
   cpu_ms: number;
@@ -133,6 +122,7 @@ export async function writeUnits(landed: string, dir: string): Promise<{ files: 
     return { files, rows };
   } finally {
     connection.closeSync();
+    instance.closeSync();
   }
 }
 
