@@ -20,7 +20,7 @@
  *
  *   npm run bench -- landing      (VWH_BENCH_DIR keeps the landed world and its units between runs)
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -34,11 +34,12 @@ import {
   TRANSACTION_MS,
   TRANSACTION_ROWS,
   WAL_CHECKPOINT_BYTES,
+  walBytes,
 } from '../src/warehouse/loader.js';
 import { Session } from '../src/warehouse/session.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { landWorld, parseWorld, type WorldSpec } from './land-world.js';
-import { type BenchResult, threadCpuMs, writeResult } from './lib.js';
+import { type BenchResult, cpuMs, round2, threadCpuMs, writeResult } from './lib.js';
 
 /** The raw tables replayed, and the stream whose units land each (the chats stream lands three in one unit). */
 export const LANDING_TABLES: Record<string, 'chats' | 'metrics'> = {
@@ -62,11 +63,6 @@ export interface PathFigures {
   us_per_row_each?: number[];
 }
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
 /**
  * Writes each project's units (the landed rows as the row mapping gives them: dates and timestamps as text, BIGINT as
  * numbers, `_extra` as an object) to `dir/units-<n>.bin`; returns the files and the rows.
@@ -76,6 +72,24 @@ export async function writeUnits(landed: string, dir: string): Promise<{ files: 
   const connection = await instance.connect();
   const all = async (sql: string) => (await connection.runAndReadAll(sql)).getRowObjectsJson() as RawRow[];
   try {
+    // Each table's columns as the row mapping gives their values, read once for all projects.
+    const selects: Record<string, string> = {};
+    for (const table of Object.keys(LANDING_TABLES)) {
+      const columns = await all(
+        `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'raw' AND table_name = '${table}' ORDER BY ordinal_position`,
+      );
+      selects[table] = columns
+        .filter((c) => !RUN_COLUMNS.has(String(c.column_name)))
+        .map(({ column_name: name, data_type: type }) => {
+          const q = `"${name}"`;
+          if (type === 'DATE') return `CAST(${q} AS VARCHAR) AS ${q}`;
+          if (type === 'TIMESTAMP') return `strftime(${q}, '%Y-%m-%dT%H:%M:%S.%gZ') AS ${q}`;
+          if (type === 'BIGINT') return `CAST(${q} AS DOUBLE) AS ${q}`;
+          if (type === 'JSON') return `CAST(${q} AS VARCHAR) AS ${q}`;
+          return q;
+        })
+        .join(', ');
+    }
     const projects = (await all('SELECT DISTINCT project_id FROM raw.chats ORDER BY 1')).map((r) =>
       String(r.project_id),
     );
@@ -84,22 +98,9 @@ export async function writeUnits(landed: string, dir: string): Promise<{ files: 
     for (const [n, project] of projects.entries()) {
       const units = new Map<string, Record<string, RawRow[]>>();
       for (const [table, stream] of Object.entries(LANDING_TABLES)) {
-        const columns = await all(
-          `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'raw' AND table_name = '${table}' ORDER BY ordinal_position`,
-        );
-        const list = columns
-          .filter((c) => !RUN_COLUMNS.has(String(c.column_name)))
-          .map(({ column_name: name, data_type: type }) => {
-            const q = `"${name}"`;
-            if (type === 'DATE') return `CAST(${q} AS VARCHAR) AS ${q}`;
-            if (type === 'TIMESTAMP') return `strftime(${q}, '%Y-%m-%dT%H:%M:%S.%gZ') AS ${q}`;
-            if (type === 'BIGINT') return `CAST(${q} AS DOUBLE) AS ${q}`;
-            if (type === 'JSON') return `CAST(${q} AS VARCHAR) AS ${q}`;
-            return q;
-          });
         const day = table === 'prompt_metrics_daily' ? 'date' : 'chat_date';
         const found = await all(
-          `SELECT ${list.join(', ')}, (${day} - DATE '2000-01-01') // ${CHUNK_DAYS} AS __chunk FROM raw."${table}" ` +
+          `SELECT ${selects[table]}, (${day} - DATE '2000-01-01') // ${CHUNK_DAYS} AS __chunk FROM raw."${table}" ` +
             `WHERE project_id = '${project}' ORDER BY prompt_id, ${day}`,
         );
         for (const row of found) {
@@ -140,14 +141,6 @@ async function freshWarehouse(file: string): Promise<{ warehouse: Warehouse; ses
   const session = await Session.create(await warehouse.database.connect());
   await session.run(`SET checkpoint_threshold = '${WAL_CHECKPOINT_BYTES / 2 ** 20}MiB'`);
   return { warehouse, session };
-}
-
-function walBytes(file: string): number {
-  try {
-    return statSync(`${file}.wal`).size;
-  } catch {
-    return 0;
-  }
 }
 
 /** Lands the units of `files` through the product's Loader into the warehouse at `file` (see the module's comment). */
@@ -227,7 +220,7 @@ export async function landThroughDuckDB(landed: string, file: string, steps: num
             );
         }
       });
-      if (walBytes(file) > WAL_CHECKPOINT_BYTES) await session.run('CHECKPOINT');
+      if (walBytes(`${file}.wal`) > WAL_CHECKPOINT_BYTES) await session.run('CHECKPOINT');
     }
     await session.run('CHECKPOINT');
     const cpu = cpuMs() - start;
@@ -239,8 +232,6 @@ export async function landThroughDuckDB(landed: string, file: string, steps: num
     warehouse.close();
   }
 }
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export async function main(): Promise<BenchResult> {
   const world: WorldSpec = parseWorld(process.env.VWH_BENCH_LANDING_WORLD ?? '5,10,50,365');

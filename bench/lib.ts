@@ -91,6 +91,17 @@ export function threadCpuMs(): Record<string, number> {
   return out;
 }
 
+/** CPU time (user + system, all threads) this process has used so far, in ms. */
+export function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** `n` rounded to two decimals, as the results files give their figures. */
+export function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
 /** CPU time (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
 export function processCpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;

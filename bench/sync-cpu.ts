@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addDays } from '../src/core/days.js';
-import { startServeChild, writeResult } from './lib.js';
+import { round2, startServeChild, writeResult } from './lib.js';
 import { FLOOR_REPEATS, type Floor } from './sync-floor.js';
 import { LOOKBACK_DAYS, type Run } from './sync-scale-run.js';
 
@@ -58,7 +58,6 @@ function syncChild(input: object): Promise<Run> {
 }
 
 const load = () => Number(loadavg()[0]?.toFixed(2));
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Nights' requests and CPU summed, and CPU ÷ requests. */
 interface NightTally {

@@ -20,6 +20,7 @@ import { fullPath } from '../src/api/paths.js';
 import { decodeEnvelope } from '../src/client/envelope.js';
 import type { Transport, TransportRequest, TransportResponse } from '../src/client/transport.js';
 import type { Session } from '../src/warehouse/session.js';
+import { cpuMs } from './lib.js';
 
 /**
  * Each part of the floor is the least of this many runs. One run's parse of the same sample took 9.2-16.0 s in
@@ -84,11 +85,6 @@ export class RecordingTransport implements Transport {
     return this.inner.close();
   }
 }
-
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 /** The endpoint a URL path answers, by its route pattern (`{name}` → one path segment). */
 function matcher(): (method: string, path: string) => EndpointDef | undefined {

@@ -508,7 +508,7 @@ export function memoryBytes(text: string): number | undefined {
 }
 
 /** The WAL file's size in bytes; 0 when there is none (no change since the last checkpoint). */
-function walBytes(file: string): number {
+export function walBytes(file: string): number {
   try {
     return statSync(file).size;
   } catch {
