@@ -34,12 +34,12 @@ import {
   TRANSACTION_MS,
   TRANSACTION_ROWS,
   WAL_CHECKPOINT_BYTES,
-  walBytes,
 } from '../src/warehouse/loader.js';
 import { Session } from '../src/warehouse/session.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { landWorld, parseWorld, type WorldSpec } from './land-world.js';
 import { type BenchResult, cpuMs, round2, threadCpuMs, writeResult } from './lib.js';
+import { copyInSteps } from './sync-floor.js';
 
 /** The raw tables replayed, and the stream whose units land each (the chats stream lands three in one unit). */
 export const LANDING_TABLES: Record<string, 'chats' | 'metrics'> = {
@@ -208,22 +208,13 @@ export async function landThroughDuckDB(landed: string, file: string, steps: num
     const counts: Record<string, number> = {};
     for (const table of Object.keys(LANDING_TABLES))
       counts[table] = Number(await session.scalar(`SELECT count(*) FROM landed.raw."${table}"`));
-    const start = cpuMs();
-    for (let step = 0; step < steps; step++) {
-      await session.transaction(async () => {
-        for (const [table, n] of Object.entries(counts)) {
-          const from = Math.floor((n * step) / steps);
-          const to = Math.floor((n * (step + 1)) / steps);
-          if (to > from)
-            await session.run(
-              `INSERT INTO raw."${table}" SELECT * FROM landed.raw."${table}" WHERE rowid >= ${from} AND rowid < ${to}`,
-            );
-        }
-      });
-      if (walBytes(`${file}.wal`) > WAL_CHECKPOINT_BYTES) await session.run('CHECKPOINT');
-    }
-    await session.run('CHECKPOINT');
-    const cpu = cpuMs() - start;
+    const target = `"${await session.scalar<string>('SELECT current_database()')}"`;
+    const cpu = await copyInSteps(session, counts, steps, {
+      source: 'landed',
+      target,
+      wal: `${file}.wal`,
+      walLimit: WAL_CHECKPOINT_BYTES,
+    });
     const rows = Object.values(counts).reduce((a, b) => a + b, 0);
     await session.run('DETACH landed');
     return { rows, cpu_ms: Math.round(cpu), us_per_row: round2((cpu * 1000) / rows), transactions: steps };

@@ -208,7 +208,9 @@ async function childMain(input: ChildInput): Promise<void> {
     const peak = peakRssOfProcessMb();
     const floor =
       recording && every
-        ? await measureFloor(wh.database.session, recording, run.requests, every).finally(() => recording.dispose())
+        ? await measureFloor(wh.database.session, recording, run.requests, every, run.wallMs).finally(() =>
+            recording.dispose(),
+          )
         : undefined;
     process.stdout.write(
       `${JSON.stringify({ ...run, teams: [], ...(peak ? { peakRssMb: peak } : {}), ...(floor ? { floor } : {}) })}\n`,
