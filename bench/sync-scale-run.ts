@@ -84,6 +84,7 @@ export async function syncRun(
   windowMs: number,
   servers: readonly ServerCpu[],
   transport?: Transport,
+  vacuumShare?: number,
 ): Promise<Run> {
   const serverCpu = () => servers.reduce((n, s) => n + (s.cpuMs() ?? 0), 0);
   const serverCpuBefore = serverCpu();
@@ -112,6 +113,7 @@ export async function syncRun(
         },
         silentLogger,
         silentProgress,
+        vacuumShare,
       ),
     );
     const teams = run.value.teams.map((t) => {

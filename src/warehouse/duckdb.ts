@@ -5,12 +5,13 @@ import { type DbResources, DEFAULT_DB_PATH } from '../core/defaults.js';
 import { VwhError } from '../core/errors.js';
 import { makeFolders } from '../core/folders.js';
 import { Session } from './session.js';
+import { VACUUM_OFF } from './vacuum.js';
 
 // Defined apart from DuckDB so that `vwh --help` can show them without loading the binding.
 export { type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../core/defaults.js';
 
 export function duckdbOptions(resources: DbResources): Record<string, string> {
-  return { memory_limit: resources.memoryLimit, threads: String(resources.threads) };
+  return { memory_limit: resources.memoryLimit, threads: String(resources.threads), ...VACUUM_OFF };
 }
 
 /**

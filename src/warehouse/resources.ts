@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { VACUUM_OFF } from './vacuum.js';
 
 /**
  * How much of the machine DuckDB may use. Its own default memory limit is 80 % of RAM, which lets a big build's
@@ -21,5 +22,5 @@ export function defaultThreads(): number {
 
 /** The options `Database.open` passes to DuckDB. */
 export function duckdbOptions(resources: DuckDbResources): Record<string, string> {
-  return { memory_limit: resources.memoryLimit, threads: String(resources.threads) };
+  return { memory_limit: resources.memoryLimit, threads: String(resources.threads), ...VACUUM_OFF };
 }
