@@ -31,6 +31,7 @@ import { decodeEnvelope } from '../src/client/envelope.js';
 import type { Transport, TransportRequest, TransportResponse } from '../src/client/transport.js';
 import { TRANSACTION_MS, TRANSACTION_ROWS, WAL_CHECKPOINT_BYTES, walBytes } from '../src/warehouse/loader.js';
 import type { Session } from '../src/warehouse/session.js';
+import { deadRows } from '../src/warehouse/vacuum.js';
 import { cpuMs } from './lib.js';
 
 /**
@@ -142,11 +143,7 @@ export async function measureFloor(
       requests) /
     Math.max(1, items.length);
 
-  const tables = await session.all<{ table_name: string }>(
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'raw' AND table_catalog = current_database() ORDER BY 1",
-  );
-  const counts: Record<string, number> = {};
-  for (const { table_name: t } of tables) counts[t] = Number(await session.scalar(`SELECT count(*) FROM raw."${t}"`));
+  const counts = Object.fromEntries((await deadRows(session)).map((t) => [t.table, t.rows]));
   const rows = Object.values(counts).reduce((a, b) => a + b, 0);
   const durable = durableTransactions(wallMs, rows);
   let writeMs = Number.POSITIVE_INFINITY;

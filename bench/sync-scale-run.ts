@@ -84,7 +84,6 @@ export async function syncRun(
   windowMs: number,
   servers: readonly ServerCpu[],
   transport?: Transport,
-  vacuumShare?: number,
 ): Promise<Run> {
   const serverCpu = () => servers.reduce((n, s) => n + (s.cpuMs() ?? 0), 0);
   const serverCpuBefore = serverCpu();
@@ -113,7 +112,6 @@ export async function syncRun(
         },
         silentLogger,
         silentProgress,
-        vacuumShare,
       ),
     );
     const teams = run.value.teams.map((t) => {

@@ -1,6 +1,6 @@
 import { ExitCode, type ExitCodeValue, isVwhError, VwhError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { VACUUM_DEAD_SHARE, vacuumIfDue } from '../warehouse/vacuum.js';
+import { vacuumIfDue } from '../warehouse/vacuum.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { ProgressSink } from './progress.js';
 import { syncTeam } from './team-sync.js';
@@ -35,11 +35,9 @@ export async function syncAll(
   >,
   logger: Logger,
   progress: ProgressSink,
-  /** The deleted share of a raw table at which this sync's checkpoints vacuum (src/warehouse/vacuum.ts). */
-  vacuumShare = VACUUM_DEAD_SHARE,
 ): Promise<MultiSyncResult> {
   // Whether this sync's checkpoints compact the rows earlier nights deleted (src/warehouse/vacuum.ts).
-  const vacuuming = await vacuumIfDue(warehouse.database.session, vacuumShare);
+  const vacuuming = await vacuumIfDue(warehouse.database.session);
   if (vacuuming.length > 0)
     logger.info('this sync vacuums: deleted rows have gathered', {
       tables: Object.fromEntries(vacuuming.map((t) => [t.table, t.dead])),

@@ -1,18 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { type DbResources, DEFAULT_DB_PATH } from '../core/defaults.js';
+import { DEFAULT_DB_PATH } from '../core/defaults.js';
 import { VwhError } from '../core/errors.js';
 import { makeFolders } from '../core/folders.js';
 import { Session } from './session.js';
-import { VACUUM_OFF } from './vacuum.js';
 
 // Defined apart from DuckDB so that `vwh --help` can show them without loading the binding.
 export { type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../core/defaults.js';
 
-export function duckdbOptions(resources: DbResources): Record<string, string> {
-  return { memory_limit: resources.memoryLimit, threads: String(resources.threads), ...VACUUM_OFF };
-}
+// One set of DuckDB options for every open (`Warehouse.open`, the run's shared instance, the models' build).
+export { duckdbOptions } from './resources.js';
 
 /**
  * One DuckDB database file (or `:memory:`), open: its instance and first connection, and the `Session` that runs
