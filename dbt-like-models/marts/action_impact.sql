@@ -19,7 +19,7 @@ description: |
   - `did_prompts` (targeted actions with an untargeted prompt): mean d of the treated prompts − mean d of every
     control prompt (a plain difference in differences: a project-wide action cancels; an overlapping targeted
     action's effect on some controls is a bias the spread of d holds, cheaper on the 13 worlds measured than the
-    controls that separating it cost, docs/analytics.md), w = 1/(1/n_T + 1/n_C) per cell. Variance: the binomial
+    controls that separating it cost, docs/action-impact.md), w = 1/(1/n_T + 1/n_C) per cell. Variance: the binomial
     variances plus a between-prompt variance τ² (method of moments on the spread of d inside the groups beyond
     sampling, DerSimonian–Laird style, pooled over the team's actions at that level; the topic level without one
     borrows the any level's, else 0), normal quantile. Cells are the prompt's topic (a topic's own drift cancels
@@ -38,7 +38,7 @@ description: |
     action's effect; both wrong conclusive verdicts measured in issue 25 had one); null without a range.
   Assumes parallel trends (did_prompts: untargeted prompts (of the same topic, when matched) move as the targeted ones would
   have; placebo_brands: the own brand drifts like a competitor drawn at random) and additive effects of
-  overlapping actions; see docs/analytics.md for when it fails.
+  overlapping actions; see docs/action-impact.md for when it fails.
 grain: one row per team and completed action
 columns:
   team_id: the config's team
@@ -169,7 +169,7 @@ units as (
   -- One observation per prompt answered in both windows: its change d (points) and d's binomial variance
   -- p(1 − p)(1/n_before + 1/n_after), p the prompt's level over both windows smoothed to (x + 1) / (n + 2). Not
   -- each window's own p: a prompt with 0 of 6 answers before would get p = 0.125 and a third of its true variance,
-  -- which made a wrong verdict conclusive (issue 25; docs/analytics.md).
+  -- which made a wrong verdict conclusive (issue 25; docs/lab/2026-11-action-impact.md).
   select
     *,
     100 * (x_after / n_after - x_before / n_before) as d_pp,

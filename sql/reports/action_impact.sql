@@ -4,7 +4,7 @@ description: |
   Did completed actions raise the brand's visibility where they aimed? Per completed action (completed inside
   the range), the own brand's visibility on the targeted prompts before and after, with the answers it rests on,
   the estimated effect in percentage points with its 95% interval, and the verdict against the action's expected
-  impact, from marts.action_impact (its design is in docs/analytics.md). The columns are those of the mart's
+  impact, from marts.action_impact (its design is in docs/action-impact.md). The columns are those of the mart's
   estimate that exist in the warehouse, in the mart's order: the mart's estimator may add columns (effect_pp,
   n_treated_prompts, method, ...) and the report follows it.
 parameters:

@@ -3,7 +3,7 @@ title: Prompt opportunities
 description: |
   Prompts worth working on, per project and provider (`all` pools the providers), over the 28 days ending on the
   project's last complete day, ranked by opportunity_searches_per_month (intent-weighted monthly searches whose
-  answers favour someone else; unbounded, not a 0–100 score; the formula is in docs/analytics.md), from
+  answers favour someone else; unbounded, not a 0–100 score; the formula is in docs/opportunities.md), from
   marts.prompt_opportunities. Only listed prompts: active at the window's end with at least 30 answers in the window
   over all providers (a deactivated prompt or one with a handful of answers is not ranked). Demand filled with the
   project's median is flagged (demand_imputed). Visibility shares come with their n and a Wilson 95% interval.

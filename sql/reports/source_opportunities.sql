@@ -2,7 +2,7 @@
 title: Source opportunities
 description: |
   Domains AI answers cite where the brand could earn a place, per project, from marts.source_opportunities (the
-  project's latest analysis window; the formula is in docs/analytics.md): the opportunities (is_opportunity, a gap
+  project's latest analysis window; the formula is in docs/opportunities.md): the opportunities (is_opportunity, a gap
   larger than the project's beyond sampling) first, then the other domains, each by opportunity score (0–100). A
   domain a completed action already targeted names it (addressed_by_action). The own website is left out. Every share comes with its numerator and denominator; reach is the Wilson 95% lower bound
   of citing_share.
@@ -16,7 +16,7 @@ columns:
   score_rank: 1 = best score of the project
   domain: cited domain
   category_name: corporate, editorial, institutional, reference, ugc or other
-  opportunity_score: 0..100 (docs/analytics.md)
+  opportunity_score: 0..100 (docs/opportunities.md)
   responses: answers of the project in the window (n)
   citing_responses: answers citing the domain (numerator of citing_share)
   citing_share: citing_responses / responses (0..1)

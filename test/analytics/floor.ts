@@ -13,7 +13,7 @@
  *   brands: V_C = mean(V_b) / K;
  * - floor = 1.959964 · √(V_T + V_C).
  *
- * Used by test/analytics/truth.test.ts and quoted in docs/analytics.md.
+ * Used by test/analytics/truth.test.ts and quoted in docs/lab/2026-11-action-impact.md.
  */
 import type { Database } from '../../src/warehouse/duckdb.js';
 

@@ -4,7 +4,7 @@
  * completed actions, a conclusive verdict agrees with the truth's, and marts.action_impact_by_category's interval
  * covers the mean planted effect of its actions; the trend's alerts point the right way at true
  * changes of at least 1 point; the share of voice report's tracked-share interval covers the true share. The estimators were designed on seeds 3, 11 and 29 (3 × 5 × 60, 2 × 6 × 60,
- * 3 × 5 × 62); these worlds are others. The figures are printed (and quoted in docs/analytics.md):
+ * 3 × 5 × 62); these worlds are others. The figures are printed (and quoted in docs/lab/2026-11-analytics-truth.md):
  *   npx vitest run test/analytics/truth.test.ts
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +45,7 @@ const scored: Array<{ seed: number; mart: ActionRow; truth: TruthAction; floor: 
 
 /**
  * Worlds scored for action impact only (marts.action_impact and marts.action_impact_by_category), beside SHAPES:
- * seed 707 is where the pooled estimates once made a wrong verdict conclusive (docs/analytics.md).
+ * seed 707 is where the pooled estimates once made a wrong verdict conclusive (docs/lab/2026-11-action-impact.md).
  */
 const IMPACT_SHAPES: WorldShape[] = [
   { seed: 707, projects: 3, prompts: 20, historyDays: 120 },
@@ -387,7 +387,7 @@ const halfWidths = () =>
 
 /**
  * The median half-width on these five worlds before issue 25's changes (the models of commit bb10d8a; measured in
- * docs/analytics.md): what the floor-allowed reduction is measured from.
+ * docs/lab/2026-11-action-impact.md): what the floor-allowed reduction is measured from.
  */
 const BEFORE_MEDIAN_HALF_WIDTH = 21.42;
 
@@ -412,7 +412,7 @@ describe('marts.action_impact against its binomial floor', () => {
     );
     // An interval under its binomial floor claims more than its answers hold (a variance lost on the way).
     expect(Math.min(...ratios)).toBeGreaterThanOrEqual(0.999);
-    // Measured 1.2 on these worlds (docs/analytics.md): a change that widens the intervals fails here.
+    // Measured 1.2 on these worlds (docs/lab/2026-11-action-impact.md): a change that widens the intervals fails here.
     expect(median(ratios)).toBeLessThanOrEqual(1.3);
   });
 });
