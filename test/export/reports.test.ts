@@ -338,7 +338,7 @@ describe('reports', () => {
   });
 });
 
-/** Debian's chromium (`.ci/run` installs it), or the browser VWH_CHROMIUM names; nothing is downloaded. */
+/** Debian's chromium (`test/setup/system-deps.sh` installs it), or the browser VWH_CHROMIUM names; nothing is downloaded. */
 const CHROMIUM = process.env.VWH_CHROMIUM ?? '/usr/bin/chromium';
 
 describe('html report', () => {
@@ -563,7 +563,7 @@ describe('html report', () => {
   it('opens in headless Chromium with no console error and marks in every chart; a screenshot is written', async () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(
-        `No Chromium at ${CHROMIUM}: apt-get install -y chromium (as .ci/run does), or set VWH_CHROMIUM.`,
+        `No Chromium at ${CHROMIUM}: bash test/setup/system-deps.sh installs it, or set VWH_CHROMIUM.`,
       );
     }
     const file = join(out, 'browser.html');
