@@ -275,7 +275,7 @@ async function fullLake(db: string, dir: string, lake: string): Promise<Pick<Fir
 }
 
 /**
- * A kept lake whose manifests have no storage keys was written before them (docs/exports.md, "Incremental"): the
+ * A kept lake whose manifests have no storage keys was written before them (docs/lake.md, "Incremental"): the
  * night's export reads every row once, and does not measure what a night costs. Says so, or undefined.
  */
 function lakeWithoutStorageKeys(lake: string): string | undefined {

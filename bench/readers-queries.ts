@@ -3,7 +3,7 @@
  * the seven named reports (sql/reports), the HTML report's own queries (src/export/html/data.ts) and a set of
  * typical dashboard queries, each one SQL text over `marts.*` (and `staging.projects`) that runs unchanged on the
  * published copy (the DuckDB file BI tools open) and on the Parquet lake (an in-memory DuckDB whose `marts.*` are
- * views over `read_parquet(…, hive_partitioning = true)`, as docs/exports.md tells a BI user to set it up).
+ * views over `read_parquet(…, hive_partitioning = true)`, as docs/lake.md tells a BI user to set it up).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -6,7 +6,7 @@ time_column: date
 # (their lookbacks: the sync's late answers, and the charts' rotation). What it reads across days (each prompt's
 # last day on either side) only decides `pending` for the newest days, which those re-process.
 # A month a transaction: each row group then holds about a month's days, so a night's export of the lake reads the
-# last month's rows, not the year's (docs/exports.md); the extents are over every day, whatever the batch, so the
+# last month's rows, not the year's (docs/lake.md); the extents are over every day, whatever the batch, so the
 # rows are those of one batch (the 1 x world: 485,115 rows either way).
 batch_days: 31
 batch_rows: 60000 # more days a batch while they hold under 60,000 input rows: a small history in one (docs/models.md)

@@ -46,7 +46,7 @@ export interface TableLayout {
 /**
  * The days of a month a slot file holds when a table's months are split (`slots`): 1-8, 9-16, 17-24 and 25-31. A
  * night that rebuilt its last days rewrites one file of a quarter of the month (two at a slot's edge), not the
- * month's file (docs/exports.md, "Partition layout").
+ * month's file (docs/lake.md, "Partition layout").
  */
 export const SLOT_DAYS = 8;
 /** The slot of a month's last days (25-31 with 8-day slots). */
@@ -77,10 +77,10 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean, split = f
   if (team) key('team_id', team);
   // Facts by team and month, not also by project: at an agency's size (10 projects) a project's month of the largest
   // mart is ~16,700 rows, and 1,300 such files per table at 100 projects made the export 3.6 times a single-file COPY
-  // of the same rows (docs/exports.md, "Partition layout"); project_id stays a column of the files.
+  // of the same rows (docs/lake.md, "Partition layout"); project_id stays a column of the files.
   if (team && names.has('project_id') && dateType === 'DATE') {
     // The month's first day as a DATE, ±infinity kept (they group as the write's 'infinity' folders do):
-    // date_trunc, which goes through TIMESTAMP, made the content-hash pass 1.4x as long (docs/exports.md).
+    // date_trunc, which goes through TIMESTAMP, made the content-hash pass 1.4x as long (docs/lake.md).
     key(
       'month',
       `strftime(t."date", '%Y-%m')`,

@@ -11,7 +11,7 @@ export const LAKE_FORMAT = 'vwh-lake/1';
 
 export interface ManifestColumn {
   name: string;
-  /** Type written, in DuckDB's spelling (see docs/exports.md for each reader's type). */
+  /** Type written, in DuckDB's spelling (see docs/lake.md for each reader's type). */
   type: string;
   source_type: string;
 }

@@ -179,7 +179,7 @@ export async function planTable(
  * at a single file's pace; at 100 projects it holds 500,000, and a night that rewrote the month's file wrote
  * 360,000 rows for 4 days. At 30 projects, with 65,536 here, three marts became files of about 40,000 rows and the
  * full export took 1.5-1.7 x the bare single-file COPYs (1.33 x with one file a month); at 131,072 only the largest
- * is (docs/exports.md, "Partition layout").
+ * is (docs/lake.md, "Partition layout").
  */
 export const SLOT_MIN_MONTH_ROWS = 131_072;
 

@@ -1,6 +1,6 @@
 /**
  * The casts applied before a table leaves DuckDB, so that every reader (Spark, Trino, BigQuery, pandas/pyarrow,
- * polars, Excel through Power Query) reads each column as the same logical type. docs/exports.md has the table.
+ * polars, Excel through Power Query) reads each column as the same logical type. docs/lake.md has the table.
  */
 import { quoteIdent } from '../core/sql.js';
 

@@ -1,5 +1,5 @@
 /**
- * A large table's months as slot files (docs/exports.md, "Partition layout"): each month partition of a table whose
+ * A large table's months as slot files (docs/lake.md, "Partition layout"): each month partition of a table whose
  * months hold enough rows is written as one file per slot of its days (1-8, 9-16, 17-24, 25-31), so that a change
  * to some days rewrites their slot's file, not the month's. Read back by DuckDB (Hive partitions) and hyparquet.
  */

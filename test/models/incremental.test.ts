@@ -145,7 +145,7 @@ group by day`;
     await seedRaw(s.db, 9);
     await s.clock.advance(4 * DAY);
     // The query hands its rows newest first; the table keeps them day by day (what lets a row group's zonemap bound
-    // a few days: docs/exports.md), in a batched build, a night's days and a full refresh alike.
+    // a few days: docs/lake.md), in a batched build, a night's days and a full refresh alike.
     writeModels(s.modelsDir, {
       'marts/daily.sql': daily('batch_days: 4').replace('group by all', 'group by all order by day desc, brand'),
     });

@@ -105,7 +105,7 @@ describe('the shipped share-of-voice interval (dbt-like-models/macros/stats.sql)
 
   it('share_low and share_high paste share_effective_n once (a macro is text: each repeat is planned again)', () => {
     // wilson_low(x / m * share_effective_n(…), share_effective_n(…)) repeated it twenty times after expansion, which
-    // made the share_of_voice report's planning about 0.1 s per call site (docs/exports.md, "Reading the warehouse")
+    // made the share_of_voice report's planning about 0.1 s per call site (docs/lake.md, "Reading the warehouse")
     const macros = loadMacros(shippedModelsDir());
     for (const name of ['share_low', 'share_high']) {
       const sql = macros.find((m) => m.name === name)?.sql ?? '';

@@ -263,7 +263,7 @@ function select(ctx: MaterializeContext, range: DayRange): string {
  * order the query's joins and aggregates happened to give: its date zonemap then bounds a few days. Readers that
  * filter on the day (every downstream batch, a dashboard's quarter) skip the other row groups, and a night that
  * rewrites its last days changes the row groups of those days only, so the lake's export rehashes the months they
- * fall in and not the batch's other month or two (docs/exports.md).
+ * fall in and not the batch's other month or two (docs/lake.md).
  */
 function batchRows(ctx: MaterializeContext, range: DayRange): string {
   const column = quoteIdent(ctx.model.config.timeColumn as string);
