@@ -89,7 +89,7 @@ export function promptEffect(state: Stores, target: BootTarget): void {
 /**
  * `complete`: the initial answers the prompt phase fetched are served from now on. Each generated prompt still in
  * the project gets `bootstrapped_at` (once: a second completion changes nothing already served), which gives it the
- * world's bootstrap cell, the answers of its creation day (docs/reference-decisions.md, "Bootstrap").
+ * world's bootstrap cell, the answers of its creation day (docs/reference-decisions-services.md, "Bootstrap").
  */
 export function completeEffect(state: Stores, target: BootTarget): void {
   const project = target.project;

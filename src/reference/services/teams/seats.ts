@@ -1,4 +1,4 @@
-/** Seats per plan (the spec names a seat limit and no numbers: decided, docs/reference-decisions.md). */
+/** Seats per plan (the spec names a seat limit and no numbers: decided, docs/reference-decisions-services.md). */
 import type { Plan } from '../../state/plans.js';
 
 export const SEAT_LIMITS: Record<Plan, number | null> = {
