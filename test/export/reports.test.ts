@@ -562,9 +562,7 @@ describe('html report', () => {
 
   it('opens in headless Chromium with no console error and marks in every chart; a screenshot is written', async () => {
     if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `No Chromium at ${CHROMIUM}: bash test/setup/system-deps.sh installs it, or set VWH_CHROMIUM.`,
-      );
+      throw new Error(`No Chromium at ${CHROMIUM}: bash test/setup/system-deps.sh installs it, or set VWH_CHROMIUM.`);
     }
     const file = join(out, 'browser.html');
     await writeHtmlReport({ db: world.db, out: file });
