@@ -35,7 +35,7 @@ const FLOOR_SAMPLE_EVERY = 10;
  * Nights after the backfills, alternating between the worlds: six each, as one night's CPU per request moved by
  * 8-20 % between nights (27 Nov), and in some runs the first nights after a 365-day backfill cost up to 1.7 x the
  * later ones (the days they re-land are days of the backfill, whose rows every row group of a 365-day backfill holds,
- * so their DELETEs scan all of those row groups; and their checkpoint costs more, for a reason not found: docs/sync.md).
+ * so their DELETEs scan all of those row groups; and their checkpoint costs more, for a reason not found: docs/lab/2026-11-sync-cpu.md).
  * The nights whose lookback starts after the backfill's last day are also reported on their own (`settled`).
  */
 const NIGHTS = 6;

@@ -33,8 +33,8 @@ export interface RateBudgetOptions {
   store?: BudgetStore;
   /**
    * Least time between two saves (default 1 s, whatever the window): a kill -9 forgets at most the requests of that
-   * last second (one or two at 70 per minute). Not a share of the window: at a scaled window of 2.5 s, a hundredth
-   * (25 ms) was a DuckDB commit for nearly every request of a backfill.
+   * last second (one or two at 70 per minute). Not a share of the window: at a scaled window a share of it was a
+   * DuckDB commit for nearly every request of a backfill (docs/lab/2026-11-sync-landing-memory.md).
    */
   saveEveryMs?: number;
   keyId?: string;
@@ -322,8 +322,8 @@ export class RateBudget {
   }
 
   private wakeAll(): void {
-    // A reason of our own: without one each abort builds a DOMException with its stack (of a backfill's
-    // busy main thread: 0.7 %, once per release and waiter).
+    // A reason of our own: without one each abort builds a DOMException with its stack, once per release and waiter
+    // (a visible share of a backfill's profile: docs/lab/2026-11-code-constants.md#the-sync).
     for (const waker of this.wakers) waker.abort(WOKEN);
     this.wakers.clear();
   }

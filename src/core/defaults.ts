@@ -19,11 +19,10 @@ export interface DbResources {
 /**
  * A cron box: a quarter of a gigabyte and one thread; raise them with --memory-limit / --threads (or the config).
  * One thread: the sync's statements are small, and with a second one the connection's thread spun waiting for
- * DuckDB's worker (a 1 × 50 × 365 backfill: 9.4 s of sync CPU at 2 threads, 8.4–8.6 s at 1; DuckDB's writer
- * replaying its rows in transactions of 3 000: 14.0 s at 2 threads, 7.6 s at 1).
+ * DuckDB's worker, which cost a backfill CPU rather than saving it.
  * The sync's process is bounded as a whole (768 MB at an agency's scale) and its JS heap needs about as much again
- * as DuckDB: at 512MB DuckDB's buffer pool and in-memory tables reached 350 MB in a 365-day backfill of 10 × 50
- * prompts, at 256MB 134 MB, with the backfill as close to its floor (landing appends; a batch is 10 000 rows).
+ * as DuckDB: at 256MB DuckDB holds far less than at 512MB with the backfill as close to its floor (landing appends;
+ * a batch is 10 000 rows). The measurements: docs/lab/2026-11-code-constants.md#the-sync.
  */
 export const DEFAULT_RESOURCES: DbResources = { memoryLimit: '256MB', threads: 1 };
 
@@ -31,9 +30,8 @@ export const DEFAULT_RESOURCES: DbResources = { memoryLimit: '256MB', threads: 1
  * The default memory limit for a warehouse file of `bytes`: DEFAULT_RESOURCES' 256MB, or a sixteenth of the file when
  * that is more (at most 2GB). DuckDB keeps resident part of what it scans of a big table (a night's DELETEs of the
  * re-landed days scan raw.chats and its mentions and references), and that part grows with the tables: on the 10 ×
- * bench world (100 × 50 × 365, an 8 GB warehouse) about 210 MB of its buffer pool would not evict, and a night's
- * first transaction ran out of memory at 256MB; at 512MB (what this gives it) the night lands. A `--memory-limit`
- * or the config's `memoryLimit` overrides it.
+ * bench world (an 8 GB warehouse) a night's first transaction ran out of memory at 256MB and lands at what this gives
+ * it (docs/lab/2026-11-code-constants.md#the-sync). A `--memory-limit` or the config's `memoryLimit` overrides it.
  */
 export function memoryLimitFor(bytes: number): string {
   const sixteenth = Math.ceil(bytes / 16 / 1_000_000);

@@ -31,7 +31,8 @@ export interface ArrowExportOptions {
 
 /**
  * Rows per record batch (four DuckDB chunks): a batch's JS values die young, so V8 collects them cheaply instead of
- * piling garbage up in its old space; with 65,536 the peak RSS grew 2.2x for a 10x table, with 8,192 about 1.35x.
+ * piling garbage up in its old space: a larger batch let the peak RSS grow with the table
+ * (docs/lab/2026-11-code-constants.md#the-exports).
  */
 export const BATCH_ROWS = 8_192;
 
@@ -71,7 +72,7 @@ export async function exportArrow(options: ArrowExportOptions): Promise<ExportSu
 /**
  * The IPC writer's sink, writing each chunk to the file at once. The writer's own sink is a queue that a piped
  * Node stream drains asynchronously: nothing slows the writer down, so a fast reader piles the whole file up in it
- * (peak RSS grew with the table: 216 MB at 30,000 rows, 401 MB at 300,000).
+ * (peak RSS grew with the table: docs/lab/2026-11-code-constants.md#the-exports).
  */
 class FileSink extends AsyncByteQueue {
   constructor(private readonly fd: number) {

@@ -3,7 +3,7 @@
  * DuckDB's partitioned COPY turns every row's keys into `Value`s and looks them up in a map: a VARCHAR key costs a
  * string allocation per row and key, an ENUM key a small integer; the month comes from a list indexed by the
  * row's year and month rather than a strftime per row. The folder names are the same text either way (an ENUM's
- * value is its label). 2,000,000 rows in 120 partitions: 14 % less CPU for the write (docs/exports.md, benchmarks).
+ * value is its label). The write's CPU fell measurably (docs/lab/2026-11-export-lake.md, "What was cut").
  */
 import { quoteIdent, quoteLiteral } from '../core/sql.js';
 

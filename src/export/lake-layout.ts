@@ -76,11 +76,11 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean, split = f
     keys.push({ name, expr: text(expr), key: keyExpr, fromKey: format(quoteIdent(`__key_${name}`)), date });
   if (team) key('team_id', team);
   // Facts by team and month, not also by project: at an agency's size (10 projects) a project's month of the largest
-  // mart is ~16,700 rows, and 1,300 such files per table at 100 projects made the export 3.6 times a single-file COPY
-  // of the same rows (docs/lake.md, "Partition layout"); project_id stays a column of the files.
+  // mart is a small file, and thousands of them made the export several times a single-file COPY of the same rows
+  // (docs/lab/2026-11-export-lake.md); project_id stays a column of the files.
   if (team && names.has('project_id') && dateType === 'DATE') {
-    // The month's first day as a DATE, ±infinity kept (they group as the write's 'infinity' folders do):
-    // date_trunc, which goes through TIMESTAMP, made the content-hash pass 1.4x as long (docs/lake.md).
+    // The month's first day as a DATE, ±infinity kept (they group as the write's 'infinity' folders do): date_trunc,
+    // which goes through TIMESTAMP, made the content-hash pass slower (docs/lab/2026-11-code-constants.md#the-exports).
     key(
       'month',
       `strftime(t."date", '%Y-%m')`,
@@ -174,7 +174,8 @@ const HASH_VERSION = 2;
  * One row per partition: its values, rows and an order-independent fingerprint of its rows. The row hash is DuckDB's
  * `hash()` of the written columns' warehouse values: the casts to portable types are functions of those values (the
  * schema, in the hash too, says which), so hashing before them fingerprints the same content for a fraction of the
- * time (the casts, a struct of the whole row and three text keys per row cost 3-4x the hash itself). xor and sum of
+ * time (the casts, a struct of the whole row and three text keys per row cost several times the hash itself:
+ * docs/lab/2026-11-code-constants.md#the-exports). xor and sum of
  * the 64-bit row hashes, with the count: a changed, added or removed row changes at least one of them (duplicated
  * rows cancel in the xor but not in the sum or the count).
  */

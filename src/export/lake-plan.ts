@@ -177,9 +177,8 @@ export async function planTable(
  * (lake-layout.ts, SLOT_DAYS): about 32,000 rows a file and more. Below it a month is one file: at an agency's size
  * (10 projects) the largest mart holds about 54,000 rows a month, whose quarters would be files too small to write
  * at a single file's pace; at 100 projects it holds 500,000, and a night that rewrote the month's file wrote
- * 360,000 rows for 4 days. At 30 projects, with 65,536 here, three marts became files of about 40,000 rows and the
- * full export took 1.5-1.7 x the bare single-file COPYs (1.33 x with one file a month); at 131,072 only the largest
- * is (docs/lake.md, "Partition layout").
+ * 360,000 rows for 4 days. A lower threshold made files too small at 30 projects and the full export slower; at
+ * 131,072 only the largest mart is slot files there (docs/lab/2026-11-export-lake.md, "What slot files cost").
  */
 export const SLOT_MIN_MONTH_ROWS = 131_072;
 

@@ -100,9 +100,8 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
     let projects: Promise<RowGroupPrint[] | undefined> | undefined;
     try {
       // Tables are written WRITERS at a time, each on a connection of its own: DuckDB's partitioned COPY of a table
-      // of small partitions keeps about one core busy whatever its threads (the trend of the agency's world, 130
-      // partitions: 583 ms on one thread, 543 ms on two), so two tables at once used both cores (the agency's marts:
-      // 4.1 s one after the other, 3.4 s two at a time; docs/exports.md). The plan keeps the tables' order.
+      // of small partitions keeps about one core busy whatever its threads, so two tables at once use both cores
+      // (docs/lab/2026-11-export-lake.md, "The shipped marts at an agency's scale"). The plan keeps the tables' order.
       for (let i = 1; i < Math.min(WRITERS, tables.length); i++) sessions.push(await exportSession(db));
       const slots: (PlannedTable | undefined)[] = tables.map(() => undefined);
       let next = 0;
@@ -232,9 +231,9 @@ const FLUSH_ROWS = 1_048_576;
  * The row group size of a partitioned write: each thread's share of the largest partition, rounded up to a power of
  * two, between 16,384 and DuckDB's default of 122,880. A thread writes the rows of a partition it holds as one row
  * group when they fit, so the files keep as many row groups as with the default (240 for 2,000,000 rows in 120
- * partitions on 2 threads, either way); DuckDB's writer, which sizes its per-row-group state by this setting, wrote
- * them in 0.82-0.85 s instead of 0.95-1.0 s, the files 5 % larger (11.3 MB against 10.7; docs/exports.md,
- * benchmarks). Large partitions keep DuckDB's default.
+ * partitions on 2 threads, either way); DuckDB's writer, which sizes its per-row-group state by this setting, writes
+ * them faster for files a little larger (docs/lab/2026-11-export-lake.md, "What was cut"). Large partitions keep
+ * DuckDB's default.
  */
 async function rowGroupRows(session: Session, changed: PlannedPartition[]): Promise<number> {
   const threads = Math.max(1, Number(await session.scalar<string>("select current_setting('threads')")));
@@ -263,7 +262,7 @@ async function copyPartitions(
   }
   options.push(`PARTITION_BY (${keys.join(', ')})`, 'OVERWRITE_OR_IGNORE', `FILENAME_PATTERN 'part-{i}'`);
   // DuckDB keeps 100 partition files open by default and, past that, closes and reopens them: with more
-  // partitions than that the write took 1.3-1.8x as long (2M rows, 120 partitions; docs/exports.md, benchmarks).
+  // partitions than that the write took much longer (docs/lab/2026-11-code-constants.md#the-exports).
   await session.run(
     `SET partitioned_write_max_open_files = ${Math.min(Math.max(100, partitions + 1), MAX_OPEN_FILES)}`,
   );

@@ -112,8 +112,8 @@ export function portableColumn(column: SourceColumn, alias = ''): PortableColumn
 /**
  * Timestamps whose microseconds since the epoch are exact (µs, ms, s): a TIMESTAMPTZ is those same microseconds, so
  * `make_timestamptz(epoch_us(x))` is the cast, without the ICU calendar DuckDB's CAST goes through for every value
- * (10x the time: 200 ms of CPU per 2,000,000 values). ±infinity (whose epoch_us is null) takes the CAST.
- * TIMESTAMP_NS keeps the CAST (its sub-microsecond digits).
+ * (several times the time: docs/lab/2026-11-code-constants.md#the-exports). ±infinity (whose epoch_us is null) takes
+ * the CAST. TIMESTAMP_NS keeps the CAST (its sub-microsecond digits).
  */
 const MICROS_EXACT = new Set(['TIMESTAMP', 'TIMESTAMP_MS', 'TIMESTAMP_S']);
 

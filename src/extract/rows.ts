@@ -18,8 +18,8 @@ type Shaped = { shape: Record<string, unknown> };
 /**
  * Fields of a parsed item that its schema does not name (kept by the loose schemas): the row's `_extra`. `schema` is
  * a zod object schema or a field set made once by `fieldsOf`, never a list written at the call: a list literal is a
- * new object per item, so its set was built and cached anew for every item (1.6 M calls in a micro-bench: 2.5 s of
- * CPU, mostly the GC of the cache's entries, against 70 ms with the set made once; docs/sync.md).
+ * new object per item, so its set was built and cached anew for every item, and the GC of the cache's entries
+ * cost far more than the lookups (docs/lab/2026-11-code-constants.md#the-sync).
  */
 export function extraOf(item: object, schema: Shaped | ReadonlySet<string>): Record<string, unknown> | null {
   const known = schema instanceof Set ? (schema as ReadonlySet<string>) : knownFields(schema as Shaped);

@@ -14,8 +14,8 @@ import type { SyncHooks, TeamResult, Unit, UnitContext, UnitOutput } from './typ
 
 /**
  * Fetched rows not yet appended to the warehouse's open transaction beyond which fetching pauses. Twice a batch:
- * the next batch is ready when one is appended. At 40 000 the JS heap of a 365-day backfill peaked at 355 MB (garbage
- * included); at 20 000, 264 MB, with the backfill as close to its floor.
+ * the next batch is ready when one is appended. Twice this held a long backfill's JS heap higher at no gain in pace
+ * (docs/lab/2026-11-sync-landing-memory.md).
  */
 export const MAX_BACKLOG_ROWS = 20_000;
 

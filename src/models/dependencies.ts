@@ -47,7 +47,7 @@ export class DependencyReader {
    * Throws an Error with DuckDB's message (which carries `LINE n`) when the SQL is not a single SELECT. The answer
    * depends on the text alone, so it is kept (`TABLES_READ`: for the process, and in the parse cache a build writes):
    * a load, in this process or the next night's, reads only the files that changed. A load parses about 75 files,
-   * 0.2-0.5 s of CPU, a tenth of a small world's whole models build.
+   * a visible share of a small world's whole models build (docs/lab/2026-11-code-constants.md#the-models).
    */
   read(sql: string): Promise<TableRef[]> {
     const text = substituteMacros(sql, PARSE_MACROS);

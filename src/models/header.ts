@@ -57,9 +57,9 @@ export const HEADERS = new TextMemo<unknown>(
 );
 
 /**
- * The header's YAML parsed. The answer depends on the text alone, so it is kept (`HEADERS`): the yaml parser took
- * about 0.4 s of CPU for the shipped project's 75 headers on each load, and a load parses only the headers that
- * changed. Each caller gets its own copy; a text that fails is not kept.
+ * The header's YAML parsed. The answer depends on the text alone, so it is kept (`HEADERS`): the yaml parser's work on
+ * every header on each load was a visible cost (docs/lab/2026-11-code-constants.md#the-models), and a load parses only
+ * the headers that changed. Each caller gets its own copy; a text that fails is not kept.
  */
 function parsedYaml(yamlText: string): unknown {
   if (yamlText.trim() === '') return {};

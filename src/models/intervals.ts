@@ -59,7 +59,7 @@ export function staleAfterEnd(ranges: readonly DayRange[], end: string, readsBac
  * model's inputs stays under `batchRows` rows, the inputs' rows taken as spread evenly over `spanDays` (the days
  * planned, from the first to the last). `batch_days` is there to hold a batch's memory to its days' rows at the
  * largest sizes; on a small team's history it only multiplies the statements (a first build of the demo world:
- * 1,692 statements and 12.2 s of CPU in batches of 15 and 31 days, 1,056 and 8.5 s in one batch). The inputs' rows
+ * docs/lab/2026-11-code-constants.md#the-models; the current figure: docs/scaling.md). The inputs' rows
  * are DuckDB's count of them, so the estimate reads no data.
  */
 export function daysPerBatch(batchDays: number, batchRows: number, inputRows: number, spanDays: number): number {

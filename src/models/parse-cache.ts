@@ -1,10 +1,10 @@
 /**
- * Partial parsing, as dbt keeps it in partial_parse.msgpack: the two parses a project load repeats for every file
- * (a header's YAML; the tables a SELECT reads, DuckDB's parser and the AST walk) depend on the file's text alone, so
- * a load keeps their answers by text, for the process (`TextMemo`) and, for the next process, in a file beside the
+ * Partial parsing, as dbt keeps it in partial_parse.msgpack: the two parses a project load repeats for every file (a
+ * header's YAML; the tables a SELECT reads, DuckDB's parser and the AST walk) depend on the file's text alone, so a
+ * load keeps their answers by text, for the process (`TextMemo`) and, for the next process, in a file beside the
  * build's artifacts (`target/partial_parse.json`). A nightly `vwh run` is a new process every night: without the file
- * it parsed the shipped project's 75 files again, about 0.5 s of CPU on a 2-core machine, for answers that had not
- * changed.
+ * it parsed the shipped project's 75 files again, for answers that had not changed
+ * (docs/lab/2026-11-code-constants.md#the-models).
  *
  * The file holds the texts themselves (about 0.3 MB for the shipped project), so an entry is found only for the same
  * text. It is used only when written by the same parse code: DuckDB's version, the yaml package's and a hash of the

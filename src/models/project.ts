@@ -54,7 +54,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
   const models = new Map<string, Model>();
   const pending: { model: Model; refs: TableRef[] }[] = [];
   const reader = await DependencyReader.create();
-  // Each file is read and split once, and its tables' read (a DuckDB round trip of about 8 ms, mostly waiting)
+  // Each file is read and split once, and its tables' read (a DuckDB round trip, mostly waiting)
   // started at once for all of them; the loops below take them in file order, so errors come in the same order as
   // from reading one by one.
   const sourceFiles = (paths: string[], kind: 'model' | 'test'): SourceFile[] =>

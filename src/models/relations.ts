@@ -4,7 +4,7 @@ export type RelationKind = 'table' | 'view';
 
 /**
  * The warehouse's tables and views (not temporary, not internal), read once and then kept as a build changes them:
- * a lookup per node cost a scan of DuckDB's catalogue each (about 2 ms, some 120 times in a small build). Only
+ * a lookup per node cost a scan of DuckDB's catalogue each (docs/lab/2026-11-code-constants.md#the-models). Only
  * the node that builds a model changes its relation, so a node records the change once the transaction that made it
  * committed (`set`); a rolled-back transaction changed nothing, so it records nothing.
  */

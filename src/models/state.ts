@@ -101,7 +101,7 @@ export async function replaceModelState(
 /** Records what each model was built from (model -> input key), once its build and audits succeeded. */
 async function writeInputKeys(exec: Session, keys: ReadonlyMap<string, string>): Promise<void> {
   if (keys.size === 0) return;
-  // One UPDATE for the run's models (an UPDATE each was a statement per model, ~1 ms apiece, on every run).
+  // One UPDATE for the run's models (an UPDATE each was a statement per model on every run).
   await sql`UPDATE ops.model_state AS s SET input_key = k.input_key
     FROM (SELECT unnest(from_json(${JSON.stringify([...keys.keys()])}, '["VARCHAR"]')) AS model,
                  unnest(from_json(${JSON.stringify([...keys.values()])}, '["VARCHAR"]')) AS input_key) AS k
@@ -167,8 +167,9 @@ export async function markProcessed(exec: Session, model: string, range: DayRang
     .where('day', '<=', asDate(range.to))
     .execute();
   if (range.from > range.to) return;
-  // The days are generated in the statement: a VALUES row per day bound 4 parameters each (a 120-day batch, 480),
-  // and DuckDB's binding of a long parameter list cost more than the insert (4-12 ms a batch on a small world).
+  // The days are generated in the statement: a VALUES row per day bound 4 parameters each (a 120-day batch, 480), and
+  // DuckDB's binding of a long parameter list cost more than the insert
+  // (docs/lab/2026-11-code-constants.md#the-models).
   await sql`INSERT INTO ops.model_intervals (model, day, processed_at, run_id)
     SELECT ${model}, CAST(d AS DATE), ${now}, ${runId} FROM ${dayRange(range)}`.execute(db);
 }

@@ -104,10 +104,10 @@ export async function withSharedInstance<T>(
 
 /**
  * Closing an instance checkpoints its WAL inside `closeSync`, on the event loop: the night's changes written and
- * compressed (0.5-1 s for a small team's warehouse on a 2-core machine; more at scale), while a `vwh schedule
- * --events-port` of the same process could answer no webhook delivery and log nothing. The same checkpoint as a
- * statement runs on a worker thread, so the loop keeps turning and `closeSync` finds nothing left to write. When it
- * cannot run (a read-only instance, a transaction still open), `closeSync` checkpoints as before.
+ * compressed (a second or so for a small team's warehouse, more at scale: docs/lab/2026-11-code-constants.md#the-sync),
+ * while a `vwh schedule --events-port` of the same process could answer no webhook delivery and log nothing. The same
+ * checkpoint as a statement runs on a worker thread, so the loop keeps turning and `closeSync` finds nothing left to
+ * write. When it cannot run (a read-only instance, a transaction still open), `closeSync` checkpoints as before.
  */
 async function checkpointOffLoop(instance: DuckDBInstance): Promise<void> {
   let connection: DuckDBConnection | undefined;

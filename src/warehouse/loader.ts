@@ -98,19 +98,17 @@ export const BATCH_UNITS = 64;
 export const BATCH_ROWS = 10_000;
 /**
  * How long a batch waits for more units before it lands (unless BATCH_ROWS are already queued, or no fetch is in
- * flight: see `expectUnits`). A backfill's requests arrive one at a time, so without the wait nearly every request
- * was a batch (and a transaction) of its own. 2 × 50 × 120 (1 137 requests): 13.0 s of sync CPU with no wait, 8.8 s
- * at 300 ms, 8.6 s at 1 s.
+ * flight: see `expectUnits`). A backfill's requests arrive one at a time, so without the wait nearly every request was
+ * a batch (and a transaction) of its own; a longer wait saves little more (measured:
+ * docs/lab/2026-11-code-constants.md#the-sync).
  */
 export const GATHER_MS = 300;
 /**
- * A transaction goes on, batch after batch, while units keep arriving, up to this many rows or this long: DuckDB's
- * cost of a commit (the WAL written and checksummed, the rows copied from the transaction into the table, each
- * statement of the units' state) is mostly per commit, not per row. DuckDB's own writer replaying a 1 × 50 × 365
- * backfill's 487 k rows: 7.6 s of CPU in transactions of 3 000 rows, 2.8 s of 30 000, 2.2 s of 60 000, 0.9 s in one;
- * the sync itself: 6.33 ms a request at 60 000 rows or 5 s (44 000 rows a transaction on average), 6.03 ms at
- * 120 000 or 10 s. A kill loses the open transaction (its units are fetched again by the next sync): at most this
- * long of fetching.
+ * A transaction goes on, batch after batch, while units keep arriving, up to this many rows or this long: DuckDB's cost
+ * of a commit (the WAL written and checksummed, the rows copied from the transaction into the table, each statement of
+ * the units' state) is mostly per commit, not per row, so larger transactions cost less a row (the measurements by
+ * size: docs/lab/2026-11-code-constants.md#the-sync). A kill loses the open transaction (its units are fetched again by
+ * the next sync): at most this long of fetching.
  */
 export const TRANSACTION_ROWS = 120_000;
 export const TRANSACTION_MS = 10_000;
@@ -119,18 +117,15 @@ export const TRANSACTION_MS = 10_000;
  * The WAL size past which the loader checkpoints between transactions. DuckDB checkpoints by itself at a commit once
  * the WAL passes `checkpoint_threshold` (16 MB), but only when it can take the checkpoint lock alone, and during a
  * sync the rate budget's saves (an upsert on a connection of their own after every request) held it at nearly every
- * commit of the loader: the WAL of a 10 × 50 × 365 backfill grew to 1,587 MB, all of it left to the close. A WAL that
- * size sits on the disk beside the file and is replayed at the next open after a kill. A checkpoint every 256 MB
- * costs about what one at the end does (docs/sync.md: DuckDB's cost by threshold).
+ * commit of the loader: an agency's backfill left a WAL of gigabytes to the close, which sits on the disk beside the
+ * file and is replayed at the next open after a kill. A checkpoint every 256 MB costs about what one at the end does
+ * (docs/lab/2026-11-code-constants.md#the-sync; DuckDB's cost by threshold: docs/lab/2026-11-sync-cpu.md).
  */
 export const WAL_CHECKPOINT_BYTES = 256 * 2 ** 20;
 /**
  * The share of DuckDB's `memory_limit` the loader's checkpoint runs under; the limit is set back after it. DuckDB
- * goes past its limit while it checkpoints (a 10 × 50 × 365 backfill's RSS rose by about 200 MB for 5–7 s at each
- * checkpoint, and those moments were its peak RSS); a lower limit makes it evict cached blocks first. A replay of
- * the 1 × bench world's chats tables (3.7 M rows, a checkpoint at every 256 MB of WAL) peaked at 431–447 MB this way
- * against 500–530 MB, at the same CPU within the host's noise; the 10 × 50 × 365 backfill peaked at 630 and 651 MB
- * against 699–767 MB (docs/sync.md: peak RSS).
+ * goes past its limit while it checkpoints (those moments were a long backfill's peak RSS); a lower limit makes it
+ * evict cached blocks first, which lowered the peak at the same CPU (docs/lab/2026-11-code-constants.md#the-sync).
  */
 const CHECKPOINT_MEMORY_SHARE = 0.5;
 /** Tries of that checkpoint when another connection's statement holds the lock, and the wait between them. */
@@ -141,7 +136,8 @@ const CHECKPOINT_RETRY_MS = 25;
  * The bulk loader. Rows go through DuckDB's appender, as data chunks written column by column, straight into the
  * target table inside ONE transaction that deletes the partitions being re-landed, appends the rows and runs each
  * unit's state update. Never row-by-row INSERTs, and no staging table: an `INSERT … SELECT` with casts from one
- * cost a backfill about a quarter of its CPU (on DuckDB's threads); the appender casts the wire types itself.
+ * was a large share of a backfill's CPU (docs/lab/2026-11-sync-cpu.md, second round); the appender casts the wire
+ * types itself.
  *
  * Units that arrive while a batch lands, or within `gatherMs` of the first queued one, are landed together in the
  * next batch: one scan of the table deletes every re-landed partition of the batch, one appender appends its rows,
@@ -478,8 +474,8 @@ export class Loader {
 
   /**
    * The columns of every table of `schema`, read in one statement the first time a table of it is loaded: a sync
-   * lands into some 25 tables, and a statement each was about 8 ms of a small night's 0.8 s sync. `fresh` reads it
-   * again.
+   * lands into some 25 tables, and a statement each was a visible share of a small night's sync
+   * (docs/lab/2026-11-code-constants.md#the-sync). `fresh` reads it again.
    */
   private async schemaColumns(schema: string, fresh = false): Promise<Map<string, ColumnRow[]>> {
     const cached = fresh ? undefined : this.schemas.get(schema);

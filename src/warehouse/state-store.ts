@@ -38,7 +38,8 @@ export class StateStore {
 
   /**
    * The state of every stream of a team, by stream and then parent, as `stateByParent` sees it: one query for a
-   * sync's plan rather than one per stream (27 streams, 3-5 ms a statement on a small night).
+   * sync's plan rather than one per stream (some 27 streams, each a statement of its own before:
+   * docs/lab/2026-11-code-constants.md#the-sync).
    */
   async stateByStream(teamId: string, today: string): Promise<Map<string, Map<string, ParentState>>> {
     const rows = await this.rowsOf(teamId).orderBy('stream').orderBy('parent_id').orderBy('range_from').execute();

@@ -1,9 +1,9 @@
 /**
  * When DuckDB compacts the rows a night deleted. At every checkpoint DuckDB "vacuums": it rewrites adjacent row groups
  * whose remaining rows fit in fewer. A night deletes the days it lands again (the lookback, the rotation) and appends
- * them anew, and on a 10 × 50 × 365 warehouse that made every night's checkpoint rewrite four of `raw.chats`' five row
- * groups (about 370,000 answers, every column compressed again): 2.4 s of the night's 6 s of CPU, where the same
- * night on a 30-day warehouse checkpointed in 0.33 s (docs/sync.md, "Why a night costs more after a long backfill").
+ * them anew, and on a year's warehouse that made every night's checkpoint rewrite most of `raw.chats`' row groups
+ * (every column compressed again): a large share of the night's CPU, growing with the history
+ * (docs/lab/2026-11-sync-cpu.md, "Why a night costs more after a long backfill").
  *
  * So the warehouse's DuckDB opens with vacuuming off (`max_vacuum_tasks` 0: `duckdbOptions`), and a sync starts with
  * `vacuumIfDue`: once a raw table's deleted rows reach VACUUM_DEAD_SHARE of its rows, that sync's checkpoints vacuum.

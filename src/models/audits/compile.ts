@@ -13,12 +13,12 @@ export function auditQuery(audit: AuditSpec, relation: string, scope?: string): 
 }
 
 /**
- * One statement counting the failing rows of every audit given, a column each (`a0`, `a1`, … in their order): the
- * rows audited (`relation` within `scope`) are one CTE that every audit's query reads as `m`, as it reads the relation
- * alone (the CTE's own name is one no audit's SQL would name). A view's CTE is MATERIALIZED, so the view is planned
- * and run once for all its audits rather than once per audit (a staging view over a few raw tables takes 10-30 ms to
- * plan, most of an audit's cost on a night's few rows); a table's is not, so each audit scans only the columns it
- * reads and nothing is held in memory.
+ * One statement counting the failing rows of every audit given, a column each (`a0`, `a1`, … in their order): the rows
+ * audited (`relation` within `scope`) are one CTE that every audit's query reads as `m`, as it reads the relation alone
+ * (the CTE's own name is one no audit's SQL would name). A view's CTE is MATERIALIZED, so the view is planned and run
+ * once for all its audits rather than once per audit (planning a staging view over a few raw tables is most of an
+ * audit's cost on a night's few rows: docs/lab/2026-11-code-constants.md#the-models); a table's is not, so each audit
+ * scans only the columns it reads and nothing is held in memory.
  */
 export function auditsCountQuery(audits: AuditSpec[], relation: string, scope: string | undefined, view: boolean) {
   const where = scope ? ` WHERE ${scope}` : '';

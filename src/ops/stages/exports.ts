@@ -47,7 +47,8 @@ export const exportsStage: Stage = {
       const { out, projectId } = plan.html;
       const key = await htmlInputsKey(ctx.dbPath, out, projectId);
       if (existsSync(out) && key === (await lastHtmlKey(ctx.dbPath))) {
-        // no model changed since the report was written: the same input makes the same page (7.9 s of 8.1 s)
+        // no model changed since the report was written: the same input makes the same page (most of the stage's
+        // time: docs/lab/2026-11-code-constants.md#the-exports)
         ctx.logger.info('html report kept: no model changed since it was written', { out });
         counts.html = { path: out, files: 0, kept: true, key };
       } else {
