@@ -79,7 +79,7 @@ create or replace macro share_effective_n(x, m, c, s, n) as
 
 -- share_effective_n is bound to a lambda's parameter e, so that its text appears once: a macro is pasted in as text,
 -- and wilson_low(x / m * share_effective_n(…), share_effective_n(…)) held share_effective_n twenty times, which
--- DuckDB planned in about 0.1 s a call site (the share_of_voice report took 4× as long; docs/lake.md, "Reading
+-- DuckDB planned in about 0.1 s a call site (the share_of_voice report took 4× as long; docs/exports.md, "Reading
 -- the warehouse"). The values are the same.
 create or replace macro share_low(x, m, c, s, n) as
   list_transform([share_effective_n(x, m, c, s, n)], e -> wilson_low(x / m * e, e))[1];

@@ -169,7 +169,7 @@ units as (
   -- One observation per prompt answered in both windows: its change d (points) and d's binomial variance
   -- p(1 − p)(1/n_before + 1/n_after), p the prompt's level over both windows smoothed to (x + 1) / (n + 2). Not
   -- each window's own p: a prompt with 0 of 6 answers before would get p = 0.125 and a third of its true variance,
-  -- which made a wrong verdict conclusive (issue 25; docs/lab/2026-11-action-impact.md).
+  -- which made a wrong verdict conclusive (issue 25; docs/analytics.md).
   select
     *,
     100 * (x_after / n_after - x_before / n_before) as d_pp,
