@@ -151,6 +151,15 @@ describe('the docs a user reads', () => {
     expect(broken).toEqual([]);
   });
 
+  it('every notebook in docs/lab/ is dated in its name and linked from a reference page or a source comment', () => {
+    const cited = [...referencePages, ...sourceFiles('src')].map(read).join('\n');
+    const notebooks = readdirSync(join(ROOT, 'docs/lab')).filter(
+      (name) => name.endsWith('.md') && name !== 'README.md',
+    );
+    expect(notebooks.filter((name) => !/^\d{4}-\d{2}-[a-z0-9-]+\.md$/.test(name))).toEqual([]);
+    expect(notebooks.filter((name) => !cited.includes(`lab/${name}`))).toEqual([]);
+  });
+
   it('the docs stand alone: none names ../shared, which a user of the repository does not have', () => {
     const outside = allPages.filter((page) => /(^|[\s`(])(\.\.\/)?shared\/spec\b/m.test(read(page)));
     expect(outside).toEqual([]);
