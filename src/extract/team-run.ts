@@ -41,11 +41,9 @@ export async function startRun(
     counters.rejectedRows += discovery.rejected.length;
     result.rejectedByStream.projects = (result.rejectedByStream.projects ?? 0) + discovery.rejected.length;
   }
-  if (options.fullRefresh)
-    await ws.state.forget(
-      teamId,
-      selected.map((s) => s.name),
-    );
+  // --full-refresh keeps the state: each of its units replaces its rows in its own transaction, so the state still
+  // tells which days hold rows when the refresh is interrupted, and the next sync deletes before it lands them.
+  // (Forgetting it at the start made the next sync append the days the refresh had not reached onto their old rows.)
 }
 
 /** The team's status once its units have run: failed units fail it; rejected rows or unreachable projects make it partial. */

@@ -128,12 +128,6 @@ export class StateStore {
       await this.db.insertInto('ops.sync_state').values(rows).execute();
     }
   }
-
-  /** --full-refresh: forget a team's state for the given streams (rows are replaced as units land again). */
-  async forget(teamId: string, streams: readonly string[]): Promise<void> {
-    if (streams.length === 0) return;
-    await this.db.deleteFrom('ops.sync_state').where('team_id', '=', teamId).where('stream', 'in', streams).execute();
-  }
 }
 
 /** DATE columns come back as a Date at UTC midnight. */

@@ -54,7 +54,10 @@ export function register(program: Command): void {
       textFlag('--since', Day),
     )
     .option('--until <day>', 'last day (default: today, the API current day)', textFlag('--until', Day))
-    .option('--full-refresh', 'forget the sync state of the selected streams and fetch everything again')
+    .option(
+      '--full-refresh',
+      'fetch everything of the selected streams again, each unit replacing its rows as it lands',
+    )
     .option('--streams <list>', `comma-separated streams (default all): ${STREAM_NAMES.join(', ')}`, streamList)
     .option('--projects <list>', 'comma-separated project ids or names (default all)', list)
     .option(
