@@ -80,6 +80,39 @@ describe('faults over HTTP', () => {
     expect((await get(server, '/projects')).status).toBe(200);
   });
 
+  it('cuts a JSON body half-way in a complete response (its Content-Length matching)', async () => {
+    await call(server, 'PUT', '/_reference/faults', { body: { spec: 'cut=1@/projects' } });
+    const res = await request(`${server.baseUrl}/projects`, { headers: { 'x-api-key': server.demoApiKey! } });
+    const text = await res.body.text();
+    expect(res.statusCode).toBe(200);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(text));
+    expect(() => JSON.parse(text)).toThrow();
+    control.setFaults(server.state, null);
+  });
+
+  it('answers 200 with a null body', async () => {
+    await call(server, 'PUT', '/_reference/faults', { body: { spec: 'null=1@/projects' } });
+    const res = await request(`${server.baseUrl}/projects`, { headers: { 'x-api-key': server.demoApiKey! } });
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.text()).toBe('null');
+    control.setFaults(server.state, null);
+  });
+
+  it('answers every page past the first with the first page (repeat), and a list with its first item twice (dupes)', async () => {
+    const projectId = (await get(server, '/projects')).body.data[0].id;
+    const sources = (page: number) => get(server, `/projects/${projectId}/sources?page=${page}&page_size=2`);
+    const [first, second] = [(await sources(1)).body, (await sources(2)).body];
+    expect(second).not.toEqual(first);
+    await call(server, 'PUT', '/_reference/faults', { body: { spec: 'repeat=1@/projects/*/sources' } });
+    expect((await sources(2)).body).toEqual(first);
+    expect((await sources(7)).body).toEqual(first);
+    await call(server, 'PUT', '/_reference/faults', { body: { spec: 'dupes=1@/projects' } });
+    const listed = (await get(server, '/projects')).body.data as Array<{ id: string }>;
+    expect(listed[0]?.id).toBe(listed[1]?.id);
+    expect((await get(server, '/_reference/faults')).body.fired.dupes).toBe(1);
+    control.setFaults(server.state, null);
+  });
+
   it('fires the same faults for the same seed and request sequence', async () => {
     const run = async () => {
       control.setFaults(server.state, '5xx=0.5');

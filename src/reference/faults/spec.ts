@@ -3,7 +3,7 @@
  *
  *   SPEC  := RULE ("," RULE)*
  *   RULE  := KIND "=" PROBABILITY [":" PARAM] ["@" PATH_GLOB]
- *   KIND  := 5xx | 429 | reset | truncate | slow
+ *   KIND  := 5xx | 429 | reset | truncate | slow | cut | null | repeat | dupes
  *   PARAM := 5xx: the status (default 503) | 429: Retry-After seconds (default 1) | slow: delay, `300ms` or `2s`
  *   PATH_GLOB: relative to /api/public/v1 (or absolute); `*` one path segment, `**` any number of segments.
  *
@@ -11,8 +11,23 @@
  */
 import { VwhError } from '../../core/errors.js';
 
-export type FaultKind = '5xx' | '429' | 'reset' | 'truncate' | 'slow';
-export const FAULT_KINDS: readonly FaultKind[] = ['5xx', '429', 'reset', 'truncate', 'slow'];
+/**
+ * Transport faults (5xx, 429, reset, truncate, slow) and contract breaches a misbehaving API commits: `cut` (a
+ * complete response whose JSON stops half-way), `null` (a 200 whose body is `null`), `repeat` (any page past the
+ * first answers the first page), `dupes` (each list of the body holds its first item twice).
+ */
+export type FaultKind = '5xx' | '429' | 'reset' | 'truncate' | 'slow' | 'cut' | 'null' | 'repeat' | 'dupes';
+export const FAULT_KINDS: readonly FaultKind[] = [
+  '5xx',
+  '429',
+  'reset',
+  'truncate',
+  'slow',
+  'cut',
+  'null',
+  'repeat',
+  'dupes',
+];
 
 export interface FaultRule {
   kind: FaultKind;
@@ -23,7 +38,17 @@ export interface FaultRule {
   pattern: RegExp | null;
 }
 
-const DEFAULT_PARAM: Record<FaultKind, number> = { '5xx': 503, '429': 1, reset: 0, truncate: 0, slow: 300 };
+const DEFAULT_PARAM: Record<FaultKind, number> = {
+  '5xx': 503,
+  '429': 1,
+  reset: 0,
+  truncate: 0,
+  slow: 300,
+  cut: 0,
+  null: 0,
+  repeat: 0,
+  dupes: 0,
+};
 
 export function parseFaultSpec(spec: string): FaultRule[] {
   const rules: FaultRule[] = [];
