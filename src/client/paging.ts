@@ -47,6 +47,18 @@ export function hasNextPage(pagination: Pagination, read: PageRead): boolean {
   return total === undefined || (read.index + 1) * read.size < total;
 }
 
+/**
+ * How many pages the first page says there are (its parts' or its own `total` over the page size), or undefined
+ * when it says nothing (`page-until-empty`). A later page asked past it is an API that pages without end.
+ */
+export function promisedPages(pagination: Pagination, data: unknown, size: number): number | undefined {
+  if (pagination === 'none' || pagination === 'page-until-empty') return undefined;
+  const parts = paginatedParts(data);
+  if (parts.length > 0) return Math.max(...parts.map((p) => Math.ceil(p.total / Math.max(1, p.page_size))));
+  const total = totalOf(data);
+  return total === undefined ? undefined : Math.ceil(total / Math.max(1, size));
+}
+
 /** The paginated objects of a `data`: itself, or its direct properties shaped like one. */
 export function paginatedParts(
   data: unknown,

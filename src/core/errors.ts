@@ -34,6 +34,7 @@ export type VwhErrorCode =
   | 'RESPONSE_TOO_LARGE'
   | 'RETRY_AFTER_TOO_LONG'
   | 'SCHEMA_DRIFT'
+  | 'API_CONTRACT'
   | 'MODEL_ERROR'
   | 'MODEL_GRAPH'
   | 'AUDIT_FAILED'
@@ -49,6 +50,7 @@ const defaultExit: Partial<Record<VwhErrorCode, ExitCodeValue>> = {
   CONFIG_INVALID: ExitCode.usage,
   USAGE: ExitCode.usage,
   SCHEMA_DRIFT: ExitCode.partial,
+  API_CONTRACT: ExitCode.partial,
   AUDIT_FAILED: ExitCode.partial,
 };
 

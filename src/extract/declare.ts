@@ -6,9 +6,11 @@
  */
 import type * as z from 'zod';
 import type { DataOf, EndpointDef } from '../api/endpoint.js';
+import { buildPath } from '../api/paths.js';
 import type { CallParams } from '../client/api-client.js';
-import { hasNextPage, pageQuery } from '../client/paging.js';
+import { hasNextPage, pageQuery, paginatedParts, promisedPages } from '../client/paging.js';
 import type { DayRange } from '../core/days.js';
+import { VwhError } from '../core/errors.js';
 import type { Partition, TableLoad } from '../warehouse/loader.js';
 import { fetchList, fetchOne } from './fetch.js';
 import type { Parent, Rejection, StreamDef, UnitContext } from './types.js';
@@ -71,6 +73,12 @@ export interface ListRequest<E extends EndpointDef, I extends z.ZodType, S> exte
   item: I;
   /** Where the list sits in the data. */
   pick(raw: unknown): unknown;
+  /**
+   * An item's identity (its id). With it, an id already read in this ask (within the page or on an earlier page) is
+   * dropped with a warning naming the stream and how many, and a page past the first holding only ids already read
+   * is an API going round its pages: the unit stops (`API_CONTRACT`).
+   */
+  key?(item: z.output<I>): string;
   /** One item's row, for a request into one table; the partition's values are stamped over it. */
   row?(item: z.output<I>, page: PageScope<S, DataOf<E>>): Row;
   /** A page's rows by table, for a request into several tables (rows carry their partition's columns). */
@@ -130,21 +138,35 @@ export function defineStream(spec: StreamSpec): StreamDef {
       const loads: TableLoad[] = [];
       const rejected: Rejection[] = [];
       for (const request of spec.requests) {
-        const kept = await runRequest(request, unit, loads, rejected);
-        if (!kept && request.required) return { loads: [], rejected };
+        const read = await runRequest(spec.name, request, unit, loads, rejected);
+        if (read === 'unreadable') {
+          // A body with nothing readable (null, not the contract's shape) says nothing of the rows it would replace:
+          // the unit lands none of its loads, so what earlier syncs landed stays; its rejection says what came.
+          ctx.logger.warn('the API answered a body that breaks its contract; the unit keeps the rows landed before', {
+            stream: spec.name,
+            endpoint: request.endpoint.id,
+            parent: parent.id,
+          });
+          return { loads: [], rejected };
+        }
+        if (read === 'drifted' && request.required) return { loads: [], rejected };
       }
       return { loads, rejected };
     },
   };
 }
 
-/** Asks one request for every slice and page, adding rows to `loads`; false when a page's data drifted. */
+/**
+ * Asks one request for every slice and page, adding rows to `loads`: `intact`, `drifted` when a page's data drifted
+ * (its list salvaged item by item), `unreadable` when a page had nothing to read at all.
+ */
 async function runRequest(
+  stream: string,
   request: AnyRequest,
   unit: UnitScope,
   loads: TableLoad[],
   rejected: Rejection[],
-): Promise<boolean> {
+): Promise<'intact' | 'drifted' | 'unreadable'> {
   const { endpoint } = request;
   const slices: readonly unknown[] = request.each ? await request.each(unit) : ONE;
   const loadOf = loadsFor(request, unit, loads);
@@ -152,12 +174,18 @@ async function runRequest(
   const paged = endpoint.pagination !== 'none';
   const size = request.pageSize ?? 0;
   const maxPages = paged ? (request.maxPages?.(unit) ?? MAX_PAGES) : 1;
-  let intact = true;
+  let read: 'intact' | 'drifted' | 'unreadable' = 'intact';
+  let duplicates = 0;
   for (const slice of slices) {
     // Every table's load exists before the first page: a unit whose pages bring no rows still replaces the old ones.
     for (const table of Object.keys(request.into)) loadOf(table, slice);
     const base = request.params(unit, slice);
+    const seen = request.kind === 'list' && request.key ? new Set<string>() : undefined;
+    let promised: number | undefined;
     for (let index = 0; index < maxPages; index++) {
+      if (promised !== undefined && index >= promised) {
+        throw brokenPaging(stream, request, base, index, `is past the ${promised} its first page promised`);
+      }
       const params = paged
         ? { ...base, query: { ...(base.query as object), ...pageQuery(endpoint.pagination, index, size) } }
         : base;
@@ -170,6 +198,28 @@ async function runRequest(
         scope.data = res.data;
         count = res.data === undefined ? res.items.length + res.rejected.length : res.items.length;
         keptItems = res.items.length;
+        if (seen && request.key && res.items.length > 0) {
+          const before = res.items.length;
+          const fresh = res.items.filter((item) => !seen.has(request.key?.(item) ?? ''));
+          if (index > 0 && fresh.length === 0) {
+            throw brokenPaging(
+              stream,
+              request,
+              base,
+              index,
+              `holds only ids earlier pages held (${before} of ${before})`,
+            );
+          }
+          // Within the page too: the first of an id lands, its repeats do not.
+          const unique = fresh.filter((item) => {
+            const key = request.key?.(item) ?? '';
+            if (seen.has(key)) return false;
+            seen.add(key);
+            return true;
+          });
+          duplicates += before - unique.length;
+          res.items = unique;
+        }
         if (request.row) {
           const table = Object.keys(request.into)[0] as string;
           const load = loadOf(table, slice);
@@ -187,12 +237,54 @@ async function runRequest(
         keptItems = res.data === undefined ? 0 : 1;
         if (res.data !== undefined) addRows(request.rows(res.data, scope), slice, loadOf);
       }
-      if (scope.data === undefined) intact = false;
+      if (scope.data === undefined) {
+        if (keptItems === 0) return 'unreadable';
+        read = 'drifted';
+      }
       unit.fetched.set(endpoint.id, scope.data);
       if (!paged || !hasNextPage(endpoint.pagination, { index, size, data: scope.data, count, kept: keptItems })) break;
+      if (index === 0) promised = promisedPages(endpoint.pagination, scope.data, size);
+      const answered = answeredPage(scope.data);
+      if (answered !== undefined && answered !== index + 1) {
+        throw brokenPaging(stream, request, base, index, `was answered as page ${answered}`);
+      }
     }
   }
-  return intact;
+  if (duplicates > 0) {
+    unit.ctx.logger.warn('the API listed the same ids more than once; each lands once', {
+      stream,
+      endpoint: endpoint.id,
+      parent: unit.parent.id,
+      duplicates,
+    });
+  }
+  return read;
+}
+
+/** The `page` a page-total body says it is (its first paginated part's), when it says one. */
+function answeredPage(data: unknown): number | undefined {
+  return paginatedParts(data)[0]?.page;
+}
+
+/**
+ * A unit whose API pages without end (a page repeating ids already read, a page past what the first page promised):
+ * it stops with this error, its rows not landed, and the run ends partial. `index` is the 0-based page.
+ */
+function brokenPaging(
+  stream: string,
+  request: AnyRequest,
+  base: CallParams<EndpointDef>,
+  index: number,
+  what: string,
+): VwhError {
+  const { endpoint } = request;
+  const path = buildPath(endpoint, (base as { path?: object }).path ?? {});
+  return new VwhError(
+    'API_CONTRACT',
+    `stream ${stream}: page ${index + 1} of ${endpoint.method} ${path} ${what}: the API pages without end; this unit ` +
+      'stops, keeping the rows landed before it, and the next sync asks again',
+    { details: { stream, endpoint: endpoint.id, path, page: index + 1 } },
+  );
 }
 
 /** The load of (table, slice): slices whose partitions are equal share one load. */

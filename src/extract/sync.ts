@@ -179,7 +179,7 @@ export function syncProblems(outcome: MultiSyncResult, planOnly = false): string
     }
     for (const u of result.unreachable) lines.push(`vwh: team ${teamId}: project ${u.project} skipped: ${u.reason}`);
     for (const f of result.failedUnits.slice(0, 5))
-      lines.push(`vwh: team ${teamId}: unit ${f.unit} failed: ${f.error}`);
+      lines.push(`vwh: team ${teamId}: unit ${f.unit} failed: ${f.error}${f.code ? ` [${f.code}]` : ''}`);
   }
   return lines;
 }

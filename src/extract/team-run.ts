@@ -53,6 +53,17 @@ export function decideStatus(
   interrupted: boolean,
 ): { status: Exclude<TeamStatus, 'planned'>; error: { code: string; message: string } | undefined } {
   if (interrupted) return { status: 'interrupted', error: { code: 'INTERRUPTED', message: 'the sync was stopped' } };
+  // Units stopped because the API broke its contract (endless paging) make the run partial, as rejected rows do:
+  // asking again does not help until the API is fixed, and everything else landed.
+  if (result.failedUnits.length > 0 && result.failedUnits.every((f) => f.code === 'API_CONTRACT')) {
+    return {
+      status: 'partial',
+      error: {
+        code: 'API_CONTRACT',
+        message: `${result.failedUnits.length} units stopped: ${result.failedUnits[0]?.error}`,
+      },
+    };
+  }
   if (result.failedUnits.length > 0) {
     return {
       status: 'failed',

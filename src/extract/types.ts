@@ -201,7 +201,8 @@ export interface TeamResult {
   counters: RunCounters;
   rejectedByStream: Record<string, number>;
   unreachable: Array<{ project: string; reason: string }>;
-  failedUnits: Array<{ unit: string; error: string }>;
+  /** Units that failed, with their error's code when it has one (`API_CONTRACT`: the API broke its contract). */
+  failedUnits: Array<{ unit: string; error: string; code?: string }>;
   error?: VwhError;
 }
 

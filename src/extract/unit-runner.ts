@@ -162,8 +162,9 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
-      result.failedUnits.push({ unit: unit.key, error: message });
-      logger.warn('unit failed; it will be retried by the next sync', { unit: unit.key, error: message });
+      const code = isVwhError(error) ? error.code : undefined;
+      result.failedUnits.push({ unit: unit.key, error: message, ...(code ? { code } : {}) });
+      logger.warn('unit failed; it will be retried by the next sync', { unit: unit.key, error: message, code });
       return;
     }
     if (fatal) return;

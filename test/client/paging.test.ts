@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasNextPage, pageQuery } from '../../src/client/paging.js';
+import { hasNextPage, pageQuery, promisedPages } from '../../src/client/paging.js';
 
 const read = (over: Partial<Parameters<typeof hasNextPage>[1]>) => ({
   index: 0,
@@ -64,5 +64,13 @@ describe('paging by the declared pagination', () => {
 
   it('an endpoint that does not page is one request', () => {
     expect(hasNextPage('none', read({ data: [1, 2, 3], count: 10, kept: 10 }))).toBe(false);
+  });
+
+  it("the pages a first page promises: its parts' or its own total over the page size; none without a total", () => {
+    expect(promisedPages('page-total', { urls: part(1, 25, 10), prompts: part(1, 41, 10) }, 10)).toBe(5);
+    expect(promisedPages('page-total', { total: 250, items: [] }, 100)).toBe(3);
+    expect(promisedPages('offset-limit', { total: 100, tasks: [] }, 100)).toBe(1);
+    expect(promisedPages('page-until-empty', [1, 2, 3], 3)).toBeUndefined();
+    expect(promisedPages('offset-limit', { tasks: [] }, 100)).toBeUndefined();
   });
 });

@@ -26,6 +26,7 @@ export const chatsStream = defineStream({
       into: { 'raw.chats': chatPartition, 'raw.chat_mentions': chatPartition, 'raw.chat_references': chatPartition },
       item: ChatSchema,
       pick: field('items'),
+      key: (chat) => chat.id,
       rows: (items, { parent, range }) => {
         const { project_id: projectId, prompt_id: promptId } = promptPath(parent);
         const chats: Row[] = [];

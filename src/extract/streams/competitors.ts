@@ -22,6 +22,7 @@ export const competitorsStream = defineStream({
       into: { 'raw.competitors': (unit) => listPartition(unit, 'active', activeWindow(unit)) },
       item: CompetitorSchema,
       pick: field('active_competitors'),
+      key: (c) => c.competitor_id,
       rows: (items, unit) => ({
         'raw.competitors': items.map((c) =>
           competitorRow(unit.parent.id, 'active', activeWindow(unit), c, unit.data?.total_active),
@@ -34,6 +35,7 @@ export const competitorsStream = defineStream({
       into: { 'raw.competitors': (unit) => listPartition(unit, 'pending', pendingWindow(unit)) },
       item: CompetitorSchema,
       pick: field('pending_competitors'),
+      key: (c) => c.competitor_id,
       rows: (items, unit) => ({
         'raw.competitors': items.map((c) =>
           competitorRow(unit.parent.id, 'pending', pendingWindow(unit), c, unit.data?.total_pending),

@@ -43,6 +43,7 @@ export const actionsStream = defineStream({
       into: { 'raw.actions': projectPartition },
       item: Action,
       pick: (raw) => raw,
+      key: (a) => a.id,
       row: ({ execution, ...a }) => ({
         ...a,
         execution_type: execution.type,

@@ -18,21 +18,25 @@ export const sourcesStream = defineStream({
   grain: 'snapshot',
   parents: projectParents,
   estimate: () => 2,
-  requests: [
-    listRequest({
-      endpoint: catalogue.listSources,
-      params: ({ ctx, parent }) => ({
-        path: { project_id: parent.id },
-        query: { date_from: ctx.window.from, date_to: ctx.window.to },
-      }),
-      pageSize: 100,
-      into: { 'raw.sources': projectWindow },
-      item: SourceDomain,
-      pick: (raw) => raw,
-      row: (s, { page }) => ({ ...s, page, _extra: extraOf(s, SourceDomain) }),
-    }),
-  ],
+  requests: [sourcesRequest(100)],
 });
+
+/** The sources stream's request, `pageSize` sources a page (tests page a small world's sources with fewer). */
+export function sourcesRequest(pageSize: number) {
+  return listRequest({
+    endpoint: catalogue.listSources,
+    params: ({ ctx, parent }) => ({
+      path: { project_id: parent.id },
+      query: { date_from: ctx.window.from, date_to: ctx.window.to },
+    }),
+    pageSize,
+    into: { 'raw.sources': projectWindow },
+    item: SourceDomain,
+    pick: (raw) => raw,
+    key: (s) => s.source_id,
+    row: (s, { page }) => ({ ...s, page, _extra: extraOf(s, SourceDomain) }),
+  });
+}
 
 /**
  * GET sources/analytics over the analysis window, split by part: raw.source_stats (stats + category breakdown),
