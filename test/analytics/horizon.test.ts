@@ -24,6 +24,7 @@ import { MODELS_DIR, syncInto } from './support.js';
 
 const API_DAY = '2026-11-20';
 const COMPLETENESS = 'test.answered_days_are_modelled';
+const KEPT = 'test.answered_days_keep_their_answers';
 /** The machine's clock, `days` days after (or before) the API's day `day`, at 03:00 UTC. */
 const machineClock = (day: string, days: number) => new ManualClock(Date.parse(`${addDays(day, days)}T03:00:00Z`));
 
@@ -159,6 +160,7 @@ describe('the machine clock ahead of the API by several days', () => {
         select * replace (date '${API_DAY}' as date, 0 as responses, 0 as mentions)
         from marts.brand_visibility_trend where date = date '${horizon}'`);
       // Its builds ended on another day than this one's, so no model's recorded inputs match.
+      // A night's sync lands other rows too; here only deletes changed, which the recorded inputs do not see.
       await db.session.run('update ops.model_state set input_key = null');
       const next = await build(db, machineClock(API_DAY, 4));
       expect(failing(next)).toEqual([]);
@@ -273,6 +275,42 @@ describe('the completeness audit', () => {
       });
       expect(later.horizon.end).toBe(addDays(API_DAY, -1));
       expect(later.horizon.note).toContain(`--end ${addDays(API_DAY, 5)} is after the last complete day`);
+    });
+  }, 240_000);
+});
+
+describe('a day that lost its answers', () => {
+  it('fails answered_days_keep_their_answers, which answered_days_are_modelled cannot see', async () => {
+    await onCopy('lost.duckdb', async (db) => {
+      const clock = machineClock(API_DAY, 1);
+      const first = await build(db, clock);
+      expect(failing(first)).toEqual([]);
+      expect(first.results.find((r) => r.id === KEPT)?.status).toBe('success');
+      // Night 2: a lookback day's answers of one project are gone (an API that answered an empty list for them).
+      const day = addDays(API_DAY, -2);
+      const projectId = await db.session.scalar<string>('select min(project_id) from raw.chats');
+      const lost = `select id from raw.chats where chat_date = date '${day}' and project_id = '${projectId}'`;
+      const answers = await count(db, `select count(*) from (${lost})`);
+      expect(answers).toBeGreaterThan(0);
+      for (const t of ['chat_mentions', 'chat_references'])
+        await db.session.run(`delete from raw.${t} where chat_id in (${lost})`);
+      await db.session.run(`delete from raw.chats where id in (${lost})`);
+      // A night's sync lands other rows too; here only deletes changed, which the recorded inputs do not see.
+      await db.session.run('update ops.model_state set input_key = null');
+
+      const night = await build(db, clock);
+      // The marts are rebuilt without the day, and every answer raw.chats holds is modelled.
+      expect(night.results.find((r) => r.id === COMPLETENESS)?.status).toBe('success');
+      const test = night.results.find((r) => r.id === KEPT);
+      expect(test?.status).toBe('fail');
+      expect(test?.audits[0]?.severity).toBe('error');
+      expect(test?.message).toBe('1 failing row(s)');
+      expect(exitCodeFor(night)).toBe(2);
+      const [row] = await db.session.all<{ date: string; answers: number }>(
+        `select strftime(date, '%Y-%m-%d') as date, answers from intermediate.int_answered_days
+         where project_id = '${projectId}' and date = date '${day}'`,
+      );
+      expect(row).toEqual({ date: day, answers });
     });
   }, 240_000);
 });
