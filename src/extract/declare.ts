@@ -184,7 +184,7 @@ async function runRequest(
     let promised: number | undefined;
     for (let index = 0; index < maxPages; index++) {
       if (promised !== undefined && index >= promised) {
-        throw brokenPaging(stream, request, base, index, `is past the ${promised} its first page promised`);
+        throw brokenPaging(stream, request, base, index, `is past the ${promised} page(s) its first page promised`);
       }
       const params = paged
         ? { ...base, query: { ...(base.query as object), ...pageQuery(endpoint.pagination, index, size) } }
