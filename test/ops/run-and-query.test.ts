@@ -66,7 +66,7 @@ describe('vwh run on the embedded default, then vwh query', () => {
       const { out, text } = capture();
       // the summary a person reads (with --log-format json it is one JSON event instead)
       // --db relative to that directory: every path printed is absolute
-      first = await runNightly({ ...flags('2026-04-10'), db: 'w.duckdb', logFormat: 'pretty' }, { out, logger: quiet });
+      first = await runNightly({ ...flags('2026-04-10'), db: 'w.duckdb', logFormat: 'human' }, { out, logger: quiet });
       printed = text();
     } finally {
       process.chdir(cwd);
