@@ -4,7 +4,6 @@
  * failure is a `USAGE` error (exit 64) naming the flag or variable and saying what a valid value looks like.
  */
 import { existsSync } from 'node:fs';
-import { Option } from 'commander';
 import type * as z from 'zod';
 import { VwhError } from '../core/errors.js';
 import { checked, DbFile } from '../core/inputs.js';
@@ -36,14 +35,6 @@ export function existingWarehouse(name: string, path: unknown): string {
     );
   }
   return file;
-}
-
-/** `--log-format pretty|json`, the same on every command that logs (commander refuses another value: exit 64). */
-export function logFormatOption(): Option {
-  return new Option('--log-format <format>', 'pretty or json (default: pretty on a terminal)').choices([
-    'pretty',
-    'json',
-  ]);
 }
 
 /** The readers' help (query, report, status, export): which file they answer from. */

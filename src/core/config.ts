@@ -141,6 +141,12 @@ export type TeamConfig = z.infer<typeof TeamConfig>;
 export const SyncConfig = z.strictObject({
   $schema: z.string().optional(),
   db: DbFile.optional().describe('DuckDB file (default data/warehouse.duckdb)'),
+  logFormat: z
+    .enum(['human', 'json'])
+    .optional()
+    .describe(
+      'output of every command: human (default) or json, one JSON object per line (VWH_LOG_FORMAT, --log-format)',
+    ),
   baseUrl: BaseUrl.optional().describe('API base URL, scheme://host[:port] (VWH_BASE_URL)'),
   servicesBaseUrl: BaseUrl.optional().describe(
     'base URL of the content-generation and team services, /api/v1 and /api/v2 (default: baseUrl)',

@@ -12,10 +12,63 @@ export const ExitCode = {
   auth: 3,
   /** The warehouse file is locked by another process. */
   dbLocked: 4,
+  /** `vwh status`: the data is older than allowed (--max-age, freshness.error_after). */
+  stale: 5,
   /** Bad command-line arguments or configuration. */
   usage: 64,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** `vwh run`'s exit code for a stage that failed (src/ops/stage.ts), and for a run stopped by a signal. */
+export const STAGE_EXIT_CODES = { sync: 10, models: 11, exports: 12, publish: 13, alerts: 14, events: 15 } as const;
+export const EXIT_INTERRUPTED = 130;
+
+/**
+ * The one table of exit codes: each code means one thing, whatever the command. README.md ("Exit codes"),
+ * docs/errors.md and every command's --help (exitCodesHelp) are written from it; test/core/exit-codes.test.ts
+ * holds them to it.
+ */
+export const EXIT_CODES: ReadonlyArray<{ code: number; meaning: string }> = [
+  { code: ExitCode.ok, meaning: 'success' },
+  { code: ExitCode.failure, meaning: 'failure: the message says what failed' },
+  {
+    code: ExitCode.partial,
+    meaning:
+      'partial: the work finished, but rows were rejected, projects skipped or checks failed (the summary says which)',
+  },
+  {
+    code: ExitCode.auth,
+    meaning: 'the API refused the key (missing, invalid, inactive or expired); nothing was written',
+  },
+  {
+    code: ExitCode.dbLocked,
+    meaning:
+      'the warehouse, the run lock or the lake is held by another process (a reader: and no published copy answers)',
+  },
+  {
+    code: ExitCode.stale,
+    meaning:
+      'stale (vwh status): the last successful run ended longer ago than --max-age, or a stream is past freshness.error_after',
+  },
+  ...Object.entries(STAGE_EXIT_CODES).map(([stage, code]) => ({
+    code,
+    meaning: `vwh run: the ${stage} stage was the first to fail`,
+  })),
+  { code: ExitCode.usage, meaning: 'bad arguments or configuration: the message names the flag, variable or field' },
+  { code: EXIT_INTERRUPTED, meaning: 'interrupted by SIGINT or SIGTERM at a safe point' },
+];
+
+/**
+ * A command's "Exit codes:" section for its --help: the codes it can end with, each with the table's meaning and,
+ * when given, what it means for this command.
+ */
+export function exitCodesHelp(codes: readonly number[], notes: Readonly<Record<number, string>> = {}): string {
+  const rows = EXIT_CODES.filter((e) => codes.includes(e.code)).map((e) => {
+    const note = notes[e.code] ? `; ${notes[e.code]}` : '';
+    return `  ${String(e.code).padEnd(5)}${e.meaning}${note}`;
+  });
+  return `\nExit codes (the same for every command: README.md, docs/errors.md):\n${rows.join('\n')}`;
+}
 
 export type VwhErrorCode =
   | 'AUTH_MISSING_KEY'

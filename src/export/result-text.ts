@@ -2,10 +2,17 @@
  * A query's result as a person or a pipe reads it, the way DuckDB's own CLI prints it: every value as DuckDB writes
  * it as text (a DATE as `2026-11-24`, a TIMESTAMP as `2026-11-24 13:00:00`, a DECIMAL exact, a list as `[1, 2]`).
  * The table shows NULL as `NULL`, right-aligns number columns and rounds doubles for display only; CSV (RFC 4180,
- * NULL empty) and JSON lines (NULL null, integers and decimals as exact JSON numbers) carry every value exact.
+ * NULL empty) and JSON lines (NULL null, integers and decimals as exact JSON numbers) carry every value exact, and
+ * are written as the rows come.
  */
 import type { DuckDBTypeId } from '@duckdb/node-api';
-import { EXACT_NUMBER_TYPES, FLOAT_TYPES, type QueryResult } from '../warehouse/locked-query.js';
+import {
+  EXACT_NUMBER_TYPES,
+  FLOAT_TYPES,
+  type QueryColumns,
+  type QueryRows,
+  type RowSink,
+} from '../warehouse/locked-query.js';
 
 export type ResultFormat = 'table' | 'csv' | 'json';
 export const RESULT_FORMATS: readonly ResultFormat[] = ['table', 'csv', 'json'];
@@ -15,23 +22,53 @@ const MAX_CELL = 60;
 /** Decimals a double keeps in the table (CSV and JSON print it exact). */
 const TABLE_DECIMALS = 6;
 
-export function renderResult(result: QueryResult, format: ResultFormat, maxRows: number): string {
-  if (format === 'json') {
-    return result.json
-      .map((row) => `{${row.map((v, i) => `${JSON.stringify(result.columns[i])}:${v}`).join(',')}}\n`)
-      .join('');
-  }
-  if (format === 'csv') {
-    const lines = [result.columns.map(csvCell).join(',')];
-    for (const row of result.cells) lines.push(row.map((v) => csvCell(v ?? '')).join(','));
-    return `${lines.join('\n')}\n`;
-  }
-  return table(result, maxRows);
+/**
+ * Where a query's rows are printed as they come (warehouse/locked-query.ts streams them): CSV and JSON lines a chunk
+ * at a time, waiting for `out` to drain, so memory stays flat whatever the row count; the table keeps the rows it
+ * shows and one more (to know there are more), then stops reading. `end` prints what is left (the table) and
+ * returns the rows printed.
+ */
+export function resultSink(
+  format: ResultFormat,
+  maxRows: number,
+  out: NodeJS.WritableStream,
+): RowSink & { end(): Promise<number> } {
+  let head: QueryColumns = { columns: [], types: [] };
+  let rows = 0;
+  const shown: QueryRows = { cells: [], json: [] };
+  const write = (text: string): Promise<void> | undefined =>
+    out.write(text) ? undefined : new Promise<void>((done) => out.once('drain', done));
+  return {
+    json: format === 'json',
+    async columns(columns) {
+      head = columns;
+      if (format === 'csv') await write(`${head.columns.map(csvCell).join(',')}\n`);
+    },
+    async rows(chunk) {
+      if (format === 'table') {
+        shown.cells.push(...chunk.cells.slice(0, maxRows + 1 - shown.cells.length));
+        return shown.cells.length <= maxRows;
+      }
+      rows += chunk.cells.length;
+      const text =
+        format === 'json'
+          ? chunk.json.map((row) => `{${row.map((v, i) => `${JSON.stringify(head.columns[i])}:${v}`).join(',')}}\n`)
+          : chunk.cells.map((row) => `${row.map((v) => csvCell(v ?? '')).join(',')}\n`);
+      await write(text.join(''));
+      return true;
+    },
+    async end() {
+      if (format !== 'table') return rows;
+      await write(table(head, shown.cells, maxRows));
+      return Math.min(shown.cells.length, maxRows);
+    },
+  };
 }
 
-function table(result: QueryResult, maxRows: number): string {
-  const { columns, types } = result;
-  const shown = result.cells.slice(0, maxRows);
+/** The rows shown (at most maxRows, and one more when there are more) as an aligned table with a count line. */
+function table(head: QueryColumns, rows: Array<Array<string | null>>, maxRows: number): string {
+  const { columns, types } = head;
+  const shown = rows.slice(0, maxRows);
   const cells = shown.map((row) => row.map((v, i) => (v === null ? 'NULL' : cut(display(v, types[i])))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => (row[i] ?? '').length)));
   const numeric = types.map((t) => EXACT_NUMBER_TYPES.has(t) || FLOAT_TYPES.has(t));
@@ -41,10 +78,11 @@ function table(result: QueryResult, maxRows: number): string {
       .join('  ')
       .trimEnd();
   const parts = [line(columns), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)];
-  const total = result.cells.length;
-  const more = total - shown.length;
-  const count = `${total} ${total === 1 ? 'row' : 'rows'}`;
-  parts.push(more > 0 ? `(${count}, ${more} not shown: --max-rows or --format csv)` : `(${count})`);
+  const count = `${shown.length} ${shown.length === 1 ? 'row' : 'rows'}`;
+  // the rows past --max-rows are not read, so not counted: the table costs what it shows
+  parts.push(
+    rows.length > maxRows ? `(${count} shown, more not read: --max-rows, or --format csv for all)` : `(${count})`,
+  );
   return `${parts.join('\n')}\n`;
 }
 

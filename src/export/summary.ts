@@ -10,6 +10,8 @@ export interface ExportSummary {
   outputs: string[];
   /** The lake: the files of the partitions whose rows did not change, kept as they were (not rewritten). */
   unchanged?: { files: number; rows: number };
+  /** What the reader should know about the rows (a --from past the data's last day). */
+  note?: string;
 }
 
 /**
@@ -21,7 +23,10 @@ export function describeSummary(summary: ExportSummary): string {
   return (
     `${summary.kind}: ${files(summary.files)}, ` +
     `${summary.rows.toLocaleString('en-US')} rows, ${formatBytes(summary.bytes)} in ${(summary.ms / 1000).toFixed(1)} s` +
-    (kept && kept.files > 0 ? `; ${files(kept.files)}, ${kept.rows.toLocaleString('en-US')} rows unchanged, kept` : '')
+    (kept && kept.files > 0
+      ? `; ${files(kept.files)}, ${kept.rows.toLocaleString('en-US')} rows unchanged, kept`
+      : '') +
+    (summary.note ? `; ${summary.note}` : '')
   );
 }
 

@@ -118,13 +118,19 @@ function listCounts(counts: unknown): string {
  * A team's end of sync as a block a person reads (the JSON log has the same fields as one event): status, units,
  * requests, the rows landed per table, and what went wrong, if anything.
  */
-export function formatSyncDone(teamId: string, summary: Record<string, unknown>): string {
+export function formatSyncDone(teamId: string, summary: Record<string, unknown>, rowsPerTable = true): string {
   const lines = [
     `team ${teamId}: sync ${summary.status} · ${summary.units} units · ${count(summary.requests)} requests` +
       ` (${count(summary.throttled429)} throttled, ${count(summary.retries)} retries)`,
   ];
-  const rows = listCounts(summary.rows);
-  lines.push(`  rows landed: ${rows || 'none'}`);
+  if (rowsPerTable) lines.push(`  rows landed: ${listCounts(summary.rows) || 'none'}`);
+  else {
+    const total = Object.values((summary.rows ?? {}) as Record<string, unknown>).reduce<number>(
+      (sum, n) => sum + Number(n ?? 0),
+      0,
+    );
+    lines[0] += ` · ${count(total)} rows landed`;
+  }
   const rejected = listCounts(summary.rejected);
   if (rejected) lines.push(`  rows rejected (schema drift): ${rejected}; see ops.rejected_rows`);
   for (const u of (summary.unreachable ?? []) as Array<{ project: string; reason: string }>)
@@ -159,6 +165,7 @@ export class TerminalProgress implements ProgressSink {
   constructor(
     private readonly out: ProgressOut = process.stderr,
     private readonly now: () => number = Date.now,
+    private readonly rowsPerTable = true,
   ) {}
 
   plan(plan: SyncPlan): void {
@@ -186,7 +193,7 @@ export class TerminalProgress implements ProgressSink {
   done(teamId: string, summary: Record<string, unknown>): void {
     this.teams.delete(teamId);
     if (this.teams.size === 0) this.stopTicker();
-    this.out.write(`\r\x1b[2K${formatSyncDone(teamId, summary)}\n`);
+    this.out.write(`\r\x1b[2K${formatSyncDone(teamId, summary, this.rowsPerTable)}\n`);
     if (this.teams.size > 0) this.render();
   }
 
@@ -238,11 +245,14 @@ export const LOGGED_WAIT_MS = 5_000;
 
 /** JSON log lines (cron): the plan, one line per finished unit at debug level, a summary per stream and run. */
 export class LogProgress implements ProgressSink {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly rowsPerTable = true,
+  ) {}
 
   plan(plan: SyncPlan): void {
     // A person reading a pretty log gets the table; a machine gets the fields.
-    if (this.logger.format === 'pretty') this.logger.info(formatPlan(plan));
+    if (this.logger.format === 'human') this.logger.info(formatPlan(plan));
     else this.logger.info('sync plan', { ...plan });
   }
 
@@ -278,7 +288,7 @@ export class LogProgress implements ProgressSink {
   }
 
   done(teamId: string, summary: Record<string, unknown>): void {
-    if (this.logger.format === 'pretty') this.logger.info(formatSyncDone(teamId, summary));
+    if (this.logger.format === 'human') this.logger.info(formatSyncDone(teamId, summary, this.rowsPerTable));
     else this.logger.info('sync done', { teamId, ...summary });
   }
 }

@@ -10,7 +10,7 @@ import { msToDay } from '../core/days.js';
 import { DEFAULT_DB_PATH } from '../core/defaults.js';
 import { VwhError } from '../core/errors.js';
 import { BaseUrl, Day, DbFile, MemorySize, resolved, Share, Uuid, wholeNumber } from '../core/inputs.js';
-import { createLogger, type LogFormat } from '../core/log.js';
+import { createLogger, jsonLine, type LogFormat } from '../core/log.js';
 import { Warehouse } from '../warehouse/warehouse.js';
 import { addBootstrappedProjects } from './bootstrapped.js';
 import { formatPlan, LogProgress, type ProgressSink, TerminalProgress } from './progress.js';
@@ -32,6 +32,8 @@ export interface SyncOptions {
   windowDays?: number;
   topDomains?: number;
   logFormat?: LogFormat;
+  /** The end of a team's sync lists the rows landed per table (default); false: their total only (vwh run). */
+  rowsPerTable?: boolean;
   team?: string;
   keyFile?: string;
   baseUrl?: string;
@@ -106,10 +108,16 @@ export async function runSync(options: SyncOptions, io: SyncIo = {}): Promise<Sy
   const { dbPath, jobs, settings, memoryLimit, threads } = resolveSync(options, config);
   const onTerminal = Boolean(process.stderr.isTTY) && logger.format !== 'json';
   const progress: ProgressSink = options.plan
-    ? { plan: (p) => out.write(`${formatPlan(p)}\n`), unit() {}, wait() {}, done() {} }
+    ? {
+        plan: (p) =>
+          out.write(logger.format === 'json' ? jsonLine('info', 'sync plan', { ...p }) : `${formatPlan(p)}\n`),
+        unit() {},
+        wait() {},
+        done() {},
+      }
     : onTerminal
-      ? new TerminalProgress()
-      : new LogProgress(logger);
+      ? new TerminalProgress(process.stderr, Date.now, options.rowsPerTable)
+      : new LogProgress(logger, options.rowsPerTable);
   // Conditional spreads: Warehouse.open spreads these over its defaults, which an explicit undefined would erase.
   const warehouse = await Warehouse.open(dbPath, {
     ...(memoryLimit ? { memoryLimit } : {}),

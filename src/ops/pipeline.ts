@@ -17,6 +17,7 @@ import {
   type StageName,
   type StageOutcome,
 } from './stage.js';
+import { whatChanged } from './summary.js';
 
 export interface PipelineResult {
   runId: string;
@@ -128,13 +129,17 @@ async function runLocked(
       error: outcome.error ?? null,
     });
     const log = outcome.status === 'failed' ? logger.error : outcome.status === 'succeeded' ? logger.info : logger.warn;
-    log(`stage ${stage.name} ${outcome.status}`, {
+    // A person reads what the stage changed in a few words (the run's summary lists the rest, once); a program
+    // gets every count.
+    const human = logger.format === 'human';
+    const changed = human && outcome.counts ? whatChanged(stage.name, outcome.counts, outcome.status)[0] : undefined;
+    log(`stage ${stage.name} ${outcome.status}${changed ? `: ${changed.replace(/:$/, '')}` : ''}`, {
       run_id: ctx.runId,
       stage: stage.name,
       ms: durationMs,
       // Conditional spreads: the text log format prints an undefined field as key=undefined.
       ...(outcome.error ? { error: outcome.error } : {}),
-      ...(outcome.counts ? { counts: outcome.counts } : {}),
+      ...(outcome.counts && !human ? { counts: outcome.counts } : {}),
     });
   }
   const { status, exitCode } = summarize(results);

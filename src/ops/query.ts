@@ -4,7 +4,7 @@
  * work without the DuckDB CLI installed.
  */
 import { VwhError } from '../core/errors.js';
-import { RESULT_FORMATS, type ResultFormat, renderResult } from '../export/result-text.js';
+import { RESULT_FORMATS, type ResultFormat, resultSink } from '../export/result-text.js';
 import { lockedQuery } from '../warehouse/locked-query.js';
 import { chooseReadSource, describeReadSource } from './read-source.js';
 
@@ -22,7 +22,7 @@ export interface QueryFlags {
 
 /**
  * Runs `sql` locked down on the warehouse, or on the published copy while a writer holds it (read-source.ts), and
- * writes the result to `out` and which file answered to `note`; returns the number of rows.
+ * writes the rows to `out` as they come and which file answered to `note`; returns the number of rows printed.
  */
 export async function runQuery(
   sql: string,
@@ -35,7 +35,7 @@ export async function runQuery(
   }
   const source = await chooseReadSource({ db: flags.db, published: flags.published });
   note(describeReadSource(source));
-  const result = await lockedQuery(source.path, sql, flags.timeout);
-  out.write(renderResult(result, flags.format, flags.maxRows));
-  return result.cells.length;
+  const sink = resultSink(flags.format, flags.maxRows, out);
+  await lockedQuery(source.path, sql, sink, flags.timeout);
+  return sink.end();
 }

@@ -2,6 +2,7 @@
 
 import type { Clock } from '../core/clock.js';
 import type { SyncConfig } from '../core/config.js';
+import { STAGE_EXIT_CODES } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { SyncOptions } from '../extract/sync.js';
 import type { StageStatus, Trigger } from './ledger.js';
@@ -9,16 +10,9 @@ import type { StageStatus, Trigger } from './ledger.js';
 export type StageName = 'events' | 'sync' | 'models' | 'exports' | 'publish' | 'alerts';
 
 /** `vwh run` exits with the code of the first stage that failed (the README and docs/operations.md list them). */
-export const STAGE_EXIT: Record<StageName, number> = {
-  sync: 10,
-  models: 11,
-  exports: 12,
-  publish: 13,
-  alerts: 14,
-  events: 15,
-};
+export const STAGE_EXIT: Record<StageName, number> = STAGE_EXIT_CODES;
 /** The run stopped at a safe point on SIGINT/SIGTERM and is recorded as interrupted (`vwh run` only). */
-export const EXIT_INTERRUPTED = 130;
+export { EXIT_INTERRUPTED } from '../core/errors.js';
 
 export interface StageOutcome {
   status: Exclude<StageStatus, 'running'>;

@@ -5,6 +5,7 @@
  * (snake_case keys, arrays sorted) is stable for monitoring.
  */
 import { type Age, DEFAULT_FRESHNESS } from '../core/config.js';
+import { ExitCode } from '../core/errors.js';
 import type { LockHolder } from '../core/lock-file.js';
 import { Database } from '../warehouse/duckdb.js';
 import { opsDb } from '../warehouse/kysely/index.js';
@@ -152,7 +153,7 @@ export async function statusReport(o: StatusOptions, note: (line: string) => voi
       })),
       models_failed: modelsFailed,
       check: judge(runs, worst, o),
-      exit_code: worst === 'error' || failed ? 1 : 0,
+      exit_code: failed ? ExitCode.failure : worst === 'error' ? ExitCode.stale : ExitCode.ok,
     };
   } finally {
     session.close();
@@ -201,7 +202,7 @@ function splitRuns(
   };
 }
 
-/** `--check`: 1 when the last run that ended failed, was interrupted or there is none; 2 when the data is stale. */
+/** `--check`: 1 when the last run that ended failed, was interrupted or there is none; 5 when the data is stale. */
 function judge(runs: RunRecord[], worst: FreshnessStatus, o: StatusOptions): StatusReport['check'] {
   const last = runs.find((r) => r.status !== 'unknown');
   if (!last) return { status: 'none', message: 'no vwh run recorded yet', exit_code: 1 };
@@ -220,11 +221,15 @@ function judge(runs: RunRecord[], worst: FreshnessStatus, o: StatusOptions): Sta
       message: good
         ? `the last successful run ${good.run_id} ended ${hours(o.now - endedAt)} ago, more than --max-age ${hours(o.max_age_ms)}`
         : 'no run has succeeded yet',
-      exit_code: 2,
+      exit_code: ExitCode.stale,
     };
   }
   if (worst === 'error') {
-    return { status: 'stale', message: 'a stream is past freshness.error_after (vwh status lists it)', exit_code: 2 };
+    return {
+      status: 'stale',
+      message: 'a stream is past freshness.error_after (vwh status lists it)',
+      exit_code: ExitCode.stale,
+    };
   }
   return {
     status: 'ok',

@@ -1,8 +1,10 @@
 /**
- * What `vwh run` prints, as cron and a person see it: with `--log-format json` every line of stdout and stderr is one
- * JSON object (the banner and the summary included); on a terminal (a pseudo-TTY from util-linux's `script`) the
- * output is readable lines, no JSON blob, in colour unless NO_COLOR is set. The compiled CLI, a real child process,
- * the embedded world.
+ * What vwh prints, as cron and a person see it: lines a person reads by default, wherever they go (a pipe, a file,
+ * cron mail: the run's "Where to look" and its queries included); with --log-format json, VWH_LOG_FORMAT=json or
+ * "logFormat": "json" every line of stdout and stderr of every command is one JSON object, an error's code and exit
+ * code in fields of their own; on a terminal (a pseudo-TTY from util-linux's `script`) readable lines, no JSON blob,
+ * in colour unless NO_COLOR is set, the rows landed listed once. The compiled CLI, a real child process, the
+ * embedded world.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -77,6 +79,99 @@ describe('vwh run --log-format json', () => {
   );
 });
 
+/** Every non-empty line of `text` parsed as JSON, or a failure naming the line that is not. */
+function jsonLines(text: string, what: string): Array<Record<string, unknown>> {
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new Error(`${what}: not JSON: ${line}`);
+      }
+    });
+}
+
+describe('vwh through a pipe (cron, CI, | tee)', () => {
+  it.skipIf(!built)(
+    'prints what a person reads by default: the summary, where to look and the queries, without colour (needs npm run build)',
+    () => {
+      const { dir, args } = world(13);
+      const run = spawnSync(process.execPath, [BIN, ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, VWH_LOG_FORMAT: undefined },
+      });
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('Where to look:');
+      expect(run.stdout).toContain('Query it next:');
+      expect(run.stdout.match(/ query --db .* "select /g)?.length).toBe(3);
+      const all = run.stdout + run.stderr;
+      expect(all).not.toMatch(ANSI_COLOUR);
+      for (const line of all.split('\n')) expect(line).not.toMatch(/^\{"ts"/);
+      // the rows landed per table are listed once, in the summary (not again by the sync and its stage's log line)
+      expect(all.match(/raw\.chats \d/g)?.length).toBe(1);
+
+      // every command, every line of stdout and stderr JSON, whichever of the three ways asks for it
+      const db = join(dir, 'w.duckdb');
+      const config = join(dir, 'json.config.json');
+      writeFileSync(config, JSON.stringify({ logFormat: 'json' }));
+      const viaFlag = (a: string[]) => ({ argv: [...a, '--log-format', 'json'], env: {} });
+      const viaEnv = (a: string[]) => ({ argv: a, env: { VWH_LOG_FORMAT: 'json' } });
+      const viaConfig = (a: string[]) => ({ argv: [...a, '--config', config], env: {} });
+      const table: Array<[{ argv: string[]; env: NodeJS.ProcessEnv }, number]> = [
+        [viaFlag(['status', '--db', db]), 0],
+        [viaEnv(['status', '--check', '--db', db]), 0],
+        [viaConfig(['status', '--db', db]), 0],
+        [viaFlag(['doctor', '--db', db]), 0],
+        [viaConfig(['query', '--db', db, 'select 1 as one, current_date as today']), 0],
+        [viaEnv(['query', '--db', db, 'select * from nowhere']), 64],
+        [viaEnv(['report', 'weekly_visibility', '--db', db, '--out', join(dir, 'w.csv')]), 0],
+        [viaFlag(['report', 'html', '--db', db, '--out', join(dir, 'r.html')]), 0],
+        [viaEnv(['report', '--list']), 0],
+        [viaEnv(['report', 'weekly_visibilty', '--db', db]), 64],
+        [viaEnv(['export', 'parquet', '--db', db, '--out', join(dir, 'lake2')]), 0],
+        [viaFlag(['export', 'arrow', '--db', db, '--out', join(dir, 'arrow')]), 0],
+        [viaEnv(['export', 'recover', '--out', join(dir, 'lake2')]), 0],
+        [viaEnv(['models', 'ls']), 0],
+        [viaEnv(['models', 'plan', '--db', db]), 0],
+        [viaFlag(['models', 'test', '--db', db, '--target-dir', join(dir, 'target')]), 0],
+        [viaEnv(['models', 'docs', '--db', db, '--target-dir', join(dir, 'target')]), 0],
+        [viaEnv(['openapi', '--out', join(dir, 'openapi.json')]), 0],
+        [viaEnv(['sync', '--embedded', '--plan', '--db', join(dir, 'plan.duckdb')]), 0],
+        [viaEnv(['--version']), 0],
+        [viaEnv(['wrker']), 64],
+        [viaFlag(['query', '--db', join(dir, 'nope.duckdb'), 'select 1']), 64],
+        [viaEnv(['run', '--today', 'yesterday']), 64],
+      ];
+      for (const [{ argv, env }, exit] of table) {
+        const what = `vwh ${argv.join(' ')}`;
+        const r = spawnSync(process.execPath, [BIN, ...argv], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { ...process.env, ...env },
+        });
+        expect(r.status, `${what}: ${r.stderr}`).toBe(exit);
+        const events = [...jsonLines(r.stdout, what), ...jsonLines(r.stderr, what)];
+        expect(events.length, what).toBeGreaterThan(0);
+        for (const e of events) {
+          if (!('ts' in e)) continue; // a --json document (status, doctor) is the document itself
+          expect(Object.keys(e).slice(0, 3), what).toEqual(['ts', 'level', 'msg']);
+        }
+        const errors = events.filter((e) => e.level === 'error' && 'code' in e);
+        if (exit !== 0) {
+          expect(errors.length, what).toBe(1);
+          expect(errors[0]?.exit_code, what).toBe(exit);
+          expect(errors[0]?.code, what).toBe('USAGE');
+          expect(String(errors[0]?.msg), what).not.toMatch(/\[USAGE\]$/);
+        }
+      }
+    },
+    300_000,
+  );
+});
+
 describe('vwh run on a terminal', () => {
   /** `vwh run` under a pseudo-terminal: util-linux's script gives the child a TTY on stdout and stderr. */
   const onTty = (env: NodeJS.ProcessEnv, { dir, args }: { dir: string; args: string[] }): string => {
@@ -99,6 +194,9 @@ describe('vwh run on a terminal', () => {
       expect(coloured).toMatch(/team demo: sync succeeded/);
       expect(coloured).toMatch(ANSI_COLOUR);
       for (const line of coloured.split(/\r?\n|\r/)) expect(line).not.toMatch(JSON_BLOB);
+      // the rows landed per table, once: in the summary, not also in the sync's end and its stage's line (issue 56)
+      expect(coloured.match(/raw\.chats \d/g)?.length).toBe(1);
+      expect(coloured).toContain('Where to look:');
 
       // the same warehouse again (a quick second run): colour is the terminal's and NO_COLOR's business only
       const plain = onTty({ NO_COLOR: '1' }, w);

@@ -122,7 +122,7 @@ describe('readers while vwh run holds the warehouse', () => {
     }
     const ended = await second.done;
     expect(ended.code, ended.stderr).toBe(0);
-    // after it: --max-age 2h is met now, and three hours later the data is stale (exit 2)
+    // after it: --max-age 2h is met now, and three hours later the data is stale (exit 5, not partial's 2)
     const fresh = await vwh(['status', '--check', '--max-age', '2h', '--db', t.db, '--config', config], { cwd: t.dir });
     expect(fresh.code, fresh.stdout).toBe(0);
     const later = await statusReport({
@@ -131,7 +131,7 @@ describe('readers while vwh run holds the warehouse', () => {
       now: Date.now() + 3 * 3_600_000,
       max_age_ms: 2 * 3_600_000,
     });
-    expect(later.check).toMatchObject({ status: 'stale', exit_code: 2 });
+    expect(later.check).toMatchObject({ status: 'stale', exit_code: 5 });
     expect(later.check.message).toMatch(/ended 3\.0 h ago, more than --max-age 2\.0 h/);
   }, 180_000);
 

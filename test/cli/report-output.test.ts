@@ -95,4 +95,20 @@ describe('vwh report output', () => {
       }
     }
   });
+
+  it('says the range of the data when --from or --to falls outside it, and did-you-mean for a mistyped name (issue 56)', async () => {
+    // the world of 2026-04-10: answers up to 2026-04-09
+    const after = await report(['weekly_visibility', '--from', '2027-01-01']);
+    expect(after.code).toBe(0);
+    expect(after.stderr).toMatch(
+      /0 rows.*--from 2027-01-01 is after the data's last day: the data covers 2026-\d\d-\d\d\.\.2026-04-09/,
+    );
+    const before = await report(['weekly_visibility', '--to', '2020-01-01', '--out', join(t.dir, 'early.csv')]);
+    expect(before.stdout).toMatch(/--to 2020-01-01 is before the data's first day: the data covers 2026-\d\d-\d\d\.\./);
+    const inside = await report(['weekly_visibility', '--from', '2026-04-08', '--out', join(t.dir, 'in.csv')]);
+    expect(inside.stdout).not.toContain('the data covers');
+    const typo = await report(['weekly_visibilty']);
+    expect(typo.code).toBe(64);
+    expect(typo.stderr).toContain('Unknown report "weekly_visibilty". Did you mean weekly_visibility?');
+  }, 60_000);
 });

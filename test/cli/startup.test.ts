@@ -57,7 +57,7 @@ describe('vwh starts without its heavy modules', () => {
     [['sync', '--help'], 'team_members'],
     [['models', 'build', '--help'], 'Usage: vwh models build [options]'],
     [['report', '--help'], '(csv|json|md)'],
-    [['export', 'parquet', '--help'], '4    the warehouse is held by a writer'],
+    [['export', 'parquet', '--help'], '4    the warehouse, the run lock or the lake is held'],
   ])(
     'vwh %j loads neither DuckDB, HTTP, Arrow, ECharts nor the reference server (needs npm run build)',
     (args, text) => {

@@ -67,14 +67,8 @@ describe('one validation for every input', () => {
       ['run', '--db', join(inTheWay, 'w.duckdb')],
       /^vwh: --db \(or "db" in the config\) .*in-the-way\/w\.duckdb: .*in-the-way is a file, not a folder\./,
     ],
-    [
-      ['models', 'build', '--log-format', 'xml'],
-      /'--log-format <format>' argument 'xml' is invalid\. Allowed choices are pretty, json/,
-    ],
-    [
-      ['export', 'arrow', '--out', 'a', '--log-format', 'text'],
-      /argument 'text' is invalid\. Allowed choices are pretty, json/,
-    ],
+    [['models', 'build', '--log-format', 'xml'], /--log-format must be human or json, got "xml"/],
+    [['export', 'arrow', '--out', 'a', '--log-format', 'text'], /--log-format must be human or json, got "text"/],
     [['report', 'html', '--format', 'csv', '--out', 'r.csv'], /html report is one HTML file and takes no --format/],
     [['report', 'html', '--bom', '--out', 'r.html'], /html report is one HTML file and takes no --bom/],
     [
@@ -114,5 +108,22 @@ describe('one validation for every input', () => {
     expect(r.code).toBe(64);
     expect(r.err).toMatch(/No warehouse at .*nope\.duckdb/);
     expect(readdirSync(work)).toEqual([]);
+  });
+
+  it('an unknown command is a usage error with did-you-mean, --help or not (exit 64, not the general help and 0)', async () => {
+    // `wrker`: a name no command will have (issue 56 tried `vwh worker --help`)
+    for (const args of [['wrker', '--help'], ['wrker'], ['--log-format', 'human', 'wrker']]) {
+      const r = await vwh(...args);
+      expect(r.code, args.join(' ')).toBe(64);
+      expect(r.err).toMatch(
+        /^vwh: Unknown command "wrker"\. Commands: run, schedule, .* \(vwh --help\)\. \[USAGE\]\n$/,
+      );
+    }
+    const typo = await vwh('staus', '--help');
+    expect(typo.code).toBe(64);
+    expect(typo.err).toContain('Unknown command "staus". Did you mean status?');
+    // the format chosen before any command: even this error is one JSON event with its code and exit code
+    const json = await vwh('wrker', '--log-format', 'json');
+    expect(JSON.parse(json.err)).toMatchObject({ level: 'error', code: 'USAGE', exit_code: 64 });
   });
 });

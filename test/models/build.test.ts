@@ -49,7 +49,7 @@ describe('build of the fixture project', () => {
         done();
       },
     });
-    const r = await build(s, { logger: createLogger({ format: 'pretty', stream }) });
+    const r = await build(s, { logger: createLogger({ format: 'human', stream }) });
     expect(lines).toHaveLength(r.results.length);
     expect(lines.find((l) => l.includes('marts.daily_visibility'))).toMatch(
       /^SUCCESS marts\.daily_visibility {2}kind=incremental_by_time_range rows=10 intervals=2026-01-01\.\.2026-01-05 ms=\d+/,

@@ -97,15 +97,15 @@ describe('vwh models', () => {
       'staging/d.sql': '/* @model\nkind: view\n*/\nselect 1 as x',
     });
     const common = ['--db', s.dbPath, '--models-dir', s.modelsDir, '--target-dir', join(s.dir, 't')];
-    expect((await vwh('build', ...common, '--log-format', 'pretty')).code).toBe(0);
-    const r = await vwh('test', ...common, '--log-format', 'pretty');
+    expect((await vwh('build', ...common, '--log-format', 'human')).code).toBe(0);
+    const r = await vwh('test', ...common, '--log-format', 'human');
     expect(r.code).toBe(0);
     const lines = r.out.trim().split('\n');
     expect(lines).toContain('PASS  not_null__brand on staging.c');
     expect(lines.find((l) => l.startsWith('WARN  accepted_values'))).toMatch(/ on staging\.c {2}\d+ failing row\(s\)$/);
     expect(lines.at(-1)).toBe('Done. PASS=1 WARN=1 ERROR=0 SKIP=0 TOTAL=2');
     // list is ls, and a tag selects
-    const list = await vwh('list', ...common, '-s', 'tag:daily', '--log-format', 'pretty');
+    const list = await vwh('list', ...common, '-s', 'tag:daily', '--log-format', 'human');
     expect(list.code).toBe(0);
     expect(list.out).toContain('staging.c');
     expect(list.out).not.toContain('staging.d');

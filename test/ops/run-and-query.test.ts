@@ -66,7 +66,7 @@ describe('vwh run on the embedded default, then vwh query', () => {
       const { out, text } = capture();
       // the summary a person reads (with --log-format json it is one JSON event instead)
       // --db relative to that directory: every path printed is absolute
-      first = await runNightly({ ...flags('2026-04-10'), db: 'w.duckdb', logFormat: 'pretty' }, { out, logger: quiet });
+      first = await runNightly({ ...flags('2026-04-10'), db: 'w.duckdb', logFormat: 'human' }, { out, logger: quiet });
       printed = text();
     } finally {
       process.chdir(cwd);
@@ -149,12 +149,12 @@ describe('vwh run on the embedded default, then vwh query', () => {
   it('query prints an aligned table, CSV that round-trips quotes, and JSON lines', async () => {
     const sql = `select 1 as n, 'a "quoted", text' as s union all select 22, null order by n`;
     const table = capture();
-    expect(await runQuery(sql, { db: t.db, format: 'table', maxRows: 1 }, table.out)).toBe(2);
+    expect(await runQuery(sql, { db: t.db, format: 'table', maxRows: 1 }, table.out)).toBe(1);
     expect(table.text().split('\n')).toEqual([
       'n  s',
       '-  ----------------',
       '1  a "quoted", text',
-      '(2 rows, 1 not shown: --max-rows or --format csv)',
+      '(1 row shown, more not read: --max-rows, or --format csv for all)',
       '',
     ]);
     const csv = capture();

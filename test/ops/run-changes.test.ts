@@ -25,7 +25,7 @@ describe('two runs the same day', () => {
       const { out, text } = capture();
       const flags = {
         ...tinyWorld(t.db, '2026-06-03'),
-        logFormat: 'pretty' as const,
+        logFormat: 'human' as const,
         world: { seed: 21, projects: 1, prompts: 2, historyDays: 4 },
       };
       const result = await runNightly(flags, { out, logger: quiet });
@@ -85,7 +85,7 @@ describe('Ctrl-C during vwh run', () => {
       // a sync slow enough to be stopped: 3 prompts x 30 days at 70 requests per 3 s
       const args = [BIN, 'run', '--db', t.db, '--config', tinyWorld(t.db, '2026-06-03').config as string];
       args.push('--seed', '8', '--projects', '1', '--prompts', '3', '--history-days', '30');
-      args.push('--rate-window-ms', '3000', '--log-format', 'pretty');
+      args.push('--rate-window-ms', '3000', '--log-format', 'human');
       const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';

@@ -84,7 +84,7 @@ describe('vwh status and alerts', () => {
   }, 180_000);
   afterAll(() => t.cleanup());
 
-  it('reports freshness per stream and project against warn_after and error_after, and exits 1 when stale', async () => {
+  it('reports freshness per stream and project against warn_after and error_after, and exits 5 when stale (issue 56: 1 is a failed run)', async () => {
     const fresh = await statusReport({ db: t.db, now: dayAfter });
     expect(fresh.freshness.status).toBe('pass');
     expect(fresh.exit_code).toBe(0);
@@ -101,7 +101,7 @@ describe('vwh status and alerts', () => {
     expect(warn.exit_code).toBe(0);
     const stale = await statusReport({ db: t.db, now: dayAfter + 6 * 86_400_000, ...limits });
     expect(stale.freshness.status).toBe('error');
-    expect(stale.exit_code).toBe(1);
+    expect(stale.exit_code).toBe(5);
     expect(stale.freshness.streams.find((s) => s.stream === 'chats')?.age_hours).toBeGreaterThan(5 * 24);
   });
 

@@ -8,7 +8,7 @@ import {
   TerminalProgress,
   type UnitProgress,
 } from '../../src/extract/progress.js';
-import { eta, measuredAfter } from '../../src/extract/unit-runner.js';
+import { eta, measuredAfter, SyncPace } from '../../src/extract/unit-runner.js';
 
 const plan: SyncPlan = {
   teamId: 'agency-a',
@@ -66,13 +66,25 @@ describe('the ETA', () => {
     expect(measuredAfter(400)).toBe(20);
     expect(eta(2_400, 1, 400, 441, budget)).toBe(((441 - 70) / 70) * 60_000);
     expect(eta(2_400, 19, 400, 441, budget)).toBe(((441 - 70) / 70) * 60_000);
-    // measured: 20 units in 40 s, 380 left at that pace
-    expect(eta(40_000, 20, 400, 300, budget)).toBe(760_000);
+    // measured: 19 units in the 38 s after the first landed, 380 left at that pace
+    expect(eta(38_000, 20, 400, 300, budget)).toBe(760_000);
     // measured but faster than the key allows: the floor still holds
     expect(eta(1_000, 20, 400, 441, budget)).toBe(((441 - 70) / 70) * 60_000);
     // a small sync measures once all its units (or 5) landed
     expect(measuredAfter(3)).toBe(3);
     expect(measuredAfter(24)).toBe(5);
+  });
+
+  it("measures the pace from the first landed unit, not from the sync's start (issue 56: 2 m 50 s for a 13 s sync)", () => {
+    // the embedded demo's shape: 385 units; discovery and the fetches that run ahead of the first landing take 7 s,
+    // then the units land every 21 ms
+    const idle = { available: () => 70, usable: 70, windowMs: 1_000 };
+    const pace = new SyncPace();
+    for (let done = 1; done <= 20; done++) pace.landed(7_000 + (done - 1) * 21, done);
+    const left = pace.eta(7_000 + 19 * 21, 20, 385, 0, idle);
+    expect(left).toBeCloseTo(365 * 21, 0);
+    // measured from the start it would say 7.4 s / 20 units x 365: over two minutes for under 8 s of work
+    expect(left).toBeLessThan(((7_000 + 19 * 21) / 20) * 365 * 0.1);
   });
 });
 

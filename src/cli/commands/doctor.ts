@@ -1,5 +1,6 @@
 /** `vwh doctor`: what a nightly run needs, checked, with what to fix. Exit 1 when a check fails. */
 import type { Command } from 'commander';
+import { exitCodesHelp } from '../../core/errors.js';
 import { BaseUrl, DbFile } from '../../core/inputs.js';
 import { textFlag } from '../validate.js';
 
@@ -24,11 +25,16 @@ export function register(program: Command): void {
     .option('--base-url <url>', 'API base URL (default VWH_BASE_URL)', textFlag('--base-url', BaseUrl))
     .option('--json', 'print the checks as JSON')
     .option('--deep', 'also read every block of the warehouse and the published copy (DuckDB checks each checksum)')
-    .addHelpText('after', '\nExit codes: 0 nothing failed (warnings allowed), 1 a check failed.')
+    .addHelpText(
+      'after',
+      exitCodesHelp([0, 1, 64], { 0: 'nothing failed (warnings allowed)', 1: 'a check failed (it says what to fix)' }),
+    )
     .action(async (flags: DoctorCliFlags) => {
       const { doctor, formatChecks } = await import('../../ops/doctor.js');
+      const { jsonDocument, logFormat } = await import('../../core/log.js');
       const checks = await doctor(flags);
-      process.stdout.write(flags.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
+      // JSON mode: the checks as one JSON line, whatever --json says
+      process.stdout.write(flags.json || logFormat() === 'json' ? jsonDocument(checks) : formatChecks(checks));
       process.exitCode = checks.some((c) => c.status === 'fail') ? 1 : 0;
     });
 }

@@ -5,11 +5,11 @@
  */
 import type { Command } from 'commander';
 import type { SyncConfig } from '../../core/config.js';
-import { registerSecret } from '../../core/errors.js';
+import { exitCodesHelp, registerSecret } from '../../core/errors.js';
 import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
 import type { LogFormat, Logger } from '../../core/log.js';
 import type { Receiver } from '../../ops/events/receiver.js';
-import { logFormatOption, numberFlag, textFlag } from '../validate.js';
+import { numberFlag, textFlag } from '../validate.js';
 
 interface ListenFlags {
   config?: string;
@@ -53,13 +53,13 @@ export function register(program: Command): void {
       'a signed delivery whose timestamp is further than this from now gets 422 (default events.maxAgeHours, else 24)',
       numberFlag('--max-age-hours', wholeNumber(1, 8760)),
     )
-    .addOption(logFormatOption())
     .addHelpText(
       'after',
       '\nRegister https://<this host>/webhooks with POST /webhooks (events action.checkpoint, action.completed,\n' +
         'action.failed), and give https://<this host>/bootstrap as webhook_url when creating projects.\n' +
         'Answers: 200 stored (or the same body stored before: a retry or a replay), 401 missing/invalid\n' +
-        'X-Webhook-Signature, 413 body too large, 400 not an event, 422 timestamp older than --max-age-hours.',
+        'X-Webhook-Signature, 413 body too large, 400 not an event, 422 timestamp older than --max-age-hours.\n' +
+        exitCodesHelp([0, 1, 64], { 0: 'stopped by SIGINT or SIGTERM' }),
     )
     .action(async (flags: ListenFlags) => {
       const { loadConfig } = await import('../../core/config.js');

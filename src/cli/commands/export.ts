@@ -4,10 +4,11 @@
  */
 import type { Command } from 'commander';
 import { DEFAULT_DB_PATH } from '../../core/defaults.js';
+import { exitCodesHelp } from '../../core/errors.js';
 import type { GuardedInput } from '../../core/folders.js';
 import { DbFile } from '../../core/inputs.js';
 import type { LogFormat, Logger } from '../../core/log.js';
-import { logFormatOption, READER_HELP, textFlag } from '../validate.js';
+import { READER_HELP, textFlag } from '../validate.js';
 
 type ExportModule = typeof import('../../export/index.js');
 
@@ -17,7 +18,7 @@ interface ParquetFlags {
   raw?: boolean;
   staging?: boolean;
   tables?: string[];
-  logFormat?: 'pretty' | 'json';
+  logFormat?: LogFormat;
 }
 
 /** The export code and a logger, loaded when a subcommand runs (not for its --help). */
@@ -26,10 +27,17 @@ async function load(logFormat: LogFormat | undefined): Promise<{ exporter: Expor
   return { exporter: await import('../../export/index.js'), log: createLogger(logFormat ? { format: logFormat } : {}) };
 }
 
+/** The summary line of an export: as it reads, or one JSON event with the summary's fields. */
+async function printSummary(exporter: ExportModule, summary: Parameters<ExportModule['describeSummary']>[0]) {
+  const { outputLine } = await import('../../core/log.js');
+  process.stdout.write(outputLine(exporter.describeSummary(summary), { ...summary }));
+}
+
 /** The file an export reads: the warehouse, or its published copy while a run holds it (named on stderr). */
 async function source(db: string): Promise<string> {
   const { readerFile } = await import('../../ops/read-source.js');
-  return readerFile({ db }, (line) => process.stderr.write(`${line}\n`));
+  const { noteLine } = await import('../../core/log.js');
+  return readerFile({ db }, noteLine);
 }
 
 /** What --out may not land on (see ops/paths.ts), loaded when a subcommand runs. */
@@ -39,13 +47,12 @@ async function guardedInputsOf(db: string): Promise<GuardedInput[]> {
 
 /** The exit codes of every export and report (README and docs/exports.md say the same). */
 export const EXPORT_EXIT_CODES = `
-${READER_HELP}
-Exit codes:
-  0    written (or nothing changed)
-  1    an unexpected failure, named in the message; the previous files are intact
-  4    the warehouse is held by a writer and there is no published copy to read instead, or another export held
-       the lake's lock for more than a minute
-  64   bad arguments: an unknown table, report, day or project, or an --out that cannot be written`;
+${READER_HELP}${exitCodesHelp([0, 1, 4, 64], {
+  0: 'written (or nothing changed)',
+  1: 'the previous files are intact',
+  4: 'or another export held the lake for more than a minute',
+  64: 'an unknown table, report, day or project, or an --out that cannot be written',
+})}`;
 
 export function register(program: Command): void {
   const exp = program
@@ -63,7 +70,6 @@ export function register(program: Command): void {
     .option('--raw', 'also the raw.* tables')
     .option('--staging', 'also the staging.* views')
     .option('--tables <name...>', 'only these tables (name or schema.name)')
-    .addOption(logFormatOption())
     .addHelpText(
       'after',
       '\nExamples:\n  vwh export parquet --out lake/\n  vwh export parquet --out lake/ --raw --tables brand_visibility_daily raw.chats\n' +
@@ -81,7 +87,7 @@ export function register(program: Command): void {
         inputs: await guardedInputsOf(flags.db),
         log,
       });
-      process.stdout.write(`${exporter.describeSummary(summary)}\n`);
+      await printSummary(exporter, summary);
     });
 
   exp
@@ -90,7 +96,6 @@ export function register(program: Command): void {
     .requiredOption('--out <dir>', 'the output folder (created when missing)')
     .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFile), DEFAULT_DB_PATH)
     .option('--tables <name...>', 'only these marts')
-    .addOption(logFormatOption())
     .addHelpText(
       'after',
       '\nExamples:\n  vwh export arrow --out arrow/\n' +
@@ -106,7 +111,7 @@ export function register(program: Command): void {
         inputs: await guardedInputsOf(flags.db),
         log,
       });
-      process.stdout.write(`${exporter.describeSummary(summary)}\n`);
+      await printSummary(exporter, summary);
     });
 
   exp
@@ -116,13 +121,17 @@ export function register(program: Command): void {
         'exactly one export; a no-op on a clean lake. Every export does this first; readers run it after a crash.',
     )
     .requiredOption('--out <dir>', 'the lake folder')
-    .addOption(logFormatOption())
-    .action(async (flags: { out: string; logFormat?: 'pretty' | 'json' }) => {
+    .addHelpText('after', exitCodesHelp([0, 1, 4, 64], { 4: 'another export holds the lake' }))
+    .action(async (flags: { out: string; logFormat?: LogFormat }) => {
       const { exporter, log } = await load(flags.logFormat);
       const done = await exporter.recoverLake(flags.out, log);
+      const { outputLine } = await import('../../core/log.js');
       process.stdout.write(
-        `recover: ${done.rolledBack.length} publish undone, ${done.completed.length} completed, ` +
-          `${done.removed.length} staging folder${done.removed.length === 1 ? '' : 's'} removed\n`,
+        outputLine(
+          `recover: ${done.rolledBack.length} publish undone, ${done.completed.length} completed, ` +
+            `${done.removed.length} staging folder${done.removed.length === 1 ? '' : 's'} removed`,
+          { ...done },
+        ),
       );
     });
 }

@@ -5,6 +5,7 @@
  * its action runs. startup.test.ts checks both, and that the table says what each file declares.
  */
 import { type Command, Help } from 'commander';
+import { VwhError } from '../../core/errors.js';
 
 interface CommandEntry {
   /** What `vwh --help` lists: the command's term (with `[options]` and its arguments) and its description. */
@@ -97,11 +98,30 @@ export async function registerCommands(program: Command, argv: readonly string[]
     }
   }
   const help = new Help();
-  program.configureHelp({ subcommandTerm: (cmd) => listed.get(cmd.name()) ?? help.subcommandTerm(cmd) });
+  program.configureHelp({
+    ...program.configureHelp(),
+    subcommandTerm: (cmd) => listed.get(cmd.name()) ?? help.subcommandTerm(cmd),
+  });
 }
 
-/** The command's name: `vwh` takes no option with a value before it, so it is the first word not an option. */
-function commandOf(argv: readonly string[]): string | undefined {
-  const words = argv.slice(2).filter((a) => !a.startsWith('-'));
+/**
+ * The command's name: the first word not an option (`vwh --log-format json run`: the format's value is skipped).
+ * Undefined for `vwh`, `vwh --help` and `vwh help`.
+ */
+export function commandOf(argv: readonly string[]): string | undefined {
+  const args = argv.slice(2);
+  const words = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--log-format');
   return words[0] === 'help' ? words[1] : words[0];
+}
+
+/** A mistyped command: a USAGE error (exit 64) with the command it most likely meant, as a mistyped flag gets. */
+export async function unknownCommand(word: string): Promise<VwhError> {
+  // the config's helper for a mistyped field, loaded only for a mistyped command (the config module loads zod)
+  const { nearestKey } = await import('../../core/config.js');
+  const near = nearestKey(word, Object.keys(COMMANDS));
+  return new VwhError(
+    'USAGE',
+    `Unknown command ${JSON.stringify(word.slice(0, 40))}.${near ? ` Did you mean ${near}?` : ''} ` +
+      `Commands: ${Object.keys(COMMANDS).join(', ')} (vwh --help).`,
+  );
 }

@@ -4,7 +4,15 @@ import { resolve } from 'node:path';
 import { systemClock } from '../../core/clock.js';
 import { ExitCode, VwhError } from '../../core/errors.js';
 import { ensureWritableDir } from '../../core/folders.js';
-import { createLogger, jsonLine, type LogFormat, type Logger } from '../../core/log.js';
+import {
+  createLogger,
+  jsonDocument,
+  jsonLine,
+  type LogFormat,
+  type Logger,
+  logFormat,
+  outputLine,
+} from '../../core/log.js';
 import { buildCatalog } from '../../models/artifacts/catalog.js';
 import { docsHtml } from '../../models/artifacts/docs-html.js';
 import { dataDictionary } from '../../models/artifacts/docs-markdown.js';
@@ -133,11 +141,20 @@ export async function unit(o: RunCliOptions): Promise<void> {
   const results = await runUnitTests(project, selected ? (m) => selected.has(m) : undefined);
   for (const r of results) {
     process.stdout.write(
-      `${r.status.toUpperCase().padEnd(5)} ${r.name} (${r.model})${r.message ? `\n${r.message}` : ''}\n`,
+      outputLine(
+        `${r.status.toUpperCase().padEnd(5)} ${r.name} (${r.model})${r.message ? `\n${r.message}` : ''}`,
+        { ...r },
+        r.status === 'pass' ? 'info' : 'error',
+      ),
     );
   }
   const bad = results.filter((r) => r.status !== 'pass');
-  process.stdout.write(`unit tests: ${results.length - bad.length} passed, ${bad.length} failed\n`);
+  process.stdout.write(
+    outputLine(`unit tests: ${results.length - bad.length} passed, ${bad.length} failed`, {
+      passed: results.length - bad.length,
+      failed: bad.length,
+    }),
+  );
   if (bad.length) {
     throw new VwhError('AUDIT_FAILED', `${bad.length} unit test(s) failed: ${bad.map((r) => r.name).join(', ')}.`, {
       exitCode: ExitCode.partial,
@@ -156,10 +173,10 @@ export async function plan(o: RunCliOptions): Promise<void> {
       end: o.end,
       clock: systemClock,
     });
-    if (o.json) {
+    if (o.json || logFormat() === 'json') {
       // the JSON keeps its [first, last] pairs of days
       const json = entries.map((e) => (e.missing ? { ...e, missing: e.missing.map((r) => [r.from, r.to]) } : e));
-      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+      process.stdout.write(jsonDocument(json));
       return;
     }
     for (const e of entries) {
@@ -189,8 +206,8 @@ export async function ls(o: RunCliOptions): Promise<void> {
       sources: m.sources,
       tags: m.config.tags,
     }));
-  if (o.json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  if (o.json || logFormat() === 'json') {
+    process.stdout.write(jsonDocument(rows));
     return;
   }
   for (const r of rows) {
@@ -226,7 +243,7 @@ export async function docs(o: CommonOptions): Promise<void> {
       writeArtifact(target, 'data_dictionary.md', dataDictionary(manifest, catalog)),
       writeArtifact(target, 'index.html', docsHtml(manifest, catalog)),
     ];
-    process.stdout.write(`docs: ${files.join(', ')}\n`);
+    process.stdout.write(outputLine(`docs: ${files.join(', ')}`, { files }));
   } finally {
     db.close();
   }

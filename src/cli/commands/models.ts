@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { DEFAULT_DB_PATH } from '../../core/defaults.js';
+import { exitCodesHelp } from '../../core/errors.js';
 import { Day, DbFile, ExistingDir, MemorySize, wholeNumber } from '../../core/inputs.js';
 import { DEFAULT_TARGET_DIR } from '../../models/artifacts/write.js';
 import { DEFAULT_MEMORY_LIMIT, defaultThreads } from '../../warehouse/resources.js';
-import { logFormatOption, numberFlag, textFlag } from '../validate.js';
+import { numberFlag, textFlag } from '../validate.js';
 import type { CommonOptions, RunCliOptions } from './models-actions.js';
 
 const SELECT_HELP = `
@@ -12,15 +13,15 @@ Selection (--select/--exclude, space-separated or repeated; a union):
   name+               it and its descendants    tag:daily  path:marts/  kind:scd2
   state:modified      SQL or config changed since the last build (state:new: never built)`;
 
-const EXIT_HELP = `
-Exit codes:
-  0   every model built and no audit of severity error failed (warn audits allowed)
-  2   partial: a model failed or an audit of severity error failed; its downstream models were skipped
-      (details in run_results.json and ops.model_runs)
-  1   unexpected failure or a broken model graph (cycle, unknown table)
-  64  bad arguments`;
+const EXIT_HELP = exitCodesHelp([0, 1, 2, 64], {
+  0: 'every model built and no audit of severity error failed (warn audits allowed)',
+  1: 'also a broken model graph (a cycle, an unknown table)',
+  2: 'a model failed or an audit of severity error failed; its downstream models were skipped (run_results.json)',
+});
 
 const HELP = SELECT_HELP + EXIT_HELP;
+/** plan, ls and docs: they only read. */
+const READ_EXIT_HELP = exitCodesHelp([0, 1, 64]);
 
 /** The subcommands' bodies and the runner they use: loaded when one runs, not for --help. */
 const actions = () => import('./models-actions.js');
@@ -43,8 +44,7 @@ export function register(program: Command): void {
       .option(
         '--target-dir <dir>',
         `where manifest.json, run_results.json and docs go (default: target/ beside the warehouse file, ${DEFAULT_TARGET_DIR} for the default --db)`,
-      )
-      .addOption(logFormatOption());
+      );
     if (select) {
       cmd
         .option('-s, --select <selector...>', 'models to include (see vwh models --help)')
@@ -103,12 +103,16 @@ export function register(program: Command): void {
       textFlag('--end', Day),
     )
     .option('--json', 'print JSON')
+    .addHelpText('after', READ_EXIT_HELP)
     .action(async (o: RunCliOptions) => (await actions()).plan(o));
   common(models.command('ls').alias('list').description('List models with kind, inputs and tags.'))
     .option('--json', 'print JSON')
+    .addHelpText('after', READ_EXIT_HELP)
     .action(async (o: RunCliOptions) => (await actions()).ls(o));
   common(
     models.command('docs').description('Write manifest.json, catalog.json, data_dictionary.md and index.html.'),
     false,
-  ).action(async (o: CommonOptions) => (await actions()).docs(o));
+  )
+    .addHelpText('after', READ_EXIT_HELP)
+    .action(async (o: CommonOptions) => (await actions()).docs(o));
 }

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { VwhError } from '../../core/errors.js';
+import { exitCodesHelp, VwhError } from '../../core/errors.js';
 
 interface OpenapiOptions {
   out?: string;
@@ -25,12 +25,15 @@ scheme; every operation lists its error responses with example bodies; webhook d
 
 Examples:
   vwh openapi > openapi.json
-  vwh openapi --out docs/openapi.json --server-url http://localhost:8787`,
+  vwh openapi --out docs/openapi.json --server-url http://localhost:8787
+${exitCodesHelp([0, 64], { 64: 'also: --out cannot be written' })}`,
     )
     .action(async (options: OpenapiOptions) => {
       const { buildOpenApiDocument } = await import('../../api/index.js');
+      const { jsonDocument, outputLine } = await import('../../core/log.js');
       const doc = buildOpenApiDocument(options.serverUrl === undefined ? {} : { serverUrl: options.serverUrl });
-      const text = `${JSON.stringify(doc, null, 2)}\n`;
+      // indented for a person; one line in JSON mode
+      const text = jsonDocument(doc);
       if (options.out === undefined) {
         process.stdout.write(text);
         return;
@@ -41,6 +44,6 @@ Examples:
       } catch (error) {
         throw new VwhError('USAGE', `cannot write ${options.out}: ${(error as Error).message}`, { cause: error });
       }
-      process.stderr.write(`vwh: wrote the OpenAPI document to ${options.out}\n`);
+      process.stderr.write(outputLine(`vwh: wrote the OpenAPI document to ${options.out}`, { out: options.out }));
     });
 }

@@ -1,6 +1,7 @@
 /** `vwh query`: one SQL statement on the warehouse, read-only, printed as a table, CSV or JSON lines (src/ops/query.ts). */
 import type { Command } from 'commander';
 import { DEFAULT_QUERY_TIMEOUT_S } from '../../core/defaults.js';
+import { exitCodesHelp } from '../../core/errors.js';
 import { DbFile, wholeNumber } from '../../core/inputs.js';
 import { numberFlag, READER_HELP, textFlag } from '../validate.js';
 
@@ -9,7 +10,7 @@ const FORMATS = ['table', 'csv', 'json'] as const;
 interface QueryFlags {
   db?: string;
   config?: string;
-  format: (typeof FORMATS)[number];
+  format?: (typeof FORMATS)[number];
   maxRows: number;
   timeout: number;
 }
@@ -25,7 +26,7 @@ export function register(program: Command): void {
       textFlag('--db', DbFile),
     )
     .option('--config <path>', 'config file (default ./vwh.config.json when present): db and publish.path')
-    .option('--format <format>', `output: ${FORMATS.join(', ')}`, 'table')
+    .option('--format <format>', `output: ${FORMATS.join(', ')} (default: table; json with --log-format json)`)
     .option(
       '--max-rows <n>',
       'rows shown in table format (CSV and JSON print every row)',
@@ -45,12 +46,19 @@ export function register(program: Command): void {
         READER_HELP +
         '\nExamples:\n' +
         '  vwh query "select * from ops.sync_runs order by started_at desc limit 1"\n' +
-        '  vwh query --format csv "select * from marts.share_of_voice_daily" > sov.csv',
+        '  vwh query --format csv "select * from marts.share_of_voice_daily" > sov.csv\n' +
+        exitCodesHelp([0, 1, 4, 64], {
+          1: 'the query ran past --timeout, or DuckDB failed on the file',
+          64: 'also: the SQL failed (DuckDB says why), or it is more than one statement',
+        }),
     )
     .action(async (sql: string, flags: QueryFlags) => {
       const { runQuery } = await import('../../ops/query.js');
       const { readerPaths } = await import('../../ops/read-source.js');
+      const { logFormat, noteLine } = await import('../../core/log.js');
       const paths = readerPaths(flags);
-      await runQuery(sql, { ...flags, ...paths }, process.stdout, (line) => process.stderr.write(`${line}\n`));
+      // JSON mode: the rows as JSON lines too, unless another --format was asked for
+      const format = flags.format ?? (logFormat() === 'json' ? 'json' : 'table');
+      await runQuery(sql, { ...flags, format, ...paths }, process.stdout, noteLine);
     });
 }

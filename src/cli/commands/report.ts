@@ -7,7 +7,7 @@ import { DEFAULT_DB_PATH } from '../../core/defaults.js';
 import { VwhError } from '../../core/errors.js';
 import { Day, DbFile } from '../../core/inputs.js';
 import { REPORT_FORMATS, type ReportFormat } from '../../export/reports/format-names.js';
-import { logFormatOption, textFlag } from '../validate.js';
+import { textFlag } from '../validate.js';
 import { EXPORT_EXIT_CODES } from './export.js';
 
 interface ReportFlags {
@@ -20,19 +20,31 @@ interface ReportFlags {
   bom?: boolean;
   rawCsv?: boolean;
   list?: boolean;
-  logFormat?: 'pretty' | 'json';
+  logFormat?: import('../../core/log.js').LogFormat;
 }
 
 /** `--list`: each report's name, title, parameters and description's first sentence. */
 export async function listReports(out: NodeJS.WritableStream): Promise<void> {
   const { loadReports } = await import('../../export/index.js');
+  const { outputLine } = await import('../../core/log.js');
   const reports = [...loadReports().values()];
   const width = Math.max(...reports.map((r) => r.name.length), 4);
+  const line = (name: string, title: string, params: string[]) =>
+    out.write(
+      outputLine(`${name.padEnd(width)}  ${title}${params.length ? ` (${params.join(' ')})` : ''}`, {
+        report: name,
+        title,
+        parameters: params,
+      }),
+    );
   for (const report of reports) {
-    const params = Object.keys(report.parameters).map((p) => `--${p}`);
-    out.write(`${report.name.padEnd(width)}  ${report.title}${params.length ? ` (${params.join(' ')})` : ''}\n`);
+    line(
+      report.name,
+      report.title,
+      Object.keys(report.parameters).map((p) => `--${p}`),
+    );
   }
-  out.write(`${'html'.padEnd(width)}  the HTML report with charts, one self-contained file (--project --from --to)\n`);
+  line('html', 'the HTML report with charts, one self-contained file', ['--project', '--from', '--to']);
 }
 
 export function register(program: Command): void {
@@ -55,7 +67,6 @@ export function register(program: Command): void {
       '--raw-csv',
       "CSV: write text cells as they are (by default one starting with = + - @ tab or CR gets a leading ')",
     )
-    .addOption(logFormatOption())
     .addHelpText(
       'after',
       '\nExamples:\n  vwh report --list\n  vwh report weekly_visibility --out weekly.csv --from 2026-10-01\n' +
@@ -73,16 +84,18 @@ export function register(program: Command): void {
       if (!name) throw new VwhError('USAGE', 'Name a report (vwh report --list shows them), or pass --list.');
       const { describeSummary, writeHtmlReport, writeReport } = await import('../../export/index.js');
       const { reportFormat, toStdout, writeToDestination } = await import('../../export/reports/destination.js');
-      const { createLogger, silentLogger } = await import('../../core/log.js');
+      const { createLogger, outputLine, silentLogger } = await import('../../core/log.js');
       // the report on stdout: the summary and the logs go to stderr, or nowhere
       const piped = toStdout(flags.out);
       const log = piped ? silentLogger : createLogger(flags.logFormat ? { format: flags.logFormat } : {});
-      const say = (line: string) => (piped ? process.stderr : process.stdout).write(`${line}\n`);
+      const say = (summary: Parameters<typeof describeSummary>[0]) =>
+        (piped ? process.stderr : process.stdout).write(outputLine(describeSummary(summary), { ...summary }));
       // Flags are checked before the warehouse is looked for, so a usage error names the flag, not a missing file.
       const source = async () => {
         const { readerFile } = await import('../../ops/read-source.js');
         const { guardedInputsOf } = await import('../../ops/paths.js');
-        const db = await readerFile({ db: flags.db }, (line) => process.stderr.write(`${line}\n`));
+        const { noteLine } = await import('../../core/log.js');
+        const db = await readerFile({ db: flags.db }, noteLine);
         return { db, projectId: flags.project, from: flags.from, to: flags.to, inputs: guardedInputsOf(flags.db) };
       };
       if (name === 'html') {
@@ -97,7 +110,7 @@ export function register(program: Command): void {
         const html = await writeToDestination(flags.out, 'html', process.stdout, (out) =>
           writeHtmlReport({ ...params, out, log }),
         );
-        say(describeSummary(html));
+        say(html);
         return;
       }
       const format = reportFormat(flags.format, flags.out);
@@ -113,6 +126,6 @@ export function register(program: Command): void {
       const summary = await writeToDestination(flags.out, format, process.stdout, (out) =>
         writeReport({ ...params, name, format, out, bom: flags.bom, rawCsv: flags.rawCsv, log }),
       );
-      say(describeSummary(summary));
+      say(summary);
     });
 }

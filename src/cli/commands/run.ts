@@ -3,11 +3,11 @@
  * the run ledger (ops.pipeline_runs). With no API key configured it runs on the embedded reference services.
  */
 import type { Command } from 'commander';
+import { exitCodesHelp } from '../../core/errors.js';
 import { BaseUrl, Day, DbFile, ExistingDir, wholeNumber } from '../../core/inputs.js';
 import { userLine } from '../../core/log.js';
 import type { NightlyFlags } from '../../ops/nightly.js';
-import { EXIT_INTERRUPTED, STAGE_EXIT } from '../../ops/stage.js';
-import { logFormatOption, numberFlag, textFlag } from '../validate.js';
+import { numberFlag, textFlag } from '../validate.js';
 
 interface RunCliFlags extends Omit<NightlyFlags, 'world'> {
   seed: number;
@@ -16,20 +16,16 @@ interface RunCliFlags extends Omit<NightlyFlags, 'world'> {
   historyDays: number;
 }
 
-export const RUN_EXIT_HELP = `
-Exit codes:
-  0    every stage succeeded
-  2    partial: the run finished, but rows were rejected or projects skipped (see vwh status)
-  3    the API refused the key (sync stage); nothing was written
-  4    the warehouse or the run lock is held by another process
-  ${STAGE_EXIT.sync}   the sync stage failed (units failed; the rest of the run was skipped)
-  ${STAGE_EXIT.models}   the models stage failed (a model errored or an audit at error failed; exports and publish skipped)
-  ${STAGE_EXIT.exports}   the exports stage failed
-  ${STAGE_EXIT.publish}   the publish stage failed (the previous published copy is untouched)
-  ${STAGE_EXIT.alerts}   an alert could not be delivered
-  ${STAGE_EXIT.events}   the webhook journal could not be ingested
-  64   bad arguments or configuration
-  ${EXIT_INTERRUPTED}  interrupted by SIGINT/SIGTERM at a safe point (recorded as interrupted)`;
+export const RUN_EXIT_HELP = exitCodesHelp([0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 15, 64, 130], {
+  0: 'every stage succeeded',
+  2: 'see vwh status',
+  4: 'a run holds the warehouse or the run lock',
+  11: 'a model errored or an audit at error failed; exports and publish skipped',
+  13: 'the previous published copy is untouched',
+  14: 'an alert could not be delivered',
+  15: 'the webhook journal could not be ingested',
+  130: 'recorded as interrupted',
+});
 
 export function register(program: Command): void {
   program
@@ -56,7 +52,6 @@ export function register(program: Command): void {
       'your own models folder (default: models.dir in the config, else the shipped models)',
       textFlag('--models-dir', ExistingDir),
     )
-    .addOption(logFormatOption())
     .option('--embedded', 'run on the embedded reference services even when a key is configured')
     .option('--seed <n>', 'embedded: seed of the demo world', numberFlag('--seed', wholeNumber(0)), 42)
     .option('--projects <n>', 'embedded: demo projects', numberFlag('--projects', wholeNumber(1)), 3)
@@ -72,11 +67,9 @@ export function register(program: Command): void {
       const stop = new AbortController();
       const onSignal = (signal: NodeJS.Signals) => {
         // at once: the stage in hand may take a while to reach its safe point
-        const format = flags.logFormat ?? (process.stderr.isTTY ? 'pretty' : 'json');
         process.stderr.write(
           userLine(
             `${signal} received: stopping at a safe point (the sync commits the unit in hand; nothing landed is lost); the summary follows`,
-            format,
           ),
         );
         stop.abort(new Error('interrupted'));

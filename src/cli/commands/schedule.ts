@@ -5,11 +5,11 @@
  */
 import { type Command, Option } from 'commander';
 import { DEFAULT_CRON } from '../../core/config.js';
-import { isVwhError } from '../../core/errors.js';
+import { exitCodesHelp, isVwhError } from '../../core/errors.js';
 import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
 import type { LogFormat } from '../../core/log.js';
 import type { Receiver } from '../../ops/events/receiver.js';
-import { logFormatOption, numberFlag, textFlag } from '../validate.js';
+import { numberFlag, textFlag } from '../validate.js';
 import { listenForEvents } from './events.js';
 
 interface ScheduleFlags {
@@ -45,7 +45,6 @@ export function register(program: Command): void {
     )
     .option('--once', 'do the catch-up check (run if a firing was missed), then exit: for cron-driven setups')
     .option('--embedded', 'run on the embedded reference services even when a key is configured')
-    .addOption(logFormatOption())
     .option(
       '--events-port <n>',
       'also receive the webhook deliveries in this process (what vwh events listen does), on this port (0: any)',
@@ -65,7 +64,7 @@ export function register(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nExit codes: 0 stopped (SIGINT/SIGTERM, or --once done), 1 the stop timeout passed, 64 bad configuration.\n' +
+      `${exitCodesHelp([0, 1, 64], { 0: 'stopped (SIGINT/SIGTERM), or --once done', 1: 'also: the stop timeout passed' })}\n` +
         'Each run is recorded in ops.pipeline_runs; `vwh status` shows them.',
     )
     .action(async (flags: ScheduleFlags) => {

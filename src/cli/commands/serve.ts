@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import { VwhError } from '../../core/errors.js';
+import { exitCodesHelp, VwhError } from '../../core/errors.js';
 import { Day, Fraction, Port, wholeNumber } from '../../core/inputs.js';
 import type { ReferenceServer } from '../../reference/index.js';
 import { numberFlag, textFlag } from '../validate.js';
@@ -62,16 +62,29 @@ export async function runServe(
   });
   if (flags.allowHttpWebhooks) configureServices(server.state, { allowHttpLoopback: true });
   if (server.demoApiKey && flags.keyFile) writeFileSync(flags.keyFile, `${server.demoApiKey}\n`, { mode: 0o600 });
-  out.write(`listening on ${server.url}\n`);
-  if (isWildcardHost(flags.host)) {
+  // JSON mode: each ready line an event with its value in a field (the key is printed on purpose: not redacted)
+  const { logFormat } = await import('../../core/log.js');
+  const say = (text: string, fields: Record<string, unknown>) =>
     out.write(
-      `warning: --host ${flags.host} listens on every interface: anyone who reaches this machine can call the API, and the control plane with the token below\n`,
+      logFormat() === 'json'
+        ? `${JSON.stringify({ ts: new Date().toISOString(), level: 'info', msg: text, ...fields })}\n`
+        : `${text}\n`,
+    );
+  say(`listening on ${server.url}`, { url: server.url });
+  if (isWildcardHost(flags.host)) {
+    say(
+      `warning: --host ${flags.host} listens on every interface: anyone who reaches this machine can call the API, and the control plane with the token below`,
+      { host: flags.host },
     );
   }
   if (server.controlToken)
-    out.write(`control token: ${server.controlToken} (send it as X-Reference-Token on /_reference/ calls)\n`);
-  if (server.demoApiKey) out.write(`demo api key: ${server.demoApiKey}\n`);
-  out.write(`simulated today: ${server.state.sim.today()} (control plane: ${server.url}/_reference/clock)\n`);
+    say(`control token: ${server.controlToken} (send it as X-Reference-Token on /_reference/ calls)`, {
+      control_token: server.controlToken,
+    });
+  if (server.demoApiKey) say(`demo api key: ${server.demoApiKey}`, { demo_api_key: server.demoApiKey });
+  say(`simulated today: ${server.state.sim.today()} (control plane: ${server.url}/_reference/clock)`, {
+    simulated_today: server.state.sim.today(),
+  });
   const stop = () => void server.close();
   if (signal.aborted) stop();
   else signal.addEventListener('abort', stop, { once: true });
@@ -130,6 +143,7 @@ export function register(program: Command): void {
       'allow a non-loopback --host; every /_reference/ call must then carry the control token printed at start',
     )
     .addOption(new Option('--key-file <path>', 'with --demo: also write the demo API key to this file (mode 600)'))
+    .addHelpText('after', exitCodesHelp([0, 1, 64], { 0: 'stopped by SIGINT or SIGTERM' }))
     .action(async (flags: ServeFlags) => {
       const controller = new AbortController();
       const onSignal = () => controller.abort();

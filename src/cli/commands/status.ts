@@ -4,6 +4,7 @@
  * for monitoring; `--check` one line and an exit code for a monitor (the work is in src/ops/status.ts).
  */
 import type { Command } from 'commander';
+import { exitCodesHelp } from '../../core/errors.js';
 import { DbFile, Duration, wholeNumber } from '../../core/inputs.js';
 import { numberFlag, READER_HELP, textFlag } from '../validate.js';
 
@@ -16,19 +17,15 @@ interface StatusFlags {
   maxAge?: number;
 }
 
-/** `vwh status --help` and docs/operations.md say the same. */
-const STATUS_EXIT_HELP = `
-Exit codes:
-  0    fresh (or only warn) and the last run that ended succeeded (or was partial)
-  1    a stream is past freshness.error_after, or the last run that ended failed or was interrupted
-  4    the warehouse is held by a writer and there is no published copy to read instead
-  64   bad arguments
+/** `vwh status --help` and docs/operations.md say the same; the codes' meanings are the one table's (core/errors). */
+const STATUS_EXIT_HELP = `${exitCodesHelp([0, 1, 4, 5, 64], {
+  0: 'fresh (or only warn) and the last run that ended succeeded (or was partial)',
+  1: 'the last run that ended failed or was interrupted (killed); with --check also: no run yet',
+  4: 'with no published copy to read instead',
+})}
 
-With --check (for a monitor: one line, or one JSON document with --json):
-  0    OK: the last run that ended succeeded (or was partial), and the data is fresh
-  1    FAILED, INTERRUPTED or NONE: the last run that ended failed, was interrupted (killed), or no run yet
-  2    STALE: the last successful run ended longer ago than --max-age, or a stream is past error_after
-  4, 64 as above. A run in progress is named, and judged only once it ends.`;
+With --check (for a monitor: one line, or one JSON document with --json): OK exits 0; FAILED, INTERRUPTED or
+NONE 1; STALE 5. A run in progress is named, and judged only once it ends.`;
 
 export function register(program: Command): void {
   program
@@ -46,7 +43,7 @@ export function register(program: Command): void {
     .option('--runs <n>', 'how many runs to show', numberFlag('--runs', wholeNumber(1, 100)), 5)
     .option(
       '--check',
-      'one line and an exit code for a monitor: 0 ok, 1 the last run failed or was interrupted, 2 stale',
+      'one line and an exit code for a monitor: 0 ok, 1 the last run failed or was interrupted, 5 stale',
     )
     .option(
       '--max-age <duration>',
@@ -59,6 +56,7 @@ export function register(program: Command): void {
       const { dbPathOf, publishPathOf } = await import('../../ops/paths.js');
       const { staleLockMs } = await import('../../ops/lock.js');
       const { formatCheck, formatStatus, statusReport } = await import('../../ops/status.js');
+      const { jsonDocument, logFormat, noteLine } = await import('../../core/log.js');
       const config = loadConfig(flags.config);
       const db = dbPathOf(flags, config);
       const report = await statusReport(
@@ -72,9 +70,10 @@ export function register(program: Command): void {
           max_age_ms: flags.maxAge,
           stale_lock_ms: staleLockMs(config),
         },
-        (line) => process.stderr.write(`${line}\n`),
+        noteLine,
       );
-      if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      // JSON mode: the document, on one line, whatever --json says
+      if (flags.json || logFormat() === 'json') process.stdout.write(jsonDocument(report));
       else process.stdout.write(flags.check ? formatCheck(report) : formatStatus(report));
       process.exitCode = flags.check ? report.check.exit_code : report.exit_code;
     });

@@ -6,11 +6,11 @@
  */
 import type { Command } from 'commander';
 import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../core/defaults.js';
-import { ExitCode, VwhError } from '../../core/errors.js';
+import { ExitCode, exitCodesHelp, VwhError } from '../../core/errors.js';
 import { Day, MaxRetryAfterSeconds, MemorySize, Share, Uuid, wholeNumber } from '../../core/inputs.js';
 import { STREAM_NAMES } from '../../core/stream-names.js';
 import type { SyncOptions } from '../../extract/sync.js';
-import { logFormatOption, numberFlag, textFlag } from '../validate.js';
+import { numberFlag, textFlag } from '../validate.js';
 
 /** The command's flags: the sync's options and --config-schema. */
 export interface SyncFlags extends SyncOptions {
@@ -75,7 +75,6 @@ export function register(program: Command): void {
       'domains per project for source_details and source_chats (default 3)',
       numberFlag('--top-domains', wholeNumber(0, 100)),
     )
-    .addOption(logFormatOption())
     .option('--team <name>', 'team name stored in every row (single-key runs; default VWH_TEAM or "default")')
     .option('--key-file <path>', 'read the API key from this file instead of VWH_API_KEY')
     .option('--base-url <url>', 'API base URL (default VWH_BASE_URL)')
@@ -134,6 +133,13 @@ export function register(program: Command): void {
       numberFlag('--rotation-days', wholeNumber(1, 31)),
     )
     .option('--config-schema', 'print the JSON Schema of vwh.config.json and stop')
+    .addHelpText(
+      'after',
+      exitCodesHelp([0, 1, 2, 3, 4, 64], {
+        1: 'units failed (fetched again by the next sync)',
+        2: 'rows rejected (ops.rejected_rows) or projects skipped',
+      }),
+    )
     .action(async (flags: SyncFlags) => {
       process.exitCode = await runSyncCommand(flags);
     });
@@ -143,13 +149,14 @@ export function register(program: Command): void {
 export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStream = process.stdout): Promise<number> {
   if (flags.configSchema) {
     const { configJsonSchema } = await import('../../core/config.js');
-    out.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+    const { jsonDocument } = await import('../../core/log.js');
+    out.write(jsonDocument(configJsonSchema()));
     return ExitCode.ok;
   }
   const { runSync, syncProblems } = await import('../../extract/sync.js');
-  const { userLine } = await import('../../core/log.js');
-  // JSON logs: what is printed here is JSON events too (the format the logger chose: JSON off a terminal)
-  const format = flags.logFormat ?? (process.stderr.isTTY ? 'pretty' : 'json');
+  const { logFormat, userLine } = await import('../../core/log.js');
+  // JSON logs: what is printed here is JSON events too
+  const format = flags.logFormat ?? logFormat();
   let outcome: Awaited<ReturnType<typeof runSync>>;
   if (flags.embedded) {
     const { DEMO_WORLD, embeddedSyncOptions, startEmbedded, withEmbeddedKey } = await import('../../ops/embedded.js');

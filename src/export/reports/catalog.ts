@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { nearestKey } from '../../core/config.js';
 import { VwhError } from '../../core/errors.js';
 
 export const PARAMETER_NAMES = ['project', 'from', 'to'] as const;
@@ -81,9 +82,12 @@ export function loadReports(dir = defaultReportsDir()): Map<string, Report> {
 export function findReport(name: string, reports = loadReports()): Report {
   const report = reports.get(name);
   if (!report) {
+    // as a mistyped flag or config field gets
+    const near = nearestKey(name, [...reports.keys(), 'html']);
     throw new VwhError(
       'USAGE',
-      `Unknown report ${JSON.stringify(name)}. Reports: ${[...reports.keys(), 'html'].join(', ')} (vwh report --list).`,
+      `Unknown report ${JSON.stringify(name.slice(0, 60))}.${near ? ` Did you mean ${near}?` : ''} ` +
+        `Reports: ${[...reports.keys(), 'html'].join(', ')} (vwh report --list).`,
     );
   }
   return report;

@@ -73,3 +73,25 @@ async function resolveProject(db: Database, given: string): Promise<string> {
       `Projects in this warehouse: ${list || '(none)'}.`,
   );
 }
+
+/**
+ * When --from or --to falls outside the days the warehouse has answers for (marts.brand_visibility_daily), what
+ * range it has, so that an empty report is not read as "nothing happened"; undefined when inside, or unknown.
+ */
+export async function outsideDataNote(db: Database, given: ReportParameters): Promise<string | undefined> {
+  if (given.from === undefined && given.to === undefined) return undefined;
+  const has = await db.session.all(
+    "select 1 from duckdb_tables() where schema_name = 'marts' and table_name = 'brand_visibility_daily'",
+  );
+  if (has.length === 0) return undefined;
+  const range = await db.session.one<{ first: string | null; last: string | null }>(
+    'select min(date)::varchar as first, max(date)::varchar as last from marts.brand_visibility_daily',
+  );
+  if (!range?.first || !range.last) return 'the warehouse has no answers yet (vwh run fills it)';
+  const covers = `the data covers ${range.first}..${range.last}`;
+  if (given.from !== undefined && given.from > range.last)
+    return `--from ${given.from} is after the data's last day: ${covers}`;
+  if (given.to !== undefined && given.to < range.first)
+    return `--to ${given.to} is before the data's first day: ${covers}`;
+  return undefined;
+}

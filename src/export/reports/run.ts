@@ -12,7 +12,7 @@ import { withWarehouse } from '../source.js';
 import type { ExportSummary } from '../summary.js';
 import { findReport, loadReports, type Report } from './catalog.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportResult, toJson, toMarkdown } from './formats.js';
-import { bindParameters, type ReportParameters } from './parameters.js';
+import { bindParameters, outsideDataNote, type ReportParameters } from './parameters.js';
 
 export interface WriteReportOptions extends ReportParameters {
   db: string;
@@ -73,7 +73,16 @@ export async function writeReport(options: WriteReportOptions): Promise<ExportSu
         options.format === 'json' ? toJson(result) : toMarkdown(result, report, result.applied),
       );
     }
-    const summary: ExportSummary = { kind: 'report', files: 1, rows, bytes, ms: Date.now() - started, outputs: [out] };
+    const note = await outsideDataNote(db, options);
+    const summary: ExportSummary = {
+      kind: 'report',
+      files: 1,
+      rows,
+      bytes,
+      ms: Date.now() - started,
+      outputs: [out],
+      ...(note ? { note } : {}),
+    };
     log.info('report written', { report: report.name, format: options.format, rows, bytes, out });
     return summary;
   });

@@ -10,7 +10,11 @@ export const syncStage: Stage = {
   async run(ctx): Promise<StageOutcome> {
     let outcome: Awaited<ReturnType<typeof runSync>>;
     try {
-      outcome = await runSync({ ...ctx.sync, db: ctx.dbPath }, { out: ctx.out, stop: ctx.stop, runId: ctx.runId });
+      // the run's summary lists the rows landed per table: the sync's own end says how many, once
+      outcome = await runSync(
+        { ...ctx.sync, db: ctx.dbPath, rowsPerTable: false },
+        { out: ctx.out, stop: ctx.stop, runId: ctx.runId },
+      );
     } catch (error) {
       if (!isVwhError(error)) throw error;
       return { status: 'failed', error: `${error.message} [${error.code}]`, exitCode: error.exitCode };
