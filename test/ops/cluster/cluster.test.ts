@@ -59,6 +59,12 @@ function workerOutput(): string {
   return workers.map((w, i) => `\n--- worker ${i}\n${w.output().slice(-4000)}`).join('');
 }
 
+/** Stops every worker still running (SIGTERM: each hands its job back) and waits for them. */
+async function stopWorkers(): Promise<void> {
+  for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGTERM');
+  await Promise.all(workers.map((w) => w.done));
+}
+
 function startWorker(extra: NodeJS.ProcessEnv = {}, config = configPath) {
   const worker = start(['worker', '--config', config, '--log-format', 'json'], { env: env(extra) });
   workers.push(worker);
@@ -198,7 +204,7 @@ describe('four teams, three workers, one killed -9 while it holds a job', () => 
     const ran = await night.done;
     expect(ran.code, ran.stdout + ran.stderr + workerOutput()).toBe(0);
     runs = await ledger();
-  }, 120_000);
+  }, 300_000);
 
   it("completes every team, the killed worker's team on another worker", () => {
     const last = TEAMS.map((team) => runs.filter((r) => r.team === team).at(-1));
@@ -250,6 +256,41 @@ describe('four teams, three workers, one killed -9 while it holds a job', () => 
   });
 });
 
+describe('a team whose job fails after its retries', () => {
+  it("fails the night with the team's exit code, and status --check says FAILED", async () => {
+    const ghost = join(dir, 'ghost.config.json');
+    const keyFile = join(dir, 'ghost.key');
+    writeFileSync(keyFile, 'vwh_test_refused_key_0000000000\n');
+    writeFileSync(
+      ghost,
+      JSON.stringify({
+        teams: [{ team: 'ghost', apiKeyFile: keyFile, baseUrl: servers[0]?.url }],
+        exports: {},
+        cluster: { dataDir, ...CLUSTER, retryLimit: 1 },
+      }),
+    );
+    // workers run one config: those of another would refuse ghost's job
+    await stopWorkers();
+    const worker = startWorker({}, ghost);
+    const ran = await runNight([], ghost).done;
+    worker.child.kill('SIGTERM');
+    await worker.done;
+    // the API refused the key: exit 3, as vwh run on one machine, after two attempts
+    expect(ran.code, ran.stdout + ran.stderr).toBe(3);
+    const summary = ran.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string; teams?: unknown[] })
+      .find((l) => l.msg === 'night summary');
+    expect(summary?.teams).toEqual([
+      expect.objectContaining({ team: 'ghost', state: 'failed', status: 'failed', exit_code: 3, attempts: 2 }),
+    ]);
+    const check = await vwh(['status', '--config', ghost, '--check'], { env: env() });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/^FAILED: .*\n {2}team ghost: its last job failed after 2 attempt\(s\)/);
+  });
+});
+
 describe('a worker whose disk is full', () => {
   const full = join(dir, 'full');
   let mounted = false;
@@ -274,8 +315,7 @@ describe('a worker whose disk is full', () => {
   it('fails its job cleanly and another worker takes it', async (context) => {
     if (!mounted) context.skip();
     // the workers of the first describe are stopped: only the full one runs first
-    for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGTERM');
-    await Promise.all(workers.map((w) => w.done));
+    await stopWorkers();
     // one team: its night fails on the full worker, then runs on a healthy one
     const oneTeam = join(dir, 'one-team.config.json');
     writeFileSync(
@@ -304,4 +344,69 @@ describe('a worker whose disk is full', () => {
     const retried = (await ledger()).filter((r) => r.night_id === failed.night_id && r.team === failed.team);
     expect(retried.at(-1)).toMatchObject({ status: 'succeeded', pid: healthy.child.pid });
   });
+});
+
+describe('two vwh schedule processes', () => {
+  it('queue one night per firing: the catch-up of a missed firing once, and each cron tick once', async () => {
+    await stopWorkers();
+    const sched = join(dir, 'schedule.config.json');
+    // a team no worker runs here: the nights stay queued, and are counted
+    writeFileSync(
+      sched,
+      JSON.stringify({
+        teams: teamsConfig()
+          .slice(0, 1)
+          .map((t) => ({ ...t, team: 'tick' })),
+        cluster: { dataDir, ...CLUSTER },
+      }),
+    );
+    const nights = async () =>
+      (
+        await db.query<{ fire_at: Date; trigger: string }>(
+          `select fire_at, trigger from vwh.nights where teams = array['tick'] order by fire_at`,
+        )
+      ).rows;
+    // a daily firing already past: both catch up at once, one queues it
+    const both = await Promise.all(
+      [1, 2].map(() =>
+        vwh(['schedule', '--config', sched, '--cron', '0 0 * * *', '--once', '--log-format', 'json'], { env: env() }),
+      ),
+    );
+    expect(both.map((r) => r.code)).toEqual([0, 0]);
+    expect(
+      (await nights()).map((n) => n.trigger),
+      both.map((r) => r.stdout + r.stderr).join('\n'),
+    ).toEqual(['catch-up']);
+    expect(
+      both
+        .map((r) => r.stderr + r.stdout)
+        .join('\n')
+        .match(/night queued for the workers/g)?.length,
+    ).toBe(1);
+    // every 2 seconds of the next two minutes (cron.ts lists a day's firings: an every-second cron over the whole
+    // day costs seconds to list), two schedulers: each firing is queued once
+    const now = new Date();
+    const soon = new Date(now.getTime() + 60_000);
+    const cron = `*/2 ${now.getUTCMinutes()},${soon.getUTCMinutes()} ${now.getUTCHours()},${soon.getUTCHours()} * * *`;
+    const running = [1, 2].map(() =>
+      start(['schedule', '--config', sched, '--cron', cron, '--log-format', 'json'], { env: env() }),
+    );
+    await until('four ticks', async () => ((await nights()).length >= 5 ? true : undefined), 30_000).catch(
+      (error: Error) => {
+        for (const r of running) r.child.kill('SIGKILL');
+        throw new Error(`${error.message}: ${running.map((r) => r.output().slice(-3000)).join('\n---\n')}`);
+      },
+    );
+    for (const r of running) r.child.kill('SIGTERM');
+    const logs = await Promise.all(running.map((r) => r.done));
+    // every night after the first catch-up (theirs at start, then the ticks) queued by exactly one of the two
+    const queued = logs.map((l) => (l.stdout + l.stderr).match(/night queued for the workers/g)?.length ?? 0);
+    expect(queued.reduce((a, b) => a + b, 0)).toBe((await nights()).length - 1);
+    expect((await nights()).filter((n) => n.trigger === 'schedule').length).toBeGreaterThanOrEqual(3);
+    const taken = logs.map((l) => (l.stdout + l.stderr).match(/queued by another scheduler/g)?.length ?? 0);
+    expect(taken.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    // one job for the team however many firings: a night still queued is not queued twice
+    const { rows } = await db.query(`select id from pgboss.job where singleton_key = 'tick'`);
+    expect(rows).toHaveLength(1);
+  }, 120_000);
 });
