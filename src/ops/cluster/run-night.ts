@@ -8,6 +8,7 @@ import type { SyncConfig } from '../../core/config.js';
 import { VwhError } from '../../core/errors.js';
 import { jsonLine, type Logger } from '../../core/log.js';
 import { newRunId } from '../pipeline.js';
+import { EXIT_INTERRUPTED } from '../stage.js';
 import { openCluster } from './connect.js';
 import { formatNightSummary, nightExitCode, queueNight, waitNight } from './night.js';
 import type { NightRunOptions } from './team-night.js';
@@ -55,6 +56,10 @@ export async function runClusterNight(o: ClusterRunOptions): Promise<number> {
       ...(o.pollMs ? { pollMs: o.pollMs } : {}),
       ...(o.stop ? { stop: o.stop } : {}),
     });
+    if (o.stop?.aborted) {
+      write(`stopped following night ${nightId}: its jobs go on in the cluster (vwh status shows them)`);
+      return EXIT_INTERRUPTED;
+    }
     const exitCode = nightExitCode(outcomes);
     o.out.write(
       o.json

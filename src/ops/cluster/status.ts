@@ -68,7 +68,7 @@ export async function clusterStatus(
     }>(
       `select worker_id, host, pid, concurrency, started_at, heartbeat_at,
               heartbeat_at > now() - make_interval(secs => $1) as alive
-         from vwh.workers where stopped_at is null order by host, pid`,
+         from vwh.workers where stopped_at is null and heartbeat_at > now() - interval '1 day' order by host, pid`,
       [settings.leaseSeconds],
     )
   ).rows;

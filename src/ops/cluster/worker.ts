@@ -84,7 +84,15 @@ async function fetchLoop(cluster: Cluster, workerId: string, held: Map<string, H
       await sleep(pollMs, o.stop);
       continue;
     }
-    await runJob(cluster, workerId, held, job, o);
+    try {
+      await runJob(cluster, workerId, held, job, o);
+    } catch (error) {
+      // PostgreSQL away for longer than a lease: the job's lease lapses and another worker (or this one) retries it
+      o.logger.error('worker: a job could not be run or reported', {
+        job: job.id,
+        error: redact((error as Error).message),
+      });
+    }
   }
 }
 
