@@ -291,7 +291,7 @@ describe('a team whose job fails after its retries', () => {
   });
 });
 
-describe('a worker whose disk is full', () => {
+describe('a worker whose disk is full, then one stopped mid-night', () => {
   const full = join(dir, 'full');
   let mounted = false;
 
@@ -312,7 +312,7 @@ describe('a worker whose disk is full', () => {
     if (mounted) execFileSync('umount', [full]);
   });
 
-  it('fails its job cleanly and another worker takes it', async (context) => {
+  it('fails its job cleanly and another worker takes it; SIGTERM hands a job back', async (context) => {
     if (!mounted) context.skip();
     // the workers of the first describe are stopped: only the full one runs first
     await stopWorkers();
@@ -338,11 +338,26 @@ describe('a worker whose disk is full', () => {
     expect(failed.error).toMatch(/space|No space|ENOSPC|disk/i);
     fullWorker.child.kill('SIGTERM');
     await fullWorker.done;
+    // a healthy worker takes the retry; stopped (SIGTERM) while it runs, it hands the job back to a third
+    const stopped = startWorker({}, oneTeam);
+    await until('the healthy worker running the night', async () => {
+      const { rows } = await db.query(`select 1 from vwh.team_runs where pid = $1 and status = 'running'`, [
+        stopped.child.pid,
+      ]);
+      return rows.length ? true : undefined;
+    });
+    stopped.child.kill('SIGTERM');
+    expect((await stopped.done).code).toBe(0);
     const healthy = startWorker({}, oneTeam);
     const ran = await night.done;
     expect(ran.code, ran.stdout + ran.stderr + workerOutput()).toBe(0);
-    const retried = (await ledger()).filter((r) => r.night_id === failed.night_id && r.team === failed.team);
-    expect(retried.at(-1)).toMatchObject({ status: 'succeeded', pid: healthy.child.pid });
+    const attempts = (await ledger()).filter((r) => r.night_id === failed.night_id && r.team === failed.team);
+    expect(attempts.find((r) => r.pid === stopped.child.pid)).toMatchObject({
+      status: 'interrupted',
+      error: 'the worker stopped (SIGTERM) at a safe point; the job was handed back',
+    });
+    expect(attempts.at(-1)).toMatchObject({ status: 'succeeded', pid: healthy.child.pid });
+    expect(overlaps(attempts)).toEqual([]);
   });
 });
 
