@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as z from 'zod';
+import { ClusterSection } from './cluster-config.js';
 import { DEFAULT_RESOURCES } from './defaults.js';
 import { VwhError } from './errors.js';
 import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, MemorySize, Port, Share, Uuid, wholeNumber } from './inputs.js';
@@ -108,6 +109,9 @@ export const opsSections = {
   alerts: AlertsSection.optional(),
   freshness: FreshnessSection.optional(),
   events: EventsSection.optional(),
+  cluster: ClusterSection.optional().describe(
+    'several machines sharing the teams through PostgreSQL (docs/cluster.md); absent: this machine alone',
+  ),
 };
 
 export const DEFAULT_CRON = '30 2 * * *';

@@ -92,6 +92,7 @@ export type VwhErrorCode =
   | 'MODEL_GRAPH'
   | 'AUDIT_FAILED'
   | 'NOT_FOUND'
+  | 'CLUSTER_UNREACHABLE'
   | 'INTERNAL';
 
 const defaultExit: Partial<Record<VwhErrorCode, ExitCodeValue>> = {
@@ -145,9 +146,11 @@ export function redact(text: string): string {
   for (const secret of secrets) {
     if (out.includes(secret)) out = out.split(secret).join(maskKey(secret));
   }
-  return out.replace(/(x-api-key["']?\s*[:=]\s*["']?)([^\s"',}]+)/gi, (_m, head: string, value: string) => {
-    return head + maskKey(value);
-  });
+  return out
+    .replace(/(x-api-key["']?\s*[:=]\s*["']?)([^\s"',}]+)/gi, (_m, head: string, value: string) => {
+      return head + maskKey(value);
+    })
+    .replace(/(postgres(?:ql)?:\/\/[^:/@\s]*:)[^@\s]*@/gi, '$1***@');
 }
 
 /** `vwh_live_abcd…` → first 12 characters (the key prefix the API itself displays) and an ellipsis. */

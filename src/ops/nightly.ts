@@ -32,6 +32,8 @@ export interface NightlyFlags {
   modelsDir?: string;
   logFormat?: LogFormat;
   rateWindowMs?: number;
+  /** The sync re-fetches every stream from its start (`vwh sync --full-refresh`). */
+  fullRefresh?: boolean;
   /** Run on the embedded reference services even when a key is configured. */
   embedded?: boolean;
   /** The embedded world (defaults: the demo world). */
@@ -83,6 +85,7 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
       today: flags.today,
       logFormat: flags.logFormat,
       rateWindowMs: flags.rateWindowMs,
+      ...(flags.fullRefresh ? { fullRefresh: true } : {}),
     };
     if (services) {
       const banner = `vwh run: no API key configured, so this run uses ${services.describe}. Set VWH_API_KEY to sync your own account.`;

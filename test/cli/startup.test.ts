@@ -103,7 +103,7 @@ describe('vwh starts without its heavy modules', () => {
 
 describe('vwh run loads what its night uses', () => {
   it.skipIf(!built)(
-    'against an API it loads neither the reference services nor Arrow (needs npm run build)',
+    'against an API it loads neither the reference services, Arrow nor the cluster (pg, pg-boss) (needs npm run build)',
     async () => {
       // A key the server refuses: the run stops at the sync (exit 3), after the pipeline and its stages were loaded.
       const server = await startReferenceServer({
@@ -148,7 +148,11 @@ describe('vwh run loads what its night uses', () => {
       expect(urls.some((url) => url.endsWith('/dist/src/ops/stages/exports.js'))).toBe(true);
       expect(urls.some((url) => url.includes('/node_modules/@duckdb/node-api/'))).toBe(true);
       expect(
-        urls.filter((url) => /\/dist\/src\/reference\/|\/node_modules\/(hono|@hono|apache-arrow)\//.test(url)),
+        urls.filter((url) =>
+          /\/dist\/src\/reference\/|\/dist\/src\/ops\/cluster\/|\/node_modules\/(hono|@hono|apache-arrow|pg|pg-boss)\//.test(
+            url,
+          ),
+        ),
       ).toEqual([]);
     },
   );

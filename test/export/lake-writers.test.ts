@@ -4,16 +4,7 @@
  * lake as one machine that syncs both teams: DuckDB's `read_parquet` with Hive partitions reads the same rows from
  * every table, whatever the partition layout.
  */
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -23,7 +14,7 @@ import { exportParquetLake } from '../../src/export/index.js';
 import type { LakeManifest } from '../../src/export/lake-manifest.js';
 import { runNightly } from '../../src/ops/nightly.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
-import { readWithDuckDB, runOn, snapshot } from './support.js';
+import { lakeDifferences, runOn, snapshot, tablesWithFiles } from './support.js';
 
 const TODAY = '2026-02-10';
 /** Two worlds of their own seeds, each a team with its own key; 40 days, so facts span two months. */
@@ -66,40 +57,13 @@ async function machine(name: string, teams: { team: string; server: ReferenceSer
   return db;
 }
 
-/** The lake's tables (`schema/table`) that hold at least one Parquet file. */
-function tablesWithFiles(lake: string): string[] {
-  const out: string[] = [];
-  for (const schema of readdirSync(lake).filter((s) => !s.startsWith('_'))) {
-    for (const table of readdirSync(join(lake, schema))) {
-      const files = readdirSync(join(lake, schema, table), { recursive: true }).map(String);
-      if (files.some((f) => f.endsWith('.parquet'))) out.push(`${schema}/${table}`);
-    }
-  }
-  return out.sort();
-}
-
 function manifest(lake: string): LakeManifest {
   return JSON.parse(readFileSync(join(lake, '_manifest.json'), 'utf8')) as LakeManifest;
 }
 
-/** Columns a sync run or a build stamps with its own id or time: they differ between any two runs. */
-const RUN_COLUMNS = new Set(['_sync_run_id', '_extracted_at']);
-
-/** Rows of `table` in lake `a` not in lake `b` and the other way round (multisets; floats to 9 digits). */
+/** Rows of `table` in the one machine's lake and not the shared one, and the other way round. */
 async function differing(table: string): Promise<number> {
-  const described = await readWithDuckDB<{ column_name: string; column_type: string }>(
-    `describe select * from read_parquet('${oneLake}/${table}/**/*.parquet', hive_partitioning = true)`,
-  );
-  const columns = described
-    .filter((c) => !RUN_COLUMNS.has(c.column_name))
-    .map((c) => (/^(DOUBLE|FLOAT)$/.test(c.column_type) ? `round("${c.column_name}", 9)` : `"${c.column_name}"`));
-  const rows = (lake: string) =>
-    `select ${columns.join(', ')} from read_parquet('${lake}/${table}/**/*.parquet', hive_partitioning = true)`;
-  const [r] = await readWithDuckDB<{ n: number }>(
-    `select count(*)::int as n from ((${rows(oneLake)} except all ${rows(sharedLake)})
-       union all (${rows(sharedLake)} except all ${rows(oneLake)}))`,
-  );
-  return r?.n ?? -1;
+  return (await lakeDifferences(oneLake, sharedLake, [table]))[table] ?? 0;
 }
 
 beforeAll(async () => {
@@ -137,12 +101,7 @@ describe('two writers, one lake', () => {
   });
 
   it("read by DuckDB as the union: every row of every table equal to one machine's", async () => {
-    const diffs: Record<string, number> = {};
-    for (const table of tablesWithFiles(oneLake)) {
-      const n = await differing(table);
-      if (n !== 0) diffs[table] = n;
-    }
-    expect(diffs).toEqual({});
+    expect(await lakeDifferences(oneLake, sharedLake)).toEqual({});
   });
 });
 

@@ -105,3 +105,53 @@ export function snapshot(root: string): Record<string, string> {
   }
   return out;
 }
+
+/** The lake's tables (`schema/table`) that hold at least one Parquet file. */
+export function tablesWithFiles(lake: string): string[] {
+  const out: string[] = [];
+  for (const schema of readdirSync(lake).filter((s) => !s.startsWith('_'))) {
+    for (const table of readdirSync(join(lake, schema))) {
+      const files = readdirSync(join(lake, schema, table), { recursive: true }).map(String);
+      if (files.some((f) => f.endsWith('.parquet'))) out.push(`${schema}/${table}`);
+    }
+  }
+  return out.sort();
+}
+
+/** Columns a sync run or a build stamps with its own id or time: they differ between any two runs. */
+const RUN_COLUMNS = new Set(['_sync_run_id', '_extracted_at']);
+
+/**
+ * For each table of lake `a`, the rows in one lake and not the other, both ways (multisets; floats to 9 digits; the
+ * run's own columns left out), as DuckDB's `read_parquet` with Hive partitions reads them: tables that differ only.
+ */
+export async function lakeDifferences(
+  a: string,
+  b: string,
+  tables = tablesWithFiles(a),
+): Promise<Record<string, number>> {
+  const db = await Database.open(':memory:');
+  try {
+    await db.session.run("SET TimeZone = 'UTC'");
+    const diffs: Record<string, number> = {};
+    for (const table of tables) {
+      const described = await db.session.all<{ column_name: string; column_type: string }>(
+        `describe select * from read_parquet('${a}/${table}/**/*.parquet', hive_partitioning = true)`,
+      );
+      const columns = described
+        .filter((c) => !RUN_COLUMNS.has(c.column_name))
+        .map((c) => (/^(DOUBLE|FLOAT)$/.test(c.column_type) ? `round("${c.column_name}", 9)` : `"${c.column_name}"`));
+      const rows = (lake: string) =>
+        `select ${columns.join(', ')} from read_parquet('${lake}/${table}/**/*.parquet', hive_partitioning = true)`;
+      const n = Number(
+        await db.session.scalar(
+          `select count(*) from ((${rows(a)} except all ${rows(b)}) union all (${rows(b)} except all ${rows(a)}))`,
+        ),
+      );
+      if (n !== 0) diffs[table] = n;
+    }
+    return diffs;
+  } finally {
+    db.close();
+  }
+}

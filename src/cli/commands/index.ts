@@ -28,6 +28,11 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       'Run the nightly job on a schedule (node-cron expression, IANA time zone), with catch-up and no overlap.',
     load: () => import('./schedule.js'),
   },
+  worker: {
+    term: 'worker [options]',
+    description: "Take teams' nights from the cluster's queue in PostgreSQL and run them (docs/cluster.md).",
+    load: () => import('./worker.js'),
+  },
   status: {
     term: 'status [options]',
     description:

@@ -14,6 +14,8 @@ interface RunCliFlags extends Omit<NightlyFlags, 'world'> {
   projects: number;
   prompts: number;
   historyDays: number;
+  /** `--no-wait` (cluster): queue the night and exit. */
+  wait: boolean;
 }
 
 export const RUN_EXIT_HELP = exitCodesHelp([0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 15, 64, 130], {
@@ -26,6 +28,16 @@ export const RUN_EXIT_HELP = exitCodesHelp([0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 1
   15: 'the webhook journal could not be ingested',
   130: 'recorded as interrupted',
 });
+
+/** The config's cluster, when it has one (pg and pg-boss are loaded only then). */
+async function clusterOf(configPath: string | undefined) {
+  const { loadConfig } = await import('../../core/config.js');
+  const config = loadConfig(configPath);
+  if (!config.cluster) return undefined;
+  const { clusterSettings } = await import('../../core/cluster-config.js');
+  const settings = clusterSettings(config.cluster);
+  return settings ? { config, settings } : undefined;
+}
 
 export function register(program: Command): void {
   program
@@ -62,7 +74,12 @@ export function register(program: Command): void {
       'rate window (60000 in production; the embedded default uses 1000)',
       numberFlag('--rate-window-ms', wholeNumber(1)),
     )
-    .addHelpText('after', RUN_EXIT_HELP)
+    .option('--full-refresh', 'the sync re-fetches every stream from its start rather than from its state')
+    .option('--no-wait', 'with a cluster (docs/cluster.md): queue the night for the workers and exit at once')
+    .addHelpText(
+      'after',
+      `${RUN_EXIT_HELP}\n\nWith a "cluster" section the teams' nights are queued for \`vwh worker\`s; the run waits for them and exits\nwith the first failed team's code (0 with --no-wait once queued).`,
+    )
     .action(async (flags: RunCliFlags) => {
       const stop = new AbortController();
       const onSignal = (signal: NodeJS.Signals) => {
@@ -77,8 +94,29 @@ export function register(program: Command): void {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       try {
+        const { seed, projects, prompts, historyDays, wait, ...rest } = flags;
+        const cluster = await clusterOf(flags.config);
+        if (cluster) {
+          const { runClusterNight } = await import('../../ops/cluster/run-night.js');
+          const { createLogger } = await import('../../core/log.js');
+          const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+          process.exitCode = await runClusterNight({
+            ...cluster,
+            options: {
+              ...(flags.today ? { today: flags.today } : {}),
+              ...(flags.rateWindowMs ? { rateWindowMs: flags.rateWindowMs } : {}),
+              ...(flags.fullRefresh ? { fullRefresh: true } : {}),
+              ...(flags.modelsDir ? { modelsDir: flags.modelsDir } : {}),
+            },
+            noWait: !wait,
+            json: (flags.logFormat ?? logger.format) === 'json',
+            out: process.stdout,
+            logger,
+            stop: stop.signal,
+          });
+          return;
+        }
         const { runNightly } = await import('../../ops/nightly.js');
-        const { seed, projects, prompts, historyDays, ...rest } = flags;
         const result = await runNightly(
           { ...rest, world: { seed, projects, prompts, historyDays } },
           { stop: stop.signal },

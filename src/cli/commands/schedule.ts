@@ -65,7 +65,9 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       `${exitCodesHelp([0, 1, 64], { 0: 'stopped (SIGINT/SIGTERM), or --once done', 1: 'also: the stop timeout passed' })}\n` +
-        'Each run is recorded in ops.pipeline_runs; `vwh status` shows them.',
+        'Each run is recorded in ops.pipeline_runs; `vwh status` shows them.\n' +
+        'With a "cluster" section a firing queues a night for the workers (vwh worker) and the cron fires once across\n' +
+        'every scheduler of the fleet (each firing is one row in PostgreSQL); catch-up reads the last firing queued.',
     )
     .action(async (flags: ScheduleFlags) => {
       process.exitCode = await runSchedule(flags);
@@ -92,7 +94,6 @@ export async function runSchedule(flags: ScheduleFlags): Promise<number> {
       timezone: flags.timezone !== undefined ? '--timezone' : inConfig('schedule.timezone'),
     },
   );
-  const dbPath = dbPathOf(flags, config);
   const stop = new AbortController();
   let stopTimer: NodeJS.Timeout | undefined;
   const onSignal = (signal: string) => {
@@ -110,6 +111,30 @@ export async function runSchedule(flags: ScheduleFlags): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  if (config.cluster) {
+    try {
+      const { clusterSettings } = await import('../../core/cluster-config.js');
+      const { runClusterSchedule } = await import('../../ops/cluster/schedule.js');
+      const settings = clusterSettings(config.cluster);
+      if (!settings) return 64;
+      await runClusterSchedule({
+        config,
+        settings,
+        trigger,
+        catchUp: flags.catchUp ?? config.schedule?.catchUp ?? 'latest',
+        clock: systemClock,
+        logger,
+        stop: stop.signal,
+        ...(flags.once ? { once: true } : {}),
+      });
+      return 0;
+    } finally {
+      if (stopTimer) clearTimeout(stopTimer);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
+  const dbPath = dbPathOf(flags, config);
   const lastFinished = () => lastFinishedRunStart(dbPath);
   let receiver: Receiver | undefined;
   try {

@@ -4,6 +4,7 @@
  * for monitoring; `--check` one line and an exit code for a monitor (the work is in src/ops/status.ts).
  */
 import type { Command } from 'commander';
+import type { SyncConfig } from '../../core/config.js';
 import { exitCodesHelp } from '../../core/errors.js';
 import { DbFile, Duration, wholeNumber } from '../../core/inputs.js';
 import { numberFlag, READER_HELP, textFlag } from '../validate.js';
@@ -25,7 +26,35 @@ const STATUS_EXIT_HELP = `${exitCodesHelp([0, 1, 4, 5, 64], {
 })}
 
 With --check (for a monitor: one line, or one JSON document with --json): OK exits 0; FAILED, INTERRUPTED or
-NONE 1; STALE 5. A run in progress is named, and judged only once it ends.`;
+NONE 1; STALE 5. A run in progress is named, and judged only once it ends.
+
+With a "cluster" section: the workers (alive: a heartbeat within one lease), each team's job and last run, from
+PostgreSQL; --check: FAILED (1) a team's job failed after its retries or never succeeded, STALE (5) a team's last
+success is older than --max-age (default freshness.error_after).`;
+
+/** `vwh status` of a cluster (docs/cluster.md): the fleet from PostgreSQL, not a warehouse. */
+async function clusterStatusCommand(config: SyncConfig, flags: StatusFlags): Promise<number> {
+  const { clusterSettings } = await import('../../core/cluster-config.js');
+  const { ageMs, DEFAULT_FRESHNESS } = await import('../../core/config.js');
+  const { createLogger } = await import('../../core/log.js');
+  const { openCluster } = await import('../../ops/cluster/connect.js');
+  const { clusterTeams } = await import('../../ops/cluster/run-night.js');
+  const { clusterStatus, formatClusterCheck, formatClusterStatus } = await import('../../ops/cluster/status.js');
+  const settings = clusterSettings(config.cluster);
+  if (!settings) return 64;
+  const cluster = await openCluster(settings, { logger: createLogger({ format: 'json', stream: process.stderr }) });
+  try {
+    const report = await clusterStatus(cluster, clusterTeams(config), {
+      now: Date.now(),
+      maxAgeMs: flags.maxAge ?? ageMs(config.freshness?.error_after ?? DEFAULT_FRESHNESS.error_after),
+    });
+    if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else process.stdout.write(flags.check ? formatClusterCheck(report) : formatClusterStatus(report));
+    return flags.check ? report.check.exit_code : report.exit_code;
+  } finally {
+    await cluster.close();
+  }
+}
 
 export function register(program: Command): void {
   program
@@ -58,6 +87,10 @@ export function register(program: Command): void {
       const { formatCheck, formatStatus, statusReport } = await import('../../ops/status.js');
       const { jsonDocument, logFormat, noteLine } = await import('../../core/log.js');
       const config = loadConfig(flags.config);
+      if (config.cluster) {
+        process.exitCode = await clusterStatusCommand(config, flags);
+        return;
+      }
       const db = dbPathOf(flags, config);
       const report = await statusReport(
         {
