@@ -4,13 +4,11 @@
  */
 import type { Command } from 'commander';
 import { wholeNumber } from '../../core/inputs.js';
-import type { LogFormat } from '../../core/log.js';
-import { logFormatOption, numberFlag } from '../validate.js';
+import { numberFlag } from '../validate.js';
 
 interface WorkerFlags {
   config?: string;
   concurrency: number;
-  logFormat?: LogFormat;
   stopTimeout: number;
 }
 
@@ -29,7 +27,6 @@ export function register(program: Command): void {
     .description("Take teams' nights from the cluster's queue in PostgreSQL and run them (docs/cluster.md).")
     .option('--config <path>', 'config file (default ./vwh.config.json when present)')
     .option('--concurrency <n>', 'teams run at once by this worker', numberFlag('--concurrency', wholeNumber(1, 64)), 1)
-    .addOption(logFormatOption())
     .option(
       '--stop-timeout <s>',
       'after SIGINT/SIGTERM, exit 1 if the nights in hand have not reached a safe point within this many seconds',
@@ -51,7 +48,7 @@ export function register(program: Command): void {
           `vwh worker needs a "cluster" section in ${flags.config ?? 'vwh.config.json'} (url, dataDir): see docs/cluster.md.`,
         );
       }
-      const logger = createLogger(flags.logFormat ? { format: flags.logFormat } : {});
+      const logger = createLogger();
       const stop = new AbortController();
       const onSignal = (signal: string) => {
         if (stop.signal.aborted) {
@@ -75,7 +72,7 @@ export function register(program: Command): void {
           settings,
           concurrency: flags.concurrency,
           logger,
-          ...(flags.logFormat ? { logFormat: flags.logFormat } : {}),
+          logFormat: logger.format,
           out: process.stdout,
           stop: stop.signal,
         });
