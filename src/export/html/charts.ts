@@ -492,7 +492,7 @@ export function actionChart(p: ProjectData): Chart {
     height: 360,
     option: {
       ...base,
-      legend: { top: 0, data: ['before', 'before + control drift', 'after'] },
+      legend: { top: 0, itemGap: LEGEND_GAP, data: ['before', 'before + control drift', 'after'] },
       grid: { left: 50, right: 20, top: 40, bottom: 90 },
       xAxis: { type: 'category', data: labels, axisLabel: { rotate: 20, width: 160, overflow: 'truncate' } },
       yAxis: { type: 'value', name: '% of answers', max: 100 },

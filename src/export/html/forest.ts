@@ -165,7 +165,8 @@ export function forestChart(p: ProjectData): Chart {
       `Each completed action's effect on the own brand's visibility on its targeted prompts, in percentage points ` +
       `(dot) with its 95% interval (black) against its expected range (green band); the estimate learns from the ` +
       `team's other actions (partial pooling), the grey circle and line are the action's own estimate alone. ` +
-      `Below them each category and the whole portfolio, pooled. n = ${actions.length} measured action` +
+      `Below them each category and the whole portfolio of the team's actions (every project's), each action's own ` +
+      `estimate pooled (marts.action_impact_by_category). n = ${actions.length} measured action` +
       `${actions.length === 1 ? '' : 's'}; ${helped} likely helped (a chance of at least 8 in 10).`,
     height: 60 + rows.length * 30,
     option: {
