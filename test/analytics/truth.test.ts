@@ -306,8 +306,13 @@ async function measure(shape: WorldShape, impactOnly = false): Promise<void> {
       await build(
         db,
         impactOnly
-          ? ['+marts.action_verdicts']
-          : ['+marts.action_verdicts', '+marts.brand_visibility_trend', '+marts.share_of_voice_daily'],
+          ? ['+marts.action_impact_by_category', '+marts.action_verdicts']
+          : [
+              '+marts.action_impact_by_category',
+              '+marts.action_verdicts',
+              '+marts.brand_visibility_trend',
+              '+marts.share_of_voice_daily',
+            ],
       );
       await scoreImpact(world, db, shape.seed);
       if (impactOnly) return;
@@ -345,7 +350,7 @@ beforeAll(async () => {
   for (const shape of SHAPES) await measure(shape);
   for (const shape of IMPACT_SHAPES) await measure(shape, true);
   await measureTrendOnly(OWN_SHIFT_WORLD);
-}, 600_000);
+}, 900_000);
 
 afterAll(async () => {
   for (const w of worlds) await w.cleanup();
