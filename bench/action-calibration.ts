@@ -55,7 +55,8 @@ export const HOLDOUT: WorldSpec[] = [
 ];
 
 /**
- * The suite's worlds (test/analytics/truth.test.ts SHAPES, IMPACT_SHAPES and its own-shift world), on which the
+ * The suite's seeds and sizes (test/analytics/truth.test.ts SHAPES, IMPACT_SHAPES and its own-shift world; on the
+ * benches' day, so not the very same answers), on which the
  * estimator may be tuned: `--suite` scores them and writes nothing.
  */
 const SUITE: WorldSpec[] = [
