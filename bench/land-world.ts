@@ -23,7 +23,12 @@ import { silentLogger } from '../src/core/log.js';
 import { silentProgress } from '../src/extract/progress.js';
 import { SYNC_DEFAULTS } from '../src/extract/sync.js';
 import { syncTeam } from '../src/extract/team-sync.js';
-import { control, createReference, type InProcessReference } from '../src/reference/index.js';
+import {
+  control,
+  createReference,
+  type InProcessReference,
+  type ReferenceServerOptions,
+} from '../src/reference/index.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 
 /** The reference world: seed and the demo team's projects × prompts × days of history. */
@@ -32,6 +37,8 @@ export interface WorldSpec {
   projects: number;
   prompts: number;
   days: number;
+  /** Planted step changes of each project's own brand (the reference's `ownShifts`); none when absent. */
+  ownShifts?: number;
 }
 
 export interface LandOptions {
@@ -89,21 +96,27 @@ export function parseSizes(spec: string): Array<WorldSpec & { label: string }> {
   });
 }
 
+/** The in-process reference of the world on its day `today`, its rate window too short to wait on. */
+export function referenceOptions(world: WorldSpec, today: string): ReferenceServerOptions {
+  return {
+    seed: world.seed,
+    projects: world.projects,
+    prompts: world.prompts,
+    historyDays: world.days,
+    ...(world.ownShifts ? { ownShifts: world.ownShifts } : {}),
+    today,
+    demo: true,
+    rateWindowMs: WINDOW_MS,
+  };
+}
+
 /** Lands the world (or its next nights) into `out` through the sync; throws when a landing does not succeed. */
 export async function landWorld(options: LandOptions): Promise<LandResult> {
   const { world } = options;
   const first = options.today ?? BENCH_TODAY;
   const nights = options.nights ?? 0;
   const start = performance.now();
-  const reference = createReference({
-    seed: world.seed,
-    projects: world.projects,
-    prompts: world.prompts,
-    historyDays: world.days,
-    today: first,
-    demo: true,
-    rateWindowMs: WINDOW_MS,
-  });
+  const reference = createReference(referenceOptions(world, first));
   mkdirSync(dirname(resolve(options.out)), { recursive: true });
   const warehouse = await Warehouse.open(options.out);
   const result: LandResult = {

@@ -26,6 +26,7 @@ const MARTS = [
   'marts.competitor_gaps',
   'marts.action_impact',
   'marts.action_impact_by_category',
+  'marts.action_verdicts',
 ];
 const INTERMEDIATE = [
   'opportunity_chats',

@@ -342,7 +342,7 @@ describe('reports', () => {
 const CHROMIUM = process.env.VWH_CHROMIUM ?? '/usr/bin/chromium';
 
 describe('html report', () => {
-  it('is one self-contained file, the same bytes for the same input, with seven charts per project', async () => {
+  it('is one self-contained file, the same bytes for the same input, with eight charts per project', async () => {
     const first = join(out, 'report.html');
     const summary = await writeHtmlReport({ db: world.db, out: first });
     const html = readFileSync(first, 'utf8');
@@ -350,10 +350,10 @@ describe('html report', () => {
     expect(html).not.toMatch(/https?:/i);
     // nothing that loads: no script, stylesheet, image or frame; url() only to fragments of the page (SVG clip paths)
     expect(html).not.toMatch(/<script|<link|<img|<iframe|\bsrc=|url\((?!#)/i);
-    // seven charts per project, less those the page names as without data in the range
+    // eight charts per project, less those the page names as without data in the range
     const empty = [...html.matchAll(/No data in this range for: ([^.]*)\./g)].flatMap((m) => (m[1] ?? '').split(', '));
     const figures = html.match(/<figure class="chart"/g) ?? [];
-    expect(figures.length + empty.length).toBe(2 * 7);
+    expect(figures.length + empty.length).toBe(2 * 8);
     expect(figures.length).toBeGreaterThanOrEqual(2 * 5);
     expect(html.match(/<svg /g)).toHaveLength(figures.length);
     expect(html.match(/<figcaption[^>]*>[^<]*n = [\d,]+/g)).toHaveLength(figures.length);
@@ -558,6 +558,83 @@ describe('html report', () => {
     } finally {
       db.close();
     }
+  }, 120_000);
+
+  it('action verdicts: the headline of each action says what marts.action_verdicts says, read in Chromium', async () => {
+    const file = join(out, 'verdicts.html');
+    await writeHtmlReport({ db: world.db, out: file });
+    const profile = mkdtempSync(join(tmpdir(), 'vwh-chromium-'));
+    const browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+    let read: { notes: { id: string; text: string }[]; rows: string[][]; marks: number }[] = [];
+    try {
+      const page = await browser.newPage();
+      await page.goto(`file://${file}`);
+      read = await page.$$eval('figure.chart[data-chart="verdicts"]', (figures) =>
+        figures.map((f) => ({
+          notes: [...f.querySelectorAll('ul.notes li')].map((li) => ({
+            id: li.getAttribute('data-id') ?? '',
+            text: li.textContent ?? '',
+          })),
+          rows: [...f.querySelectorAll('table tbody tr')].map((tr) =>
+            [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''),
+          ),
+          marks: f.querySelectorAll('svg path, svg rect, svg line').length,
+        })),
+      );
+    } finally {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+    const verdicts = await query<{
+      action_id: string;
+      title: string;
+      vs_expected: string | null;
+      p_positive: number;
+      p_within_expected: number | null;
+      days_to_decide: bigint | null;
+      effect_pp: number;
+    }>('select * from marts.action_verdicts');
+    const categories = await query<{ team_id: string }>('select team_id from marts.action_impact_by_category');
+    expect(verdicts.length).toBeGreaterThan(0);
+    const notes = read.flatMap((f) => f.notes);
+    // every measured action has its headline, once, and nothing else does
+    expect(notes.map((n) => n.id).sort()).toEqual(verdicts.map((v) => v.action_id).sort());
+    const tenths = (p: number) => `${Math.min(9, Math.max(1, Math.round(10 * p)))} in 10`;
+    const words: Record<string, string> = {
+      within: 'did what was promised',
+      above: 'did more than was promised',
+      below: 'fell short of what was promised',
+    };
+    for (const v of verdicts) {
+      const text = notes.find((n) => n.id === v.action_id)?.text ?? '';
+      // names before ids: the sentence starts with the action's title
+      expect(text.startsWith(`${v.title}: `), text).toBe(true);
+      // a conclusive verdict is said in words; an inconclusive one never sounds like a verdict
+      for (const [verdict, phrase] of Object.entries(words))
+        expect(text.includes(phrase), `${text} (mart: ${v.vs_expected})`).toBe(v.vs_expected === verdict);
+      expect(text).toContain(`likely helped: ${tenths(v.p_positive)}`);
+      if (v.p_within_expected !== null)
+        expect(text).toContain(`within what was promised: ${tenths(v.p_within_expected)}`);
+      if (v.vs_expected === 'inconclusive') {
+        expect(text).toContain(
+          v.days_to_decide === null
+            ? 'no clear answer expected within a year'
+            : `a clearer answer in about ${v.days_to_decide} day`,
+        );
+      }
+      expect(text).toContain(`effect ${v.effect_pp.toFixed(1)} pp`);
+    }
+    // the forest's rows: every action, then its team's categories and the portfolio ('all'), each drawn
+    const rows = read.flatMap((f) => f.rows);
+    const perProject = read.length;
+    expect(rows.length).toBe(
+      verdicts.length + perProject * (categories.length / new Set(categories.map((c) => c.team_id)).size),
+    );
+    expect(rows.some((r) => r[0] === 'All actions (portfolio)')).toBe(true);
+    for (const f of read) expect(f.marks).toBeGreaterThan(3 * f.rows.length);
   }, 120_000);
 
   it('opens in headless Chromium with no console error and marks in every chart; a screenshot is written', async () => {

@@ -6,6 +6,7 @@
 
 import type { Plain } from '../reports/formats.js';
 import type { ProjectData, Row } from './data.js';
+import { forestChart } from './forest.js';
 import type { ChartOption } from './svg.js';
 
 export interface Chart {
@@ -15,6 +16,8 @@ export interface Chart {
   option: ChartOption;
   height: number;
   table: { columns: string[]; rows: (string | number | boolean | null)[][] };
+  /** Sentences shown under the chart, each for one row (`data-id`): a verdict in words. */
+  notes?: { id: string; text: string }[];
 }
 
 /** Fixed palette (ECharts' default, spelled out so a library upgrade cannot change the bytes). */
@@ -455,18 +458,24 @@ export function actionChart(p: ProjectData): Chart {
   const labels = rows.map((r) => `${String(r.completed_on)} ${String(r.title)}`.slice(0, 40));
   const series: object[] = [
     { type: 'bar', name: 'before', itemStyle: { color: COLORS[4] }, data: rows.map((r) => num(r.before_pct)) },
+    {
+      type: 'bar',
+      name: 'before + control drift',
+      itemStyle: { color: '#c5cad3' },
+      data: rows.map((r) => num(r.without_pct)),
+    },
     { type: 'bar', name: 'after', itemStyle: { color: OWN }, data: rows.map((r) => num(r.after_pct)) },
     errorBars(
       'before 95% interval',
       rows.map((r, x) => [x, num(r.before_ci_low), num(r.before_ci_high)]),
       '#333',
-      -0.175,
+      -0.235,
     ),
     errorBars(
       'after 95% interval',
       rows.map((r, x) => [x, num(r.after_ci_low), num(r.after_ci_high)]),
       '#333',
-      0.175,
+      0.235,
     ),
   ];
   return {
@@ -478,11 +487,12 @@ export function actionChart(p: ProjectData): Chart {
       '(an after window ends on the last complete day, so a recent action has a short one), ' +
       `with 95% Wilson intervals; ${rows.length} measured action${rows.length === 1 ? '' : 's'}, ` +
       `n = ${fmt(sum(rows, 'before_responses'))} answers before and ${fmt(sum(rows, 'after_responses'))} after. ` +
-      'The estimated effect (table) is the mart’s, with its own interval.',
+      'The grey bar is the before level moved by the control’s drift (what the prompts did without the action): the ' +
+      'raw change counts that drift; the effect (table, and the verdicts above) takes it out.',
     height: 360,
     option: {
       ...base,
-      legend: { top: 0, data: ['before', 'after'] },
+      legend: { top: 0, itemGap: LEGEND_GAP, data: ['before', 'before + control drift', 'after'] },
       grid: { left: 50, right: 20, top: 40, bottom: 90 },
       xAxis: { type: 'category', data: labels, axisLabel: { rotate: 20, width: 160, overflow: 'truncate' } },
       yAxis: { type: 'value', name: '% of answers', max: 100 },
@@ -500,6 +510,7 @@ export function actionChart(p: ProjectData): Chart {
         'effect 95% low',
         'effect 95% high',
         'vs expected',
+        'control drift pp',
       ],
       rows: rows.map((r) => [
         String(r.completed_on),
@@ -512,6 +523,7 @@ export function actionChart(p: ProjectData): Chart {
         pp1(r.effect_ci_low_pp),
         pp1(r.effect_ci_high_pp),
         r.vs_expected as string | null,
+        pp1(r.control_delta_pp),
       ]),
     },
   };
@@ -526,6 +538,7 @@ export function projectCharts(p: ProjectData): { charts: Chart[]; empty: string[
     ['Top source opportunities', p.sourceOpportunities.length > 0, () => sourceChart(p)],
     ['Top prompt opportunities', p.promptOpportunities.length > 0, () => promptChart(p)],
     ['Competitor gaps', p.gaps.length > 0, () => gapChart(p)],
+    ['Action verdicts', p.verdicts.length > 0, () => forestChart(p)],
     ['Action impact', p.actions.length > 0, () => actionChart(p)],
   ];
   return {

@@ -24,6 +24,10 @@ export interface ProjectData {
   promptOpportunities: Row[];
   gaps: Row[];
   actions: Row[];
+  /** marts.action_verdicts' rows of the project (the shrunk effects), in completion order. */
+  verdicts: Row[];
+  /** marts.action_impact_by_category's rows of the project's team: each category, then the portfolio ('all'). */
+  categories: Row[];
 }
 
 export interface ReportData {
@@ -109,14 +113,42 @@ select action_id, title, strftime(completed_at, '%Y-%m-%d') as completed_on, sta
        round(100 * wilson_high(before_mentions, before_responses), 2) as before_ci_high,
        round(100 * after_visibility, 2) as after_pct,
        round(100 * wilson_low(after_mentions, after_responses), 2) as after_ci_low,
-       round(100 * wilson_high(after_mentions, after_responses), 2) as after_ci_high
+       round(100 * wilson_high(after_mentions, after_responses), 2) as after_ci_high,
+       round(control_delta_pp, 1) as control_delta_pp,
+       round(100 * before_visibility + control_delta_pp, 2) as without_pct
 from marts.action_impact
 where project_id = $project and status = 'measured'
   and ($from is null or completed_at::date >= $from::date) and ($to is null or completed_at::date <= $to::date)
 order by completed_at, action_id`;
 
+const VERDICTS_SQL = `
+select v.title, v.category, v.action_id, strftime(i.completed_at, '%Y-%m-%d') as completed_on, v.method,
+       round(v.effect_pp, 1) as effect_pp, round(v.effect_ci_low_pp, 1) as ci_low, round(v.effect_ci_high_pp, 1) as ci_high,
+       round(v.unpooled_effect_pp, 1) as unpooled_pp, round(v.unpooled_ci_low_pp, 1) as unpooled_low,
+       round(v.unpooled_ci_high_pp, 1) as unpooled_high, v.expected_impact_min, v.expected_impact_max, v.vs_expected,
+       v.p_positive, v.p_within_expected, v.days_to_decide
+from marts.action_verdicts v
+join marts.action_impact i on i.team_id = v.team_id and i.action_id = v.action_id
+where v.project_id = $project
+  and ($from is null or i.completed_at::date >= $from::date) and ($to is null or i.completed_at::date <= $to::date)
+order by i.completed_at, v.action_id`;
+
+const CATEGORIES_SQL = `
+select c.category, c.n_actions, round(c.effect_pp, 1) as effect_pp, round(c.effect_ci_low_pp, 1) as ci_low,
+       round(c.effect_ci_high_pp, 1) as ci_high, c.expected_impact_min, c.expected_impact_max, c.vs_expected,
+       c.p_positive, c.p_within_expected
+from marts.action_impact_by_category c
+where c.team_id in (select team_id from marts.action_impact where project_id = $project)
+order by c.category = 'all', c.category`;
+
 /** The page's own queries (beside the named reports' rows), by name: what the readers bench times (bench/readers). */
-export const HTML_QUERIES = { providers: PROVIDERS_SQL, gaps: GAPS_SQL, actions: ACTIONS_SQL } as const;
+export const HTML_QUERIES = {
+  providers: PROVIDERS_SQL,
+  gaps: GAPS_SQL,
+  actions: ACTIONS_SQL,
+  verdicts: VERDICTS_SQL,
+  categories: CATEGORIES_SQL,
+} as const;
 
 export async function loadReportData(db: Database, params: ReportParameters): Promise<ReportData> {
   const projects = await rows(
@@ -128,6 +160,13 @@ export async function loadReportData(db: Database, params: ReportParameters): Pr
        from raw.projects p where $project is null or p.id = $project group by p.id order by name, p.id`,
     { project: params.projectId ?? null },
   );
+  const [tables] = await rows(
+    db,
+    `select count(*)::bigint as n from information_schema.tables
+      where table_schema = 'marts' and table_name in ('action_verdicts', 'action_impact_by_category')`,
+    {},
+  );
+  const hasVerdicts = Number(tables?.n ?? 0) === 2;
   const out: ProjectData[] = [];
   for (const project of projects) {
     const projectId = String(project.project_id);
@@ -149,6 +188,9 @@ export async function loadReportData(db: Database, params: ReportParameters): Pr
         .filter((r) => r.provider === 'all')
         .slice(0, TOP),
       gaps: await rows(db, GAPS_SQL, bound),
+      // a warehouse built before marts.action_verdicts existed has no verdicts: the section says so
+      verdicts: hasVerdicts ? await rows(db, VERDICTS_SQL, bound) : [],
+      categories: hasVerdicts ? await rows(db, CATEGORIES_SQL, bound) : [],
       actions: actionRows.map((a) => {
         const e = estimates.get(a.action_id) ?? {};
         return {

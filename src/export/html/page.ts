@@ -23,7 +23,7 @@ export function figure(chart: Chart, id: string): string {
 <h3>${escapeHtml(chart.title)}</h3>
 <div class="svg">${svg}</div>
 <figcaption id="${id}-caption">${escapeHtml(chart.caption)}</figcaption>
-<details><summary>Data table (${chart.table.rows.length} rows)</summary>
+${chart.notes?.length ? `<ul class="notes">${chart.notes.map((n) => `<li data-id="${escapeHtml(n.id)}">${escapeHtml(n.text)}</li>`).join('')}</ul>\n` : ''}<details><summary>Data table (${chart.table.rows.length} rows)</summary>
 <table><caption>${escapeHtml(chart.title)}: the figures behind the chart</caption>
 <thead><tr>${head}</tr></thead>
 <tbody>
@@ -43,7 +43,7 @@ figure{margin:0 0 24px}figcaption{font-size:13px;color:#4a5160;margin:4px 0}
 details{font-size:13px}summary{cursor:pointer;color:#2b59c3}
 table{border-collapse:collapse;margin:6px 0;font-size:12px}caption{text-align:left;color:#4a5160;padding:2px 0}
 th,td{border:1px solid #dde1e7;padding:2px 6px;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}
-td.null{color:#9aa1ad}.empty{color:#4a5160;font-size:13px}
+td.null{color:#9aa1ad}ul.notes{font-size:14px;margin:6px 0;padding-left:20px}.empty{color:#4a5160;font-size:13px}
 nav.projects{background:#fff;border-radius:8px;padding:8px 24px;margin:16px 0;box-shadow:0 1px 3px rgba(0,0,0,.08)}
 nav.projects ol{columns:2;margin:8px 0}nav.projects a{color:#2b59c3}
 `;

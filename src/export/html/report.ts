@@ -1,5 +1,5 @@
 /**
- * `vwh report html`: one self-contained HTML file with a section per project and seven charts each. Same input,
+ * `vwh report html`: one self-contained HTML file with a section per project and eight charts each. Same input,
  * same bytes: nothing depends on the clock or the machine (the date line is the data's first and newest day).
  */
 import { ensureWritableFile, type GuardedInput } from '../../core/folders.js';
