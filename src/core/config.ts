@@ -9,7 +9,18 @@ import * as z from 'zod';
 import { ClusterSection } from './cluster-config.js';
 import { DEFAULT_RESOURCES } from './defaults.js';
 import { VwhError } from './errors.js';
-import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, MemorySize, Port, Share, Uuid, wholeNumber } from './inputs.js';
+import {
+  BaseUrl,
+  Day,
+  DbFile,
+  MaxRetryAfterSeconds,
+  MemorySize,
+  Port,
+  Share,
+  Uuid,
+  WebhookSecret,
+  wholeNumber,
+} from './inputs.js';
 import { STREAM_NAMES } from './stream-names.js';
 
 const Age = z.strictObject({
@@ -86,7 +97,7 @@ export const EventsSection = z.strictObject({
   port: Port.optional().describe('port of vwh events listen (default 8788)'),
   host: z.string().min(1).optional().describe('interface to listen on (default 127.0.0.1)'),
   secrets: z
-    .array(z.string().min(16))
+    .array(WebhookSecret)
     .optional()
     .describe('webhook secrets accepted (several during a rotation); also --secret and VWH_WEBHOOK_SECRETS'),
   journalDir: z

@@ -140,6 +140,12 @@ export function registerSecret(secret: string | undefined): void {
   if (secret && secret.length >= 8) secrets.add(secret);
 }
 
+/** True when `text` holds a registered secret (an environment variable's value that must not reach a child). */
+export function holdsSecret(text: string): boolean {
+  for (const secret of secrets) if (text.includes(secret)) return true;
+  return false;
+}
+
 /** Replaces every registered secret, and anything shaped like an API key header value, with a prefix and stars. */
 export function redact(text: string): string {
   let out = text;

@@ -81,6 +81,15 @@ export const MaxRetryAfterSeconds = wholeNumber(0, 86_400);
 
 export const Uuid = z.guid('must be a UUID such as 3f2b6c1e-8a4d-4b7e-9c2f-1d5e6a7b8c9d');
 
+/**
+ * A webhook signing secret: 16 characters at least, so that a forged body cannot be signed with a guessable (or
+ * empty) key. The message gives the length, never the secret.
+ */
+export const WebhookSecret = z.string().min(16, {
+  error: (i) =>
+    `must be at least 16 characters (e.g. the output of \`openssl rand -hex 32\`), got ${String(i.input).length} characters`,
+});
+
 /** A number schema whose every failure says the whole rule and the value given. */
 function numberRule(rule: string) {
   return z.number({ error: (i) => `must be ${rule}, got ${JSON.stringify(i.input) ?? String(i.input)}` });
