@@ -22,6 +22,21 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
+/** `vwh sync …` in this process: its exit code and what it wrote to stderr. */
+async function sync(...args: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  try {
+    return { code: await main(['node', 'vwh', 'sync', '--db', tmp.db, ...CLI_COMMON, ...args]), stderr };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
 describe('vwh sync with failed units', () => {
   it('exits 1 with [UNITS_FAILED] and keeps what succeeded', async () => {
     Object.assign(process.env, {
@@ -30,19 +45,13 @@ describe('vwh sync with failed units', () => {
       VWH_LOG_LEVEL: 'error',
     });
     control.setFaults(server.state, '5xx=1@/projects/*/prompts/*/chats');
-    let stderr = '';
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      stderr += String(chunk);
-      return true;
-    });
-    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    let code: number;
+    let ran: { code: number; stderr: string };
     try {
-      code = await main(['node', 'vwh', 'sync', '--db', tmp.db, ...CLI_COMMON, '--streams', 'projects,prompts,chats']);
+      ran = await sync('--streams', 'projects,prompts,chats');
     } finally {
-      vi.restoreAllMocks();
       control.setFaults(server.state, null);
     }
+    const { code, stderr } = ran;
     expect(code).toBe(1);
     // --log-format json: one event a line, the problems last
     const messages = stderr
@@ -61,4 +70,15 @@ describe('vwh sync with failed units', () => {
       warehouse.close();
     }
   }, 120_000);
+
+  it('names a 10 kB --projects value cut to 80 characters with its length, not whole', async () => {
+    const { code, stderr } = await sync('--streams', 'projects', '--projects', 'q'.repeat(10_000));
+    expect(code).toBe(2);
+    const messages = stderr
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages).toContainEqual(expect.stringContaining(`project "${'q'.repeat(80)}"… (10000 characters) skipped`));
+    expect(stderr).not.toContain('q'.repeat(81));
+  }, 60_000);
 });
