@@ -9,7 +9,20 @@ import * as z from 'zod';
 import { ClusterSection } from './cluster-config.js';
 import { DEFAULT_RESOURCES } from './defaults.js';
 import { VwhError } from './errors.js';
-import { BaseUrl, Day, DbFile, MaxRetryAfterSeconds, MemorySize, Port, Share, Uuid, wholeNumber } from './inputs.js';
+import {
+  ApiDay,
+  BaseUrl,
+  DbFile,
+  keyFormatProblem,
+  MaxRetryAfterSeconds,
+  MemorySize,
+  Port,
+  Share,
+  TeamName,
+  Uuid,
+  WebhookSecret,
+  wholeNumber,
+} from './inputs.js';
 import { STREAM_NAMES } from './stream-names.js';
 
 const Age = z.strictObject({
@@ -86,7 +99,7 @@ export const EventsSection = z.strictObject({
   port: Port.optional().describe('port of vwh events listen (default 8788)'),
   host: z.string().min(1).optional().describe('interface to listen on (default 127.0.0.1)'),
   secrets: z
-    .array(z.string().min(16))
+    .array(WebhookSecret)
     .optional()
     .describe('webhook secrets accepted (several during a rotation); also --secret and VWH_WEBHOOK_SECRETS'),
   journalDir: z
@@ -126,7 +139,7 @@ export function ageMs(age: Age): number {
 
 /** One key (one team) to sync. The key itself never sits in the config: an environment variable or a file names it. */
 export const TeamConfig = z.strictObject({
-  team: z.string().min(1).describe('team name stored in every row (team_id)'),
+  team: TeamName.describe('team name stored in every row (team_id) and a folder of the lake: letters, digits, _ . : -'),
   apiKeyEnv: z.string().min(1).optional().describe('environment variable holding the API key'),
   apiKeyFile: z.string().min(1).optional().describe('file holding the API key (first line)'),
   baseUrl: BaseUrl.optional().describe('API base URL for this key (default: the top-level baseUrl)'),
@@ -171,7 +184,7 @@ export const SyncConfig = z.strictObject({
   concurrency: wholeNumber(1, 32).optional().describe('requests in flight per key (default 4)'),
   rateWindowMs: wholeNumber(1).optional().describe('rate window length (default 60000)'),
   rateLimit: wholeNumber(1).optional().describe('requests per window (default 70, learnt from X-RateLimit-Limit)'),
-  since: Day.optional(),
+  since: ApiDay.optional(),
   maxRetryAfterSeconds: MaxRetryAfterSeconds.optional().describe(
     'longest Retry-After waited for; a longer one fails its unit, fetched again next run (default 300)',
   ),
@@ -295,14 +308,21 @@ export function readKey(source: { env?: string; file?: string }, what: string): 
     if (!existsSync(source.file))
       throw new VwhError('AUTH_MISSING_KEY', `Key file ${source.file} for ${what} does not exist.`);
     const key = readFileSync(source.file, 'utf8').split(/\r?\n/)[0]?.trim() ?? '';
-    if (key) return key;
+    if (key) return wellFormedKey(key, `Key file ${source.file}`);
     throw new VwhError('AUTH_MISSING_KEY', `Key file ${source.file} for ${what} is empty.`);
   }
   const name = source.env ?? 'VWH_API_KEY';
   const key = process.env[name]?.trim();
-  if (key) return key;
+  if (key) return wellFormedKey(key, name);
   throw new VwhError(
     'AUTH_MISSING_KEY',
     `No API key for ${what}: set ${name} (or give --key-file / apiKeyFile in vwh.config.json).`,
   );
+}
+
+/** `key` when it can be sent as a header; else USAGE saying where it came from and what is wrong, never the key. */
+function wellFormedKey(key: string, where: string): string {
+  const problem = keyFormatProblem(key);
+  if (problem) throw new VwhError('USAGE', `The API key in ${where} ${problem}.`);
+  return key;
 }

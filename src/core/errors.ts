@@ -88,6 +88,7 @@ export type VwhErrorCode =
   | 'RETRY_AFTER_TOO_LONG'
   | 'SCHEMA_DRIFT'
   | 'API_CONTRACT'
+  | 'UNITS_FAILED'
   | 'MODEL_ERROR'
   | 'MODEL_GRAPH'
   | 'AUDIT_FAILED'
@@ -138,6 +139,23 @@ const secrets = new Set<string>();
 /** Registers a secret (an API key) so that `redact` removes it from any text that leaves the process. */
 export function registerSecret(secret: string | undefined): void {
   if (secret && secret.length >= 8) secrets.add(secret);
+}
+
+/**
+ * A value a person gave, quoted for a message: JSON-quoted (a control character shows as `\n`), and cut to `max`
+ * characters with its length said, so a 10 kB argument does not fill the terminal.
+ */
+export function shown(value: unknown, max = 80): string {
+  const text = typeof value === 'string' ? value : String(value);
+  return text.length <= max
+    ? JSON.stringify(text)
+    : `${JSON.stringify(text.slice(0, max))}… (${text.length} characters)`;
+}
+
+/** True when `text` holds a registered secret (an environment variable's value that must not reach a child). */
+export function holdsSecret(text: string): boolean {
+  for (const secret of secrets) if (text.includes(secret)) return true;
+  return false;
 }
 
 /** Replaces every registered secret, and anything shaped like an API key header value, with a prefix and stars. */

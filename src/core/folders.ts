@@ -76,7 +76,7 @@ function prepare(dir: string): Prepared {
 }
 
 /** What an input is to the tool; an output may be exactly the input of its own kind (the lake export writes the lake). */
-export type InputKind = 'warehouse' | 'wal' | 'published' | 'lake' | 'journal';
+export type InputKind = 'warehouse' | 'wal' | 'state' | 'published' | 'lake' | 'journal';
 
 /** A file or folder the tool reads or serves, which no output may replace or write into. */
 export interface GuardedInput {
@@ -126,8 +126,9 @@ export function refuseInputs(output: string, flag: string, inputs: readonly Guar
     throw new VwhError(
       'USAGE',
       `${flag} ${shown}${via} is ${same ? input.what : `inside ${input.what} (${guarded})`}: writing there would ` +
-        `destroy what vwh reads or serves. Point ${flag} at a path outside the warehouse, its WAL, the published copy, ` +
-        'the lake and the events journal.',
+        `destroy what vwh reads or serves. Point ${flag} at a path outside the warehouse, the files vwh keeps beside ` +
+        'it (<warehouse>.wal, .run.lock, .runs.json, .embedded-world.json), the published copy, the lake and the ' +
+        'events journal.',
     );
   }
 }

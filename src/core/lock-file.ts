@@ -3,7 +3,10 @@
  * it names its holder (PID, host, start time, command, a token of this acquisition). It is stale when its holder is
  * gone: on this host its PID no longer exists; from another host (whose PIDs we cannot check) it is older than
  * `staleAfterMs`; a lock whose holder refreshes it while it works is stale on any host once it has not been
- * refreshed for `staleAfterMs`; an unreadable one (its writer died between create and write) once it is that old.
+ * refreshed for `staleAfterMs`. A file that is not a lock vwh wrote (another program's output written over it) is
+ * stale at once; an empty or cut-short one (its writer died between create and write, or is writing it now: the
+ * holder writes it in the instant it creates it) once it is `PARTIAL_GRACE_MS` old, not `staleAfterMs` (12 h of
+ * refused runs for a crash in that instant).
  * A stale lock is taken over by renaming it away first and checking that the file moved is the one judged, so of
  * several processes that judge it stale only one wins, and a lock taken afresh meanwhile is put back.
  * Used by the run lock (ops/lock.ts) and the lake's lock (export/lake-lock.ts).
@@ -60,32 +63,75 @@ export interface HeldLock {
 }
 
 const DEFAULT_STALE_MS = 12 * 3_600_000;
+/** How long an empty or cut-short lock may be one being written: a holder writes its lock as it creates it. */
+export const PARTIAL_GRACE_MS = 60_000;
 const REFRESH_MS = 5_000;
 const ATTEMPTS = 3;
 
-export function readHolder(path: string): LockHolder | undefined {
+/**
+ * What a lock file holds: its holder; `partial` when it is empty or the start of one of vwh's own (being written, or
+ * its writer was killed while writing it); `foreign` when it is something else (another program wrote over it).
+ */
+export type LockContent = LockHolder | 'partial' | 'foreign';
+
+export function readLock(path: string): LockContent | undefined {
+  let text: string;
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
-    return typeof parsed.pid === 'number' ? parsed : undefined;
+    text = readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isHolder(parsed) ? parsed : 'foreign';
+  } catch {
+    // not JSON: below
+  }
+  const start = text.trimEnd();
+  return start === '' || '{"pid":'.startsWith(start) || start.startsWith('{"pid":') ? 'partial' : 'foreign';
+}
+
+function isHolder(value: unknown): value is LockHolder {
+  const h = value as LockHolder;
+  return (
+    typeof h === 'object' &&
+    h !== null &&
+    Number.isInteger(h.pid) &&
+    typeof h.host === 'string' &&
+    typeof h.startedAt === 'string' &&
+    typeof h.command === 'string'
+  );
+}
+
+export function readHolder(path: string): LockHolder | undefined {
+  const content = readLock(path);
+  return typeof content === 'object' ? content : undefined;
 }
 
 /**
- * Why the lock is no longer held, or undefined while it is. `holder` is what its file says (undefined when the file
- * is unreadable), `refreshedAt` the file's mtime.
+ * Why the lock is no longer held, or undefined while it is. `content` is what its file holds (`readLock`; undefined
+ * when it could not be read at all), `refreshedAt` the file's mtime.
  */
 export function staleReason(
-  holder: LockHolder | undefined,
+  content: LockContent | undefined,
   refreshedAt: number,
   now: number,
   options: Pick<LockOptions, 'staleAfterMs' | 'refreshed'> = {},
 ): string | undefined {
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_MS;
-  const old = (age: number, what: string) =>
-    age > staleAfterMs ? `${what}: ${minutes(age)} min old (limit ${minutes(staleAfterMs)} min)` : undefined;
-  if (!holder) return old(now - refreshedAt, 'the lock file is unreadable (a holder killed while writing it)');
+  const old = (age: number, what: string, limit = staleAfterMs) =>
+    age > limit ? `${what}: ${minutes(age)} min old (limit ${minutes(limit)} min)` : undefined;
+  if (content === 'foreign') {
+    return 'the file does not hold a lock vwh wrote (another program wrote over it), so no vwh run holds it';
+  }
+  if (content === undefined || content === 'partial') {
+    return old(
+      now - refreshedAt,
+      'the lock file is empty or cut short (a holder killed while writing it)',
+      Math.min(staleAfterMs, PARTIAL_GRACE_MS),
+    );
+  }
+  const holder = content;
   if (holder.host === hostname() && holder.pid !== process.pid && !processAlive(holder.pid)) {
     return `its process ${holder.pid} is gone`;
   }
@@ -114,8 +160,9 @@ export function tryLock(
     if (lock) return { lock };
     const judged = fileOf(path);
     if (!judged) continue; // released meanwhile
-    holder = readHolder(path);
-    const reason = staleReason(holder, judged.mtimeMs, now(), options);
+    const content = readLock(path);
+    holder = typeof content === 'object' ? content : undefined;
+    const reason = staleReason(content, judged.mtimeMs, now(), options);
     if (!reason) return { heldBy: holder };
     const aside = `${path}.stale-${process.pid}-${attempt}`;
     try {

@@ -2,18 +2,16 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { VwhError } from '../core/errors.js';
+import { shown, VwhError } from '../core/errors.js';
 import { makeFolders } from '../core/folders.js';
+import { isPathSegment } from '../core/inputs.js';
 
-/** A name that becomes one path segment (a table, a report, a hive partition value). */
-const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
-
-/** Throws USAGE unless `value` is safe as one path segment: no separators, no `..`, no leading dot. */
+/** Throws USAGE unless `value` is safe as one path segment (a table, a report, a hive partition value). */
 export function checkSegment(value: string, what: string): string {
-  if (!SEGMENT.test(value) || value.includes('..')) {
+  if (!isPathSegment(value)) {
     throw new VwhError(
       'USAGE',
-      `${what} ${JSON.stringify(value)} cannot be used in a file name: use letters, digits, _ . : - only (no path separators, no "..").`,
+      `${what} ${shown(value)} cannot be used in a file name: use letters, digits, _ . : - only (no path separators, no "..").`,
     );
   }
   return value;

@@ -1,6 +1,6 @@
 import { catalogue, type Project, Project as ProjectSchema, Prompt as PromptSchema } from '../api/index.js';
 import type { ApiClient } from '../client/api-client.js';
-import { isVwhError, VwhError } from '../core/errors.js';
+import { isVwhError, shown, VwhError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { salvage } from './rows.js';
 import type { Discovery, ProjectPrompts, Rejection } from './types.js';
@@ -60,7 +60,9 @@ export async function discover(
     projects = fitting.filter((p) => wanted.has(p.id) || wanted.has(p.name));
     for (const name of selection) {
       if (fitting.some((p) => p.id === name || p.name === name)) continue;
-      unreachable.push({ project: name, reason: await whyUnreachable(client, name, sig) });
+      // a name as given, cut when long: a 10 kB --projects value is not echoed whole in every message
+      const given = name.length > 80 ? shown(name) : name;
+      unreachable.push({ project: given, reason: await whyUnreachable(client, name, sig) });
       requests += UUID.test(name) ? 1 : 0;
     }
   }

@@ -9,7 +9,7 @@ import { loadConfig, readKey, type SyncConfig } from '../core/config.js';
 import { msToDay } from '../core/days.js';
 import { DEFAULT_DB_PATH } from '../core/defaults.js';
 import { VwhError } from '../core/errors.js';
-import { BaseUrl, Day, DbFile, MemorySize, resolved, Share, Uuid, wholeNumber } from '../core/inputs.js';
+import { ApiDay, BaseUrl, DbFile, MemorySize, resolved, Share, TeamName, Uuid, wholeNumber } from '../core/inputs.js';
 import { createLogger, jsonLine, type LogFormat } from '../core/log.js';
 import { Warehouse } from '../warehouse/warehouse.js';
 import { addBootstrappedProjects } from './bootstrapped.js';
@@ -188,6 +188,13 @@ export function syncProblems(outcome: MultiSyncResult, planOnly = false): string
     for (const u of result.unreachable) lines.push(`vwh: team ${teamId}: project ${u.project} skipped: ${u.reason}`);
     for (const f of result.failedUnits.slice(0, 5))
       lines.push(`vwh: team ${teamId}: unit ${f.unit} failed: ${f.error}${f.code ? ` [${f.code}]` : ''}`);
+    if (result.status === 'failed' && result.failedUnits.length > 0) {
+      const n = result.failedUnits.length;
+      lines.push(
+        `vwh: team ${teamId}: ${n} unit${n === 1 ? '' : 's'} failed (each unit that succeeded landed); the next sync ` +
+          'fetches the failed ones again [UNITS_FAILED]',
+      );
+    }
   }
   return lines;
 }
@@ -262,12 +269,12 @@ function resolveSync(options: SyncOptions, config: SyncConfig) {
     ],
     DEFAULT_DB_PATH,
   ) as string;
-  const since = resolved(Day, [
+  const since = resolved(ApiDay, [
     ['--since', options.since],
     [inConfig('since'), config.since],
   ]);
-  const until = resolved(Day, [['--until', options.until]]);
-  const today = resolved(Day, [['--today', options.today]], msToDay(Date.now())) as string;
+  const until = resolved(ApiDay, [['--until', options.until]]);
+  const today = resolved(ApiDay, [['--today', options.today]], msToDay(Date.now())) as string;
   const jobs: TeamJob[] = config.teams
     ? config.teams.map((t) => ({
         teamId: t.team,
@@ -280,7 +287,14 @@ function resolveSync(options: SyncOptions, config: SyncConfig) {
       }))
     : [
         {
-          teamId: options.team ?? process.env.VWH_TEAM ?? 'default',
+          teamId: resolved(
+            TeamName,
+            [
+              ['--team', options.team],
+              ['VWH_TEAM', process.env.VWH_TEAM || undefined],
+            ],
+            'default',
+          ) as string,
           baseUrl,
           servicesBaseUrl: withoutTrailingSlash(servicesBaseUrl),
           userId,

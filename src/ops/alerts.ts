@@ -9,7 +9,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { request } from 'undici';
-import { redact } from '../core/errors.js';
+import { holdsSecret, redact } from '../core/errors.js';
 import type { OpsDatabase } from '../warehouse/kysely/ops-database.js';
 
 export const ALERT_SIGNATURE_HEADER = 'X-VWH-Signature';
@@ -33,6 +33,8 @@ export interface AlertSettings {
   url?: string | undefined;
   secret?: string | undefined;
   command?: string | undefined;
+  /** Variables the config names as holding a key or a secret (`secretVariables`): kept out of the command's env. */
+  hiddenEnv?: readonly string[] | undefined;
   suppressMs: number;
   timeoutMs: number;
 }
@@ -105,7 +107,7 @@ export async function sendAlert(
   }
   if (settings.command) {
     try {
-      await runCommand(settings.command, body, fingerprint, settings.timeoutMs);
+      await runCommand(settings.command, body, fingerprint, settings.timeoutMs, settings.hiddenEnv ?? []);
     } catch (error) {
       errors.push(`command: ${(error as Error).message}`);
     }
@@ -131,14 +133,20 @@ async function post(url: string, body: string, secret: string | undefined, timeo
   if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`answered ${res.statusCode}`);
 }
 
-function runCommand(command: string, body: string, fingerprint: string, timeoutMs: number): Promise<void> {
+function runCommand(
+  command: string,
+  body: string,
+  fingerprint: string,
+  timeoutMs: number,
+  hidden: readonly string[],
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, {
       shell: true,
       stdio: ['pipe', 'ignore', 'pipe'],
       timeout: timeoutMs,
       // The child gets the fingerprint, not the parent's secrets: the API key and alert secret stay out of its env.
-      env: { ...withoutSecrets(process.env), VWH_ALERT_FINGERPRINT: fingerprint },
+      env: { ...withoutSecrets(process.env, hidden), VWH_ALERT_FINGERPRINT: fingerprint },
     });
     let stderr = '';
     child.stderr.on('data', (d) => {
@@ -154,6 +162,41 @@ function runCommand(command: string, body: string, fingerprint: string, timeoutM
   });
 }
 
-function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([k]) => !/KEY|SECRET|TOKEN|PASSWORD/i.test(k)));
+/**
+ * Variables that hold a key or a secret whatever their name: vwh's own, and the PostgreSQL URL of a cluster (its
+ * password). `secretVariables` adds those the config names.
+ */
+const SECRET_VARIABLES = ['VWH_API_KEY', 'VWH_ALERT_SECRET', 'VWH_WEBHOOK_SECRETS', 'VWH_CLUSTER_URL'];
+
+/**
+ * Every variable `config` names as holding a key or a secret: the value of each field whose name ends in `Env`
+ * (a team's `apiKeyEnv`, `alerts.secretEnv`, and any such field added later), at any depth, and vwh's own.
+ */
+export function secretVariables(config: unknown): string[] {
+  const names = new Set(SECRET_VARIABLES);
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) walk(item);
+    else if (value && typeof value === 'object') {
+      for (const [field, inner] of Object.entries(value)) {
+        if (field.endsWith('Env') && typeof inner === 'string') names.add(inner);
+        else walk(inner);
+      }
+    }
+  };
+  walk(config);
+  return [...names];
+}
+
+/**
+ * The environment without what may hold a secret: the variables named in `hidden`, any whose name says it holds one
+ * (KEY, SECRET, TOKEN, PASSWORD) and any whose value holds a registered secret (an API key under another name).
+ */
+function withoutSecrets(env: NodeJS.ProcessEnv, hidden: readonly string[]): NodeJS.ProcessEnv {
+  const names = new Set(hidden);
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([k, v]) =>
+        !names.has(k) && !/KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL/i.test(k) && (v === undefined || !holdsSecret(v)),
+    ),
+  );
 }

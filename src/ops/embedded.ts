@@ -6,10 +6,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { SyncConfig } from '../core/config.js';
-import { dayDiff, msToDay } from '../core/days.js';
-import { registerSecret } from '../core/errors.js';
+import { dayDiff, isCalendarDay, msToDay } from '../core/days.js';
+import { registerSecret, VwhError } from '../core/errors.js';
 import { writeFileAtomic } from '../export/paths.js';
 import type { ReferenceServer } from '../reference/index.js';
+import { anchorPathOf } from './paths.js';
 
 export interface EmbeddedWorld {
   seed: number;
@@ -83,29 +84,43 @@ export async function withEmbeddedKey<T>(services: EmbeddedServices, fn: () => P
   }
 }
 
-/** The file beside the warehouse that keeps its embedded world's first day. */
-export function anchorPathOf(dbPath: string): string {
-  return `${dbPath}.embedded-world.json`;
-}
-
 /** A warehouse that does not exist yet starts a world of its own, whatever an old anchor beside it says. */
 function anchorFor(dbPath: string, world: EmbeddedWorld): WorldAnchor | undefined {
   return existsSync(dbPath) ? readAnchor(anchorPathOf(dbPath), world) : undefined;
 }
 
+/**
+ * The anchor beside a warehouse: undefined when there is none or it is another world's (a new world starts); a file
+ * that is not an anchor (damaged, or another program's output) is refused rather than read as absent, which would
+ * start the world afresh under a warehouse that holds the old one's days.
+ */
 function readAnchor(path: string, world: EmbeddedWorld): WorldAnchor | undefined {
   if (!existsSync(path)) return undefined;
+  let a: WorldAnchor;
   try {
-    const a = JSON.parse(readFileSync(path, 'utf8')) as WorldAnchor;
-    const same =
-      a.seed === world.seed &&
-      a.historyDays === world.historyDays &&
-      a.projects === world.projects &&
-      a.prompts === world.prompts;
-    return same && typeof a.origin === 'string' ? a : undefined;
+    a = JSON.parse(readFileSync(path, 'utf8')) as WorldAnchor;
   } catch {
-    return undefined;
+    throw damagedAnchor(path);
   }
+  const numbers = [a?.seed, a?.historyDays, a?.projects, a?.prompts];
+  if (!numbers.every(Number.isInteger) || typeof a.origin !== 'string' || !isCalendarDay(a.origin)) {
+    throw damagedAnchor(path);
+  }
+  const same =
+    a.seed === world.seed &&
+    a.historyDays === world.historyDays &&
+    a.projects === world.projects &&
+    a.prompts === world.prompts;
+  return same ? a : undefined;
+}
+
+function damagedAnchor(path: string): VwhError {
+  return new VwhError(
+    'USAGE',
+    `${path} is not an anchor vwh wrote (JSON with seed, historyDays, projects, prompts and origin): it keeps the ` +
+      'first day of the demo world this warehouse was filled from. Restore it from a backup, or remove it together ' +
+      'with the warehouse to start the demo afresh (removed alone, the world would restart today under days of the old one).',
+  );
 }
 
 /**

@@ -8,8 +8,10 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
+import * as z from 'zod';
 import type { OpsDatabase, StageStatus } from '../warehouse/kysely/ops-database.js';
 import { Warehouse } from '../warehouse/warehouse.js';
+import { ledgerMirrorPath } from './paths.js';
 
 export type Trigger = 'manual' | 'schedule' | 'catch-up';
 export type { StageStatus };
@@ -78,16 +80,36 @@ export function runRecord(run: LedgerRow & { stages: LedgerRow[] }): RunRecord {
   };
 }
 
-/** `<warehouse>.runs.json`: the newest runs of the ledger, newest first, rewritten (atomically) after every write. */
-export function ledgerMirrorPath(dbPath: string): string {
-  return `${dbPath}.runs.json`;
-}
+const MirroredRun = z.object({
+  run_id: z.string(),
+  trigger: z.string(),
+  status: z.string(),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+  exit_code: z.number().nullable(),
+  error: z.string().nullable(),
+  stages: z.array(
+    z.object({
+      stage: z.string(),
+      status: z.string(),
+      duration_ms: z.number().nullable(),
+      error: z.string().nullable(),
+      counts: z.unknown(),
+    }),
+  ),
+});
+const Mirror = z.object({ runs: z.array(MirroredRun) });
 
-/** The mirrored runs, or undefined when there is no mirror (a warehouse never run by this version, or :memory:). */
+/**
+ * The mirrored runs, or undefined when there is no mirror (a warehouse never run by this version, or :memory:) or
+ * it is not one vwh wrote (damaged, or written over): a copy, so the caller reads the ledger in the published copy
+ * instead, and the next ledger write replaces the file.
+ */
 export function readLedgerMirror(dbPath: string): RunRecord[] | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(ledgerMirrorPath(dbPath), 'utf8')) as { runs?: RunRecord[] };
-    return Array.isArray(parsed.runs) ? parsed.runs : undefined;
+    const parsed = Mirror.safeParse(JSON.parse(readFileSync(ledgerMirrorPath(dbPath), 'utf8')));
+    return parsed.success ? parsed.data.runs : undefined;
   } catch {
     return undefined;
   }

@@ -17,8 +17,8 @@ export function lockedError(path: string, holder: LockHolder | undefined): VwhEr
   if (!holder) {
     return new VwhError(
       'DB_LOCKED',
-      `Another run holds ${path}, whose file is unreadable (being written, or its writer was killed while writing ` +
-        'it). Run again in a moment; remove the file if no vwh run is active.',
+      `Another run may hold ${path}: the file is empty or cut short (being written, or its writer was killed while ` +
+        'writing it). Run again in a minute: a lock left so for a minute is taken over by the next run.',
     );
   }
   return new VwhError(

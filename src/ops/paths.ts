@@ -10,6 +10,7 @@ import { type ExportsSection, editDistance, loadConfig, type SyncConfig } from '
 import { DEFAULT_DB_PATH } from '../core/defaults.js';
 import { type GuardedInput, type InputKind, refuseInputs } from '../core/folders.js';
 import { defaultTargetDir } from '../models/artifacts/write.js';
+import { lockPathFor } from './lock.js';
 
 /** The warehouse of a command: --db, else "db" in the config, else data/warehouse.duckdb; absolute. */
 export function dbPathOf(flags: { db?: string }, config: SyncConfig): string {
@@ -84,11 +85,31 @@ export function journalDirOf(dbPath: string, config: SyncConfig): string {
   return config.events?.journalDir ?? join(dirname(dbPath), 'events');
 }
 
-/** The warehouse file and its write-ahead log. */
+/** `<warehouse>.runs.json`: the newest runs of the ledger, newest first, rewritten (atomically) after every write. */
+export function ledgerMirrorPath(dbPath: string): string {
+  return `${dbPath}.runs.json`;
+}
+
+/** `<warehouse>.embedded-world.json`: the embedded world a warehouse was first filled from, and its first day. */
+export function anchorPathOf(dbPath: string): string {
+  return `${dbPath}.embedded-world.json`;
+}
+
+/**
+ * The warehouse file, its write-ahead log and the files vwh keeps beside it: the run lock (an output written over it
+ * blocked every run), the ledger's mirror and the embedded world's anchor. The rate budget lives in the warehouse.
+ */
 export function warehouseInputs(dbPath: string): GuardedInput[] {
   return [
     { kind: 'warehouse', path: dbPath, what: 'the warehouse' },
     { kind: 'wal', path: `${dbPath}.wal`, what: "the warehouse's write-ahead log" },
+    { kind: 'state', path: lockPathFor(dbPath), what: 'the run lock (one vwh run at a time on this warehouse)' },
+    { kind: 'state', path: ledgerMirrorPath(dbPath), what: "the run ledger's mirror (vwh status reads it)" },
+    {
+      kind: 'state',
+      path: anchorPathOf(dbPath),
+      what: "the embedded world's anchor (the first day of the demo world this warehouse holds)",
+    },
   ];
 }
 

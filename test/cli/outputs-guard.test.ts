@@ -110,6 +110,23 @@ describe('report --out', () => {
     expectInputsIntact();
   });
 
+  it('is refused on the files vwh keeps beside the warehouse: the run lock, the ledger mirror, the world anchor', async () => {
+    const beside = [
+      [`${db}.run.lock`, 'csv', 'the run lock'],
+      [`${db}.runs.json`, 'json', "the run ledger's mirror"],
+      [`${db}.embedded-world.json`, 'json', "the embedded world's anchor"],
+    ];
+    for (const [out, format, what] of beside as [string, string, string][]) {
+      const before = existsSync(out) ? digest(out) : undefined;
+      const { code, stderr } = await vwh('report', 'weekly_visibility', '--db', db, '--format', format, '--out', out);
+      expect(code).toBe(64);
+      expect(stderr).toContain(`--out ${out} is ${what}`);
+      expect(stderr).toContain('[USAGE]');
+      expect(existsSync(out) ? digest(out) : undefined).toBe(before);
+    }
+    expectInputsIntact();
+  });
+
   it('still writes anywhere else', async () => {
     const out = join(world.dir, 'reports', 'weekly.csv');
     expect((await vwh('report', 'weekly_visibility', '--db', db, '--format', 'csv', '--out', out)).code).toBe(0);

@@ -58,6 +58,25 @@ describe('one validation for every input', () => {
       /--memory-limit must be a size such as 512MB or 2GB, got "2 gigs"/,
     ],
     [['query', '--db', '', 'select 1'], /--db is empty/],
+    // Node's timers hold at most 2^31 - 1 ms: a longer timeout fired at once and stopped the query
+    [['query', '--timeout', '2200000', 'select 1'], /--timeout must be a whole number of seconds from 0 to 2147483/],
+    [['schedule', '--stop-timeout', '9999999'], /--stop-timeout must be a whole number of seconds from 1 to 2147483/],
+    // days that drive requests are bounded: year 0 planned 477,443 requests, or sent date_from=-000001-12
+    [
+      ['sync', '--since', '0000-01-01', '--plan'],
+      /--since must be a day from 2000-01-01 to 2099-12-31, got "0000-01-01"/,
+    ],
+    [['sync', '--today', '0000-01-01', '--plan'], /--today must be a day from 2000-01-01 to 2099-12-31/],
+    [['sync', '--until', '9999-12-31', '--plan'], /--until must be a day from 2000-01-01 to 2099-12-31/],
+    [['run', '--today', '1999-12-31'], /--today must be a day from 2000-01-01 to 2099-12-31/],
+    [['serve', '--today', '2100-01-01'], /--today must be a day from 2000-01-01 to 2099-12-31/],
+    // a team names a folder of the lake: the export's rule, for the sync too
+    [
+      ['sync', '--team', '../../..', '--plan'],
+      /--team must be letters, digits and _ \. : - only.*got "\.\.\/\.\.\/\.\."/,
+    ],
+    [['run', '--team', 'a/b'], /--team must be letters, digits and _ \. : - only/],
+
     [['query', '--max-rows', '0', 'select 1'], /--max-rows must be a whole number >= 1, got 0/],
     [
       ['models', 'docs', '--target-dir', inTheWay],
@@ -89,6 +108,42 @@ describe('one validation for every input', () => {
     expect(r.code).toBe(64);
     expect(r.err).toMatch(/VWH_BASE_URL must be an http:\/\/ or https:\/\/ URL.*"ftp:\/\/example.com"/);
     expect(existsSync(join(dir, 'env.duckdb'))).toBe(false);
+  });
+
+  it('a 10 kB argument is shown cut, with its length, not echoed whole', async () => {
+    const r = await vwh('sync', '--since', 'x'.repeat(10_000), '--plan');
+    expect(r.code).toBe(64);
+    expect(r.err).toMatch(/^vwh: --since must be a day YYYY-MM-DD, got "x{80}"… \(10000 characters\)\. \[USAGE\]\n$/);
+  });
+
+  it("VWH_TEAM and the config's team names are held to the same rule: no team named ../../..", async () => {
+    env({ VWH_TEAM: '../../..' });
+    const fromEnv = await vwh('sync', '--plan', '--db', join(dir, 'team.duckdb'));
+    expect(fromEnv.code).toBe(64);
+    expect(fromEnv.err).toMatch(/VWH_TEAM must be letters, digits and _ \. : - only/);
+    delete process.env.VWH_TEAM;
+    const config = join(dir, 'team.config.json');
+    writeFileSync(config, JSON.stringify({ teams: [{ team: '../../..', apiKeyEnv: 'VWH_API_KEY' }] }));
+    const fromConfig = await vwh('sync', '--plan', '--config', config, '--db', join(dir, 'team.duckdb'));
+    expect(fromConfig.code).toBe(64);
+    expect(fromConfig.err).toMatch(/teams\.0\.team: must be letters, digits and _ \. : - only.*\[CONFIG_INVALID\]/);
+    expect(existsSync(join(dir, 'team.duckdb'))).toBe(false);
+  });
+
+  it('an API key with a line break or a space is refused naming where it came from, never echoing it', async () => {
+    const key = 'vwh_live_0123456789abcdef';
+    env({ VWH_API_KEY: `${key}\n${key}` });
+    const fromEnv = await vwh('sync', '--plan', '--db', join(dir, 'key.duckdb'));
+    expect(fromEnv.code).toBe(64);
+    expect(fromEnv.err).toMatch(/The API key in VWH_API_KEY holds a line break at character 26 of 51.*\[USAGE\]/);
+    expect(fromEnv.err).not.toContain(key);
+    const file = join(dir, 'key.txt');
+    writeFileSync(file, `${key} ${key}\n`);
+    const fromFile = await vwh('sync', '--plan', '--key-file', file, '--db', join(dir, 'key.duckdb'));
+    expect(fromFile.code).toBe(64);
+    expect(fromFile.err).toMatch(/The API key in Key file .*key\.txt holds a space or tab at character 26/);
+    expect(fromFile.err).not.toContain(key);
+    expect(existsSync(join(dir, 'key.duckdb'))).toBe(false);
   });
 
   it('the config file is checked with the same schemas: an impossible day or a bad URL exits 64 naming the field', async () => {

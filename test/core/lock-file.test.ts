@@ -24,8 +24,28 @@ describe('lock file', () => {
     expect(young).toEqual({ heldBy: undefined });
     ago(path, 120_000);
     const old = tryLock(path, { command: 'a', staleAfterMs: 60_000 });
-    expect('lock' in old && old.tookOver).toMatch(/unreadable/);
+    expect('lock' in old && old.tookOver).toMatch(/empty or cut short/);
     expect(readHolder(path)?.command).toBe('a');
+  });
+
+  it('takes over an empty lock after a minute, not after the staleness limit of a live holder (12 h)', () => {
+    const path = join(dir, 'x.lock');
+    writeFileSync(path, '{"pi');
+    expect(tryLock(path, { command: 'a' })).toEqual({ heldBy: undefined });
+    ago(path, 2 * 60_000);
+    const taken = tryLock(path, { command: 'a' });
+    expect('lock' in taken && taken.tookOver).toMatch(/empty or cut short.*limit 1 min/);
+  });
+
+  it('takes over at once a file that is not a lock vwh wrote, whatever its age, and says so', () => {
+    const path = join(dir, 'x.lock');
+    for (const foreign of ['project_id,week_start\n1,2026-03-02\n', '{"runs": []}', '[1,2]', '{"pid": "7"}']) {
+      writeFileSync(path, foreign);
+      const taken = tryLock(path, { command: 'a' });
+      expect('lock' in taken && taken.tookOver).toMatch(/does not hold a lock vwh wrote/);
+      expect(readHolder(path)?.command).toBe('a');
+      if ('lock' in taken) taken.lock.release();
+    }
   });
 
   it('judges a refreshed lock of a live process by its last refresh, an unrefreshed one of this host never by age', () => {

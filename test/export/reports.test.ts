@@ -226,6 +226,11 @@ describe('reports', () => {
         { db: world.db, name: 'weekly_visibility', format: 'csv', out: file, projectId: "x' or '1'='1" },
         /Unknown project "x' or '1'='1"/,
       ],
+      // a 10 kB argument is shown cut, with its length, not echoed whole
+      [
+        { db: world.db, name: 'weekly_visibility', format: 'csv', out: file, projectId: 'p'.repeat(10_000) },
+        /^Unknown project "p{80}"… \(10000 characters\): give a project's name or id\. Projects in this warehouse: .{0,600}$/,
+      ],
       [{ db: world.db, name: 'source_opportunities', format: 'csv', out: file, from: '2026-01-01' }, /takes no --from/],
       [
         { db: world.db, name: 'weekly_visibility', format: 'xlsx' as 'csv', out: file },

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { anchorPathOf } from '../../src/ops/embedded.js';
 import { runNightly } from '../../src/ops/nightly.js';
+import { anchorPathOf } from '../../src/ops/paths.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { capture, tempDir, tinyWorld } from './support.js';
 

@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from '../../src/core/clock.js';
 import { bodyKey, EventJournal, type JournalEntry, journalFiles, readJournal } from '../../src/ops/events/journal.js';
-import { type Receiver, startReceiver } from '../../src/ops/events/receiver.js';
+import { type Receiver, startReceiver, verifyAny } from '../../src/ops/events/receiver.js';
 import { withOps } from '../../src/ops/ledger.js';
 import { eventsStage } from '../../src/ops/stages/events.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
@@ -99,6 +99,59 @@ describe('the webhook receiver and its journal', () => {
     // A restarted receiver knows what its journal holds.
     const journaled = readJournal(journalDir)[0];
     expect(journaled && new EventJournal(journalDir).append(journaled)).toBe(false);
+  });
+
+  it('stores the exact signed bytes: UTF-8 text kept byte for byte, a body that is not UTF-8 refused (400)', async () => {
+    // a journal of its own: the next tests count what the shared one holds
+    const dir = join(t.dir, 'events-utf8');
+    const own = await startReceiver({
+      host: '127.0.0.1',
+      port: 0,
+      secrets: [OLD_SECRET],
+      journal: new EventJournal(dir),
+      maxBodyBytes: 4096,
+      clock: new ManualClock(Date.UTC(2026, 2, 15, 10)),
+      logger: quiet,
+    });
+    try {
+      const text = JSON.stringify({
+        event: 'action.completed',
+        timestamp: '2026-03-15T10:00:00Z',
+        data: { action_id: 'a-utf8', workflow_id: 'w-utf8', result: { title: 'Café ☕ 🚲', content: 'ü' } },
+      });
+      const bytes = Buffer.from(text, 'utf8');
+      const signature = createHmac('sha256', OLD_SECRET).update(bytes).digest('hex');
+      const ok = await request(`${own.url}/webhooks`, {
+        method: 'POST',
+        body: bytes,
+        headers: { 'content-type': 'application/json', 'x-webhook-signature': signature },
+      });
+      await ok.body.dump();
+      expect(ok.statusCode).toBe(200);
+      const stored = readJournal(dir).find((e) => e.body.includes('a-utf8'));
+      expect(Buffer.from(stored?.body ?? '', 'utf8').equals(bytes)).toBe(true);
+      expect(verifyAny([OLD_SECRET], Buffer.from(stored?.body ?? '', 'utf8'), signature)).toBe(true);
+
+      // 0xff never occurs in UTF-8: stored as text it would become U+FFFD, and no longer be the body that was signed.
+      const broken = Buffer.concat([
+        Buffer.from(text.replace('a-utf8', 'a-latin1').slice(0, -3)),
+        Buffer.from([0xff]),
+        Buffer.from('"}}'),
+      ]);
+      const refused = await request(`${own.url}/webhooks`, {
+        method: 'POST',
+        body: broken,
+        headers: {
+          'content-type': 'application/json',
+          'x-webhook-signature': createHmac('sha256', OLD_SECRET).update(broken).digest('hex'),
+        },
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(((await refused.body.json()) as { detail: string }).detail).toMatch(/not valid UTF-8/);
+      expect(readJournal(dir).some((e) => e.body.includes('a-latin1'))).toBe(false);
+    } finally {
+      await own.close();
+    }
   });
 
   it('answers 413 to a body over the limit, signed or not', async () => {

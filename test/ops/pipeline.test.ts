@@ -171,6 +171,14 @@ describe('runPipeline', () => {
     const ok = await runPipeline([stage('sync', [], { status: 'succeeded' }, [])], context(t.db, clock));
     expect(ok.exitCode).toBe(0);
   });
+
+  it('runs at once over a run lock that another program wrote over (a report written there), not 12 h later', async () => {
+    const t = tempDir();
+    dirs.push(t);
+    writeFileSync(lockPathFor(t.db), 'project_id,project_name,week_start\n1,Acme,2026-03-02\n');
+    const ok = await runPipeline([stage('sync', [], { status: 'succeeded' }, [])], context(t.db, new ManualClock()));
+    expect(ok.exitCode).toBe(0);
+  });
 });
 
 describe('the run lock', () => {

@@ -187,6 +187,37 @@ describe('vwh status and alerts', () => {
     }
   });
 
+  it("the command's environment holds no variable the config names as a key, whatever its name", async () => {
+    registerSecret(apiKey);
+    const saved = { ...process.env };
+    // A team's key in a variable whose name says nothing of a key, the cluster's URL with its password, the key once
+    // more under an unrelated name, and a variable the command may keep.
+    Object.assign(process.env, {
+      ACME_CREDS: apiKey,
+      VWH_CLUSTER_URL: 'postgres://vwh:hunter2hunter2@db.example/vwh',
+      BACKUP_OF_IT: `x${apiKey}`,
+      HOOK_CHANNEL: 'ops-room',
+    });
+    const envOut = join(t.dir, 'alert.env');
+    const config: SyncConfig = {
+      teams: [{ team: 'acme', apiKeyEnv: 'ACME_CREDS' }],
+      alerts: { command: `env > ${envOut}`, suppressMinutes: 0 },
+    };
+    try {
+      const clock = new ManualClock(dayAfter + 80 * 86_400_000);
+      const result = await runPipeline([failingSync('sync failed'), alertsStage], ctx(t.db, config, clock));
+      expect(result.stages.find((s) => s.name === 'alerts')?.outcome.counts).toMatchObject({ outcome: 'sent' });
+      const env = readFileSync(envOut, 'utf8');
+      expect(env).toMatch(/^HOOK_CHANNEL=ops-room$/m);
+      expect(env).toMatch(/^VWH_ALERT_FINGERPRINT=/m);
+      expect(env).not.toMatch(/^(ACME_CREDS|VWH_CLUSTER_URL|BACKUP_OF_IT)=/m);
+      expect(env).not.toContain(apiKey);
+      expect(env).not.toContain('hunter2');
+    } finally {
+      process.env = saved;
+    }
+  });
+
   it('an alert the receiver refuses fails the alerts stage (exit 14 when nothing else failed)', async () => {
     const hook = await receiver(500);
     try {

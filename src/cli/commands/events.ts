@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { SyncConfig } from '../../core/config.js';
 import { exitCodesHelp, registerSecret } from '../../core/errors.js';
-import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
+import { checked, DbFile, Port, WebhookSecret, wholeNumber } from '../../core/inputs.js';
 import type { LogFormat, Logger } from '../../core/log.js';
 import type { Receiver } from '../../ops/events/receiver.js';
 import { numberFlag, textFlag } from '../validate.js';
@@ -87,13 +87,15 @@ export async function listenForEvents(
   flags: Omit<ListenFlags, 'config' | 'db' | 'logFormat'>,
   logger: Logger,
 ): Promise<Receiver> {
+  // The flag and the variable are held to the config's rule: an empty or short secret would accept forged bodies.
   const secrets = [
     ...(config.events?.secrets ?? []),
-    ...flags.secret,
+    ...flags.secret.map((s) => checked('--secret', WebhookSecret, s)),
     ...(process.env.VWH_WEBHOOK_SECRETS ?? '')
       .split(',')
       .map((s) => s.trim())
-      .filter(Boolean),
+      .filter(Boolean)
+      .map((s, i) => checked(`VWH_WEBHOOK_SECRETS (secret ${i + 1})`, WebhookSecret, s)),
   ];
   for (const s of secrets) registerSecret(s);
   if (secrets.length === 0) logger.warn('no webhook secret configured: every signed delivery will be refused (401)');

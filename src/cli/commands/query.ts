@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_QUERY_TIMEOUT_S } from '../../core/defaults.js';
 import { exitCodesHelp } from '../../core/errors.js';
-import { DbFile, wholeNumber } from '../../core/inputs.js';
+import { DbFile, timerSeconds, wholeNumber } from '../../core/inputs.js';
 import { numberFlag, READER_HELP, textFlag } from '../validate.js';
 
 const FORMATS = ['table', 'csv', 'json'] as const;
@@ -36,7 +36,7 @@ export function register(program: Command): void {
     .option(
       '--timeout <s>',
       'stop the query after this many seconds, exit 1 (0: no limit)',
-      numberFlag('--timeout', wholeNumber(0)),
+      numberFlag('--timeout', timerSeconds(0)),
       DEFAULT_QUERY_TIMEOUT_S,
     )
     .addHelpText(

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { exitCodesHelp } from '../../core/errors.js';
-import { BaseUrl, Day, DbFile, ExistingDir, wholeNumber } from '../../core/inputs.js';
+import { ApiDay, BaseUrl, DbFile, ExistingDir, TeamName, wholeNumber } from '../../core/inputs.js';
 import { userLine } from '../../core/log.js';
 import type { NightlyFlags } from '../../ops/nightly.js';
 import { numberFlag, textFlag } from '../validate.js';
@@ -57,8 +57,8 @@ export function register(program: Command): void {
       'API base URL (default VWH_BASE_URL, or "baseUrl" in the config)',
       textFlag('--base-url', BaseUrl),
     )
-    .option('--team <name>', 'team name stored in every row (single-key runs)')
-    .option('--today <day>', "the API's current UTC day (default: today)", textFlag('--today', Day))
+    .option('--team <name>', 'team name stored in every row (single-key runs)', textFlag('--team', TeamName))
+    .option('--today <day>', "the API's current UTC day (default: today)", textFlag('--today', ApiDay))
     .option(
       '--models-dir <dir>',
       'your own models folder (default: models.dir in the config, else the shipped models)',

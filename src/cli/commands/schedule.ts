@@ -6,7 +6,7 @@
 import { type Command, Option } from 'commander';
 import { DEFAULT_CRON } from '../../core/config.js';
 import { exitCodesHelp, isVwhError } from '../../core/errors.js';
-import { DbFile, Port, wholeNumber } from '../../core/inputs.js';
+import { DbFile, Port, timerSeconds } from '../../core/inputs.js';
 import type { LogFormat } from '../../core/log.js';
 import type { Receiver } from '../../ops/events/receiver.js';
 import { numberFlag, textFlag } from '../validate.js';
@@ -59,7 +59,7 @@ export function register(program: Command): void {
     .option(
       '--stop-timeout <s>',
       'after SIGINT/SIGTERM, exit 1 if the run has not reached a safe point within this many seconds',
-      numberFlag('--stop-timeout', wholeNumber(1)),
+      numberFlag('--stop-timeout', timerSeconds(1)),
       120,
     )
     .addHelpText(

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { exitCodesHelp, VwhError } from '../../core/errors.js';
-import { Day, Fraction, Port, wholeNumber } from '../../core/inputs.js';
+import { ApiDay, Fraction, Port, wholeNumber } from '../../core/inputs.js';
 import type { ReferenceServer } from '../../reference/index.js';
 import { numberFlag, textFlag } from '../validate.js';
 
@@ -101,7 +101,7 @@ export function register(program: Command): void {
     .option(
       '--today <YYYY-MM-DD>',
       'simulated date (default: today, UTC); the clock starts at 06:00 UTC',
-      textFlag('--today', Day),
+      textFlag('--today', ApiDay),
     )
     .option('--demo', 'create a demo team with projects and history, and print its API key')
     .option('--history-days <n>', 'days of history of the demo team', numberFlag('--history-days', wholeNumber(1)), 90)

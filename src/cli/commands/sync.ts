@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../core/defaults.js';
 import { ExitCode, exitCodesHelp, VwhError } from '../../core/errors.js';
-import { Day, MaxRetryAfterSeconds, MemorySize, Share, Uuid, wholeNumber } from '../../core/inputs.js';
+import { ApiDay, MaxRetryAfterSeconds, MemorySize, Share, Uuid, wholeNumber } from '../../core/inputs.js';
 import { STREAM_NAMES } from '../../core/stream-names.js';
 import type { SyncOptions } from '../../extract/sync.js';
 import { numberFlag, textFlag } from '../validate.js';
@@ -51,9 +51,9 @@ export function register(program: Command): void {
     .option(
       '--since <day>',
       'first day of day-partitioned streams (default: each prompt creation day)',
-      textFlag('--since', Day),
+      textFlag('--since', ApiDay),
     )
-    .option('--until <day>', 'last day (default: today, the API current day)', textFlag('--until', Day))
+    .option('--until <day>', 'last day (default: today, the API current day)', textFlag('--until', ApiDay))
     .option(
       '--full-refresh',
       'fetch everything of the selected streams again, each unit replacing its rows as it lands',
@@ -95,7 +95,7 @@ export function register(program: Command): void {
     .option(
       '--today <day>',
       "the API's current UTC day (default: today; a reference server may simulate another)",
-      textFlag('--today', Day),
+      textFlag('--today', ApiDay),
     )
     .option(
       '--rate-window-ms <ms>',

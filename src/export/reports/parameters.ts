@@ -3,7 +3,7 @@
  * days that exist, a range in order, a project the warehouse knows. They are bound to the query, never spliced.
  */
 import type { DuckDBValue } from '@duckdb/node-api';
-import { VwhError } from '../../core/errors.js';
+import { shown, VwhError } from '../../core/errors.js';
 import { Day } from '../../core/inputs.js';
 import type { Database } from '../../warehouse/duckdb.js';
 import type { ParameterName, Report } from './catalog.js';
@@ -69,7 +69,7 @@ async function resolveProject(db: Database, given: string): Promise<string> {
   const list = known.map((p) => `${JSON.stringify(p.name ?? '')} (${p.project_id})`).join(', ');
   throw new VwhError(
     'USAGE',
-    `${folded.length > 1 ? 'Ambiguous' : 'Unknown'} project ${JSON.stringify(given)}: give a project's name or id. ` +
+    `${folded.length > 1 ? 'Ambiguous' : 'Unknown'} project ${shown(given)}: give a project's name or id. ` +
       `Projects in this warehouse: ${list || '(none)'}.`,
   );
 }

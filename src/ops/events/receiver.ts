@@ -2,7 +2,8 @@
  * `vwh events listen`'s HTTP server. `POST /webhooks` takes the signed action events: the body is read raw (413
  * past the size limit), `X-Webhook-Signature` is checked against every accepted secret (rotation) in constant time
  * after a length check, before the body is parsed (401 when missing or wrong); a body whose `timestamp` is further
- * than the tolerance from the receiver's clock is refused (422: a replay of an old signed body); then the event is
+ * than the tolerance from the receiver's clock is refused (422: a replay of an old signed body), and one that is not
+ * UTF-8 too (400: the journal keeps the body as text, which must encode back to the signed bytes); then the event is
  * journaled durably under the SHA-256 of its body and answered 200 (also for a retry or a replay of a body journaled
  * before, which is not stored again: `X-Webhook-Delivery-Id` is not signed, so it is logged and never the key).
  * `POST /bootstrap` takes the unsigned `project.bootstrap` callback, which is only a hint: the next run confirms it
@@ -85,6 +86,9 @@ export function staleness(timestamp: string, now: number, maxAgeMs: number): str
 
 class TooLarge extends Error {}
 
+/** Throws on bytes that are not UTF-8, and keeps a leading BOM, so the text encodes back to the exact bytes. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
@@ -132,9 +136,17 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       o.logger.warn('webhook refused: missing or invalid signature', { remote: req.socket.remoteAddress });
       return answer(res, 401, { detail: 'missing or invalid X-Webhook-Signature' });
     }
+    // The journal keeps the body as text, which must encode back to the bytes the signature covers: a body that is
+    // not UTF-8 (JSON must be) would be stored with U+FFFD in place of its bytes, so it is refused before storing.
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(body);
+    } catch {
+      return answer(res, 400, { detail: 'the body is not valid UTF-8 (JSON must be UTF-8); nothing was stored' });
+    }
     let parsed: { event: string; timestamp: string };
     try {
-      const json: unknown = JSON.parse(body.toString('utf8'));
+      const json: unknown = JSON.parse(text);
       parsed = signed ? ActionDelivery.parse(json) : BootstrapCallback.parse(json);
     } catch (error) {
       return answer(res, 400, {
@@ -159,7 +171,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       received_at: new Date(o.clock.now()).toISOString(),
       delivery_id: deliveryId,
       signed,
-      body: body.toString('utf8'),
+      body: text,
     });
     o.logger.info(stored ? 'webhook journaled' : 'webhook redelivered (already journaled)', {
       event: parsed.event,

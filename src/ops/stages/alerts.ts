@@ -3,7 +3,7 @@
  * the latest build) and sends one alert (see ../alerts.ts). With problems but no channel configured it is skipped.
  */
 import { DAY_MS, dayToMs } from '../../core/days.js';
-import { type Problem, sendAlert } from '../alerts.js';
+import { type Problem, secretVariables, sendAlert } from '../alerts.js';
 import { freshness } from '../freshness.js';
 import { withOps } from '../ledger.js';
 import { STAGE_EXIT, type Stage, type StageOutcome } from '../stage.js';
@@ -45,6 +45,7 @@ export const alertsStage: Stage = {
           url: alerts.url,
           secret: process.env[alerts.secretEnv ?? 'VWH_ALERT_SECRET'] || undefined,
           command: alerts.command,
+          hiddenEnv: secretVariables(ctx.config),
           suppressMs: (alerts.suppressMinutes ?? 360) * 60_000,
           timeoutMs: alerts.timeoutMs ?? 10_000,
         },
