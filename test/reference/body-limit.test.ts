@@ -72,7 +72,7 @@ describe('a large body refused', () => {
       const res = await request(`${server.baseUrl}/account/create`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(size) },
-        body: upload(),
+        body: Readable.from(upload()),
       }).catch((error: Error) => error);
       if (res instanceof Error) {
         outcomes.push(res.message);
