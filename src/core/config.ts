@@ -26,8 +26,8 @@ import {
 import { STREAM_NAMES } from './stream-names.js';
 
 const Age = z.strictObject({
-  count: wholeNumber(1),
-  period: z.enum(['hour', 'day']),
+  count: wholeNumber(1).describe('how many periods'),
+  period: z.enum(['hour', 'day']).describe('the unit of count'),
 });
 export type Age = z.infer<typeof Age>;
 
@@ -50,13 +50,13 @@ export const ScheduleSection = z.strictObject({
 
 const ParquetExport = z.strictObject({
   outDir: z.string().min(1).describe('the lake folder (Hive-partitioned Parquet)'),
-  raw: z.boolean().optional(),
-  staging: z.boolean().optional(),
-  tables: z.array(z.string()).optional(),
+  raw: z.boolean().optional().describe('also export the raw.* tables (default false)'),
+  staging: z.boolean().optional().describe('also export the staging.* tables (default false)'),
+  tables: z.array(z.string()).optional().describe('only these tables (default: every mart)'),
 });
 const ArrowExport = z.strictObject({
   outDir: z.string().min(1).describe('folder of the Arrow IPC (Feather v2) files, one per mart'),
-  tables: z.array(z.string()).optional(),
+  tables: z.array(z.string()).optional().describe('only these tables (default: every mart)'),
 });
 
 const HtmlExport = z.strictObject({
@@ -115,13 +115,15 @@ export const EventsSection = z.strictObject({
 
 /** The nightly job's sections, spread into the config schema. */
 export const opsSections = {
-  models: ModelsSection.optional(),
-  schedule: ScheduleSection.optional(),
-  exports: ExportsSection.optional(),
-  publish: PublishSection.optional(),
-  alerts: AlertsSection.optional(),
-  freshness: FreshnessSection.optional(),
-  events: EventsSection.optional(),
+  models: ModelsSection.optional().describe('the models vwh run and vwh models build (dbt-like-models/)'),
+  schedule: ScheduleSection.optional().describe('when vwh schedule runs the nightly job'),
+  exports: ExportsSection.optional().describe(
+    "vwh run's exports stage (default: the Parquet lake and the HTML report)",
+  ),
+  publish: PublishSection.optional().describe('the read-only copy BI tools open'),
+  alerts: AlertsSection.optional().describe("where vwh run's alerts go (default: none, the alerts stage only records)"),
+  freshness: FreshnessSection.optional().describe('when vwh status calls a stream stale'),
+  events: EventsSection.optional().describe('vwh events listen, the webhook receiver'),
   cluster: ClusterSection.optional().describe(
     'several machines sharing the teams through PostgreSQL (docs/cluster.md); absent: this machine alone',
   ),
@@ -173,7 +175,10 @@ export const SyncConfig = z.strictObject({
     'part of each key rate window this sync may use, leaving the rest to other users (default 1)',
   ),
   teams: z.array(TeamConfig).min(1).optional().describe('several keys synced in parallel, each on its own budget'),
-  streams: z.array(z.enum(STREAM_NAMES as [string, ...string[]])).optional(),
+  streams: z
+    .array(z.enum(STREAM_NAMES as [string, ...string[]]))
+    .optional()
+    .describe('only these streams (default: every stream)'),
   lookbackDays: wholeNumber(0, 60).optional().describe('recent days re-fetched every sync (default 3)'),
   chunkDays: wholeNumber(1, 366).optional().describe('largest day range of one request (default 31)'),
   windowDays: wholeNumber(1, 366).optional().describe('window of window-grain streams (default 30)'),
@@ -184,7 +189,9 @@ export const SyncConfig = z.strictObject({
   concurrency: wholeNumber(1, 32).optional().describe('requests in flight per key (default 4)'),
   rateWindowMs: wholeNumber(1).optional().describe('rate window length (default 60000)'),
   rateLimit: wholeNumber(1).optional().describe('requests per window (default 70, learnt from X-RateLimit-Limit)'),
-  since: ApiDay.optional(),
+  since: ApiDay.optional().describe(
+    'first day of day-partitioned streams, YYYY-MM-DD (default: each prompt creation day)',
+  ),
   maxRetryAfterSeconds: MaxRetryAfterSeconds.optional().describe(
     'longest Retry-After waited for; a longer one fails its unit, fetched again next run (default 300)',
   ),
@@ -226,7 +233,7 @@ export function loadConfig(path: string | undefined): SyncConfig {
   const parsed = SyncConfig.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map(describeIssue).join('; ');
-    throw new VwhError('CONFIG_INVALID', `Config file ${file} is invalid: ${issues}`);
+    throw new VwhError('CONFIG_INVALID', `Config file ${file} is invalid: ${issues}. ${CONFIG_REFERENCE}`);
   }
   return parsed.data;
 }
@@ -241,10 +248,25 @@ export function whereInJson(text: string, error: Error): string {
   return `${error.message.replace(/ in JSON at position \d+.*$/, '')} at line ${line}, column ${column}`;
 }
 
-/** An issue of the schema as a person fixes it: the field, the problem, and for an unknown field the nearest known one. */
+/** Where every field of the config is listed, with its type, default and meaning (generated from SyncConfig). */
+export const CONFIG_REFERENCE = 'Every field, its type and default: docs/config.md (or vwh config schema).';
+
+/**
+ * An issue of the schema as a person fixes it: the field, the problem, what a valid value looks like (the field's
+ * description), and for an unknown field the nearest known one. zod's own words for a missing field
+ * (`Invalid input: expected string, received undefined`) say neither that it is missing nor what it is for.
+ */
 function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.join('.') || '(root)';
-  if (issue.code !== 'unrecognized_keys') return `${where}: ${issue.message}`;
+  // zod does not keep the input on the issue: a missing field is the type error that received undefined
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) {
+    const about = fieldAt(issue.path)?.description;
+    return `${where} is missing: a ${issue.expected} is required here${about ? ` (${about})` : ''}`;
+  }
+  if (issue.code !== 'unrecognized_keys') {
+    const about = fieldAt(issue.path)?.description;
+    return `${where}: ${issue.message}${about ? ` (${where}: ${about})` : ''}`;
+  }
   const known = knownKeys(issue.path);
   return issue.keys
     .map((key) => {
@@ -256,18 +278,30 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 /** The fields the schema knows at `path` (objects only; the top level and the sections). */
 function knownKeys(path: readonly PropertyKey[]): string[] {
+  return Object.keys((unwrap(fieldAt(path)) as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
+}
+
+/** The schema of the field at `path` (a number steps into an array), as declared: its description is on it. */
+function fieldAt(path: readonly PropertyKey[]): { description?: string } | undefined {
   let schema: unknown = SyncConfig;
   for (const part of path) {
-    const shape = (schema as { shape?: Record<string, unknown> }).shape;
-    let next = shape?.[String(part)];
-    // optional and array wrappers: their inner object
-    for (let i = 0; i < 3 && next && !(next as { shape?: unknown }).shape; i++) {
-      const def = (next as { def?: { innerType?: unknown; element?: unknown } }).def;
-      next = def?.innerType ?? def?.element;
-    }
-    schema = next;
+    // an index: unwrap() below steps into the array's element
+    if (typeof part === 'number') continue;
+    schema = (unwrap(schema) as { shape?: Record<string, unknown> } | undefined)?.shape?.[String(part)];
+    if (!schema) return undefined;
   }
-  return Object.keys((schema as { shape?: Record<string, unknown> })?.shape ?? {});
+  return schema as { description?: string };
+}
+
+/** An optional's or an array's inner schema, down to an object (or the first schema that wraps nothing). */
+function unwrap(schema: unknown): unknown {
+  let next = schema;
+  for (let i = 0; i < 3 && next && !(next as { shape?: unknown }).shape; i++) {
+    const def = (next as { def?: { innerType?: unknown; element?: unknown } }).def;
+    if (!def?.innerType && !def?.element) break;
+    next = def.innerType ?? def.element;
+  }
+  return next;
 }
 
 /** The known field a mistyped one most likely meant: one it starts or ends with, else the closest by edits (at most 3). */

@@ -40,7 +40,8 @@ export async function doctor(flags: DoctorFlags, now: number = Date.now()): Prom
   let config: SyncConfig;
   try {
     config = loadConfig(flags.config);
-    checks.push({ name: 'config', status: 'ok', detail: flags.config ?? 'vwh.config.json (or none: the defaults)' });
+    const file = flags.config ?? 'vwh.config.json';
+    checks.push({ name: 'config', status: 'ok', detail: existsSync(file) ? file : `none (no ${file}): the defaults` });
     checks.push(scheduleCheck(config, flags.config));
     if (config.models?.dir) checks.push(await modelsCheck(config.models.dir, flags.config));
   } catch (error) {

@@ -3,8 +3,8 @@
  * job writes it as each stage starts and ends, each time on a short-lived connection (of the run's one DuckDB
  * instance: see withSharedInstance), because the sync and the models build hold sessions of their own while they
  * work. After each write the newest runs are mirrored to `<warehouse>.runs.json` beside the warehouse: while a run
- * holds the warehouse no other process can open it, and `vwh status` reads the ledger there (the published copy was
- * made before its run ended, so its ledger cannot say how that run ended).
+ * holds the warehouse no other process can open it, and `vwh status` reads the ledger there. The published copy is
+ * made before its run ends: its own ledger is closed as the run stood when the copy was made (closeRunInCopy).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
@@ -160,6 +160,89 @@ export async function closeAbandonedRuns(dbPath: string, now: Date): Promise<num
       .executeTakeFirst();
     return Number(rows.numUpdatedRows ?? 0);
   });
+}
+
+/** What the published copy records of the run that made it (see closeRunInCopy). */
+export interface CopyRunEnd {
+  runId: string;
+  /** When the copy was made: the end of its `publish` row and of its `run` row. */
+  at: Date;
+  /** The run's outcome up to and with the copy (the stages after it cannot change what the copy holds). */
+  status: StageStatus;
+  exitCode: number;
+  /** Every stage of the run: its outcome so far, or AFTER_COPY for those that run after the copy. */
+  stages: Record<string, string>;
+}
+
+/** The status the published copy's ledger gives the stages that run after it was made (alerts). */
+export const AFTER_COPY = 'after this copy';
+
+/**
+ * Closes the run in the published copy's ledger (the copy at `copyPath`, before it is renamed into place): the copy
+ * is made while its `run` and `publish` rows say `running`, and a monitor reading the copy alone (the BI host) would
+ * take them for a killed run. The `publish` row ends succeeded (the copy exists), each stage still to come gets a row
+ * `skipped` with the error AFTER_COPY (its outcome is in the warehouse's ledger), and the `run` row gets the run's
+ * outcome up to the copy. The copy's ledger is not mirrored: the mirror beside the warehouse is the warehouse's.
+ */
+export async function closeRunInCopy(copyPath: string, end: CopyRunEnd): Promise<void> {
+  await withOps(copyPath, async ({ ops }) => {
+    const rows = await ops
+      .selectFrom('ops.pipeline_runs')
+      .select(['stage', 'started_at', 'trigger'])
+      .where('run_id', '=', end.runId)
+      .execute();
+    const run = rows.find((r) => r.stage === 'run');
+    if (!run) return;
+    const since = (stage: string) => {
+      const started = rows.find((r) => r.stage === stage)?.started_at;
+      return started ? end.at.getTime() - new Date(started).getTime() : null;
+    };
+    await ops
+      .updateTable('ops.pipeline_runs')
+      .set({ status: 'succeeded', ended_at: end.at, duration_ms: since('publish') })
+      .where('run_id', '=', end.runId)
+      .where('stage', '=', 'publish')
+      .execute();
+    const after = Object.entries(end.stages).filter(([, status]) => status === AFTER_COPY);
+    for (const [stage] of after) {
+      await ops.deleteFrom('ops.pipeline_runs').where('run_id', '=', end.runId).where('stage', '=', stage).execute();
+      await ops
+        .insertInto('ops.pipeline_runs')
+        .values({
+          run_id: end.runId,
+          stage,
+          trigger: run.trigger,
+          started_at: end.at,
+          ended_at: end.at,
+          status: 'skipped',
+          duration_ms: null,
+          exit_code: null,
+          counts: null,
+          error: `${AFTER_COPY}: it runs after the published copy is made; its outcome is in the warehouse's ledger`,
+        })
+        .execute();
+    }
+    await ops
+      .updateTable('ops.pipeline_runs')
+      .set({
+        status: end.status,
+        ended_at: end.at,
+        duration_ms: since('run'),
+        exit_code: end.exitCode,
+        counts: JSON.stringify({ stages: end.stages }),
+        error: end.status === 'failed' ? `failed before this copy: ${failedStages(end.stages)}` : null,
+      })
+      .where('run_id', '=', end.runId)
+      .where('stage', '=', 'run')
+      .execute();
+  });
+}
+
+function failedStages(stages: Record<string, string>): string {
+  return Object.entries(stages)
+    .filter(([, status]) => status === 'failed')
+    .map(([stage]) => stage)
+    .join(', ');
 }
 
 /** The start of the newest run whose status is succeeded or partial (a finished run), or undefined. */

@@ -4,7 +4,7 @@
  */
 
 import { type Clock, systemClock } from '../core/clock.js';
-import { loadConfig } from '../core/config.js';
+import { loadConfig, readKey, type SyncConfig } from '../core/config.js';
 import { ensureWritableFile } from '../core/folders.js';
 import { createLogger, jsonLine, type LogFormat, type Logger, wantsColor } from '../core/log.js';
 import type { SyncOptions } from '../extract/sync.js';
@@ -67,6 +67,9 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
   const embedded = flags.embedded || wantsEmbedded(config, flags);
   // A conditional spread: an explicit today: undefined would override the world's default day.
   const world = { ...DEMO_WORLD, ...flags.world, ...(flags.today ? { today: flags.today } : {}) };
+  // Every team's key is reached before anything is written: a team without one once created the warehouse, failed
+  // its sync (exit 3) and still printed the next queries.
+  if (!embedded) reachKeys(config, flags);
   // before the embedded services start: a warehouse folder this user cannot write is a usage error, not a hang
   ensureWritableFile(dbPath, '--db (or "db" in the config)');
   // and no output of the run may land on one of its inputs (publish.path on the warehouse replaced it mid-run)
@@ -136,4 +139,13 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
       await services.close();
     }
   }
+}
+
+/** Reads every key the sync will use (the teams' variables or files, else VWH_API_KEY / --key-file): AUTH_MISSING_KEY. */
+function reachKeys(config: SyncConfig, flags: NightlyFlags): void {
+  if (!config.teams) {
+    readKey(flags.keyFile ? { file: flags.keyFile } : {}, 'the sync');
+    return;
+  }
+  for (const team of config.teams) readKey({ env: team.apiKeyEnv, file: team.apiKeyFile }, `team ${team.team}`);
 }

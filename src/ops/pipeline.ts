@@ -37,7 +37,7 @@ export function newRunId(now: number): string {
 
 export async function runPipeline(
   stages: readonly Stage[],
-  context: Omit<RunContext, 'runId' | 'outcomes'> & {
+  context: Omit<RunContext, 'runId' | 'outcomes' | 'plan'> & {
     runId?: string;
     /**
      * Checked once the lock is held: a reason not to run (the firing was served meanwhile by another process), or
@@ -87,7 +87,12 @@ async function runLocked(
     return { runId: '', skipped: skip, status: 'succeeded', exitCode: ExitCode.ok, stages: [] };
   }
   const { onlyIf: _onlyIf, ...rest } = context;
-  const ctx: RunContext = { ...rest, runId: context.runId ?? newRunId(clock.now()), outcomes: new Map() };
+  const ctx: RunContext = {
+    ...rest,
+    runId: context.runId ?? newRunId(clock.now()),
+    outcomes: new Map(),
+    plan: stages.map((s) => s.name),
+  };
   const abandoned = await closeAbandonedRuns(ctx.dbPath, new Date(clock.now()));
   if (abandoned > 0) logger.warn('runs killed before their end are now marked interrupted', { rows: abandoned });
   const started = clock.now();
@@ -181,7 +186,9 @@ async function runStage(stage: Stage, ctx: RunContext): Promise<StageOutcome> {
 }
 
 /** The run's status and exit code: the first failed stage decides; an interrupted run exits 130; partial is 2. */
-function summarize(stages: PipelineResult['stages']): Pick<PipelineResult, 'status' | 'exitCode'> {
+export function summarize(
+  stages: ReadonlyArray<{ name: StageName; outcome: StageOutcome }>,
+): Pick<PipelineResult, 'status' | 'exitCode'> {
   const firstFailed = stages.find((s) => s.outcome.status === 'failed');
   if (stages.some((s) => s.outcome.status === 'interrupted'))
     return { status: 'interrupted', exitCode: EXIT_INTERRUPTED };

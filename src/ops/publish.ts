@@ -27,8 +27,15 @@ export interface PublishResult {
   tables: number;
 }
 
-/** Copies the (closed) warehouse to `target` atomically. */
-export async function publishWarehouse(dbPath: string, target: string): Promise<PublishResult> {
+/**
+ * Copies the (closed) warehouse to `target` atomically. `amend` changes the copy before it is checked and renamed
+ * into place (`vwh run` closes its run in the copy's ledger: closeRunInCopy).
+ */
+export async function publishWarehouse(
+  dbPath: string,
+  target: string,
+  amend?: (copy: string) => Promise<void>,
+): Promise<PublishResult> {
   if (!existsSync(dbPath)) throw new VwhError('USAGE', `No warehouse at ${dbPath} to publish.`);
   // A WAL left beside the file holds committed work the file lacks: fold it in before copying the file alone.
   if (existsSync(`${dbPath}.wal`)) {
@@ -45,6 +52,11 @@ export async function publishWarehouse(dbPath: string, target: string): Promise<
   rmSync(temp, { force: true });
   try {
     copyFileSync(dbPath, temp);
+    if (amend) {
+      await amend(temp);
+      // closing the copy checkpointed it; a WAL left over would not follow the file through the rename
+      if (existsSync(`${temp}.wal`)) throw new Error(`${temp}.wal was left after amending the copy`);
+    }
     const tables = await checkCopy(temp);
     chmodSync(temp, 0o444);
     const fd = openSync(temp, 'r');
@@ -55,6 +67,7 @@ export async function publishWarehouse(dbPath: string, target: string): Promise<
     return { path: target, bytes: statSync(target).size, tables };
   } catch (error) {
     rmSync(temp, { force: true });
+    rmSync(`${temp}.wal`, { force: true });
     throw error instanceof VwhError
       ? error
       : new VwhError('INTERNAL', `Publishing ${target} failed: ${(error as Error).message}`, { cause: error });

@@ -39,6 +39,8 @@ export interface RunContext {
   stop: AbortSignal;
   /** Outcomes of the stages that ran before, for the stages that report on them (alerts). */
   outcomes: Map<StageName, StageOutcome>;
+  /** The run's stages in order (publish names those after it in the published copy). */
+  plan: StageName[];
 }
 
 export interface Stage {

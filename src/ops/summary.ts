@@ -54,6 +54,10 @@ export function formatSummary(result: PipelineResult, places: Places, style: Sum
     lines.push('', ...afterStop(result), '', `Where to look: the warehouse ${places.db}`);
     return `${lines.join('\n')}\n`;
   }
+  if (result.status === 'failed') {
+    lines.push('', ...afterFailure(result), '', `Where to look: the warehouse ${places.db}`);
+    return `${lines.join('\n')}\n`;
+  }
   lines.push('', 'Where to look:', `  warehouse       ${places.db}`);
   if (places.published) lines.push(`  published copy  ${places.published}   (open this one from BI tools)`);
   if (places.report) lines.push(`  HTML report     ${places.report}`);
@@ -112,6 +116,23 @@ export function whatChanged(stage: string, c: Record<string, unknown>, status = 
   }
 }
 
+/**
+ * After a failed run: the stage that failed and what to do, never the queries of a good night (the marts they read
+ * may not exist). The stage's error says what was wrong; the stages it skipped kept the last finished run's files.
+ */
+export function afterFailure(result: PipelineResult): string[] {
+  const failed = result.stages.find((s) => s.outcome.status === 'failed');
+  if (!failed) return [];
+  const skipped = result.stages.filter((s) => s.outcome.status === 'skipped').map((s) => s.name);
+  return [
+    `The ${failed.name} stage failed: ${(failed.outcome.error ?? 'see the log above').split('\n')[0]}`,
+    ...(skipped.length
+      ? [`Not run: ${skipped.join(', ')} (the published copy and the reports stay those of the last finished run).`]
+      : []),
+    `Fix what the error names (docs/errors.md lists each code and its fix), then run \`${cliCommand()} run\` again; \`${cliCommand()} doctor\` checks the config, the keys and the warehouse.`,
+  ];
+}
+
 /** After Ctrl-C (or SIGTERM): what was saved, what did not run, and that the next run resumes. */
 function afterStop(result: PipelineResult): string[] {
   const sync = result.stages.find((s) => s.name === 'sync')?.outcome;
@@ -150,6 +171,7 @@ export function summaryFields(result: PipelineResult, places: Places): Record<st
     })),
     places,
     ...(result.status === 'interrupted' ? { next: afterStop(result).join(' ') } : {}),
+    ...(result.status === 'failed' ? { next: afterFailure(result).join(' ') } : {}),
   };
 }
 

@@ -53,6 +53,31 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.cleanup());
 
+describe('the published copy on its own (a monitor on the BI host)', () => {
+  it('says the run it holds succeeded, with the stages after the copy named as such', async () => {
+    const check = await vwh(['status', '--check', '--db', published, '--config', config], { cwd: t.dir });
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    expect(check.stdout).toMatch(new RegExp(`^OK the last run ${esc(firstRun)} succeeded`));
+    const status = await vwh(['status', '--json', '--db', published, '--config', config], { cwd: t.dir });
+    expect(status.code, status.stderr).toBe(0);
+    const run = JSON.parse(status.stdout).runs[0];
+    expect(run).toMatchObject({ run_id: firstRun, status: 'succeeded', exit_code: 0, error: null });
+    expect(run.ended_at).not.toBeNull();
+    expect(run.stages.map((s: { stage: string; status: string }) => `${s.stage}:${s.status}`)).toEqual([
+      'events:succeeded',
+      'sync:succeeded',
+      'models:succeeded',
+      'exports:skipped', // no exports in this config
+      'publish:succeeded',
+      'alerts:skipped',
+    ]);
+    expect(run.stages.at(-1).error).toMatch(/^after this copy: .*outcome is in the warehouse's ledger/);
+    // the warehouse's own ledger has the whole run, alerts included
+    const whole = await vwh(['status', '--json', '--db', t.db, '--config', config], { cwd: t.dir });
+    expect(JSON.parse(whole.stdout).runs[0].stages.at(-1)).toMatchObject({ stage: 'alerts', status: 'succeeded' });
+  });
+});
+
 describe('readers while vwh run holds the warehouse', () => {
   it('query, report, doctor and status answer (exit 0) from the published copy and say so; --max-age judges staleness', async () => {
     const second = run('2026-04-11');

@@ -32,7 +32,7 @@ function context(
   db: string,
   clock: ManualClock,
   stop = new AbortController().signal,
-): Omit<RunContext, 'runId' | 'outcomes'> {
+): Omit<RunContext, 'runId' | 'outcomes' | 'plan'> {
   return {
     trigger: 'manual',
     dbPath: db,

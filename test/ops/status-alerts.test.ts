@@ -51,7 +51,7 @@ const failingSync = (message: string): Stage => ({
   run: async () => ({ status: 'failed', exitCode: 10, error: message }),
 });
 
-function ctx(db: string, config: SyncConfig, clock: ManualClock): Omit<RunContext, 'runId' | 'outcomes'> {
+function ctx(db: string, config: SyncConfig, clock: ManualClock): Omit<RunContext, 'runId' | 'outcomes' | 'plan'> {
   return {
     trigger: 'schedule',
     dbPath: db,

@@ -26,3 +26,26 @@ describe('the run summary', () => {
     expect(lines(2).find((l) => l.trim().startsWith('sync'))).toMatch(/succeeded +1\.2 s$/);
   });
 });
+
+describe('the summary of a failed run', () => {
+  it('says what failed and what to do, never the queries of a good night', () => {
+    const failed: PipelineResult = {
+      runId: 'r2',
+      status: 'failed',
+      exitCode: 10,
+      stages: [
+        {
+          name: 'sync',
+          outcome: { status: 'failed', error: 'No API key for team north [AUTH_MISSING_KEY]' },
+          durationMs: 5,
+        },
+        { name: 'models', outcome: { status: 'skipped', error: 'needs sync (failed)' }, durationMs: 0 },
+      ],
+    };
+    const text = formatSummary(failed, { db: '/w.duckdb' });
+    expect(text).not.toContain('Query it next');
+    expect(text).toContain('The sync stage failed: No API key for team north [AUTH_MISSING_KEY]');
+    expect(text).toContain('Not run: models');
+    expect(text).toMatch(/docs\/errors\.md/);
+  });
+});

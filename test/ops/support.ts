@@ -60,5 +60,6 @@ export function stageContext(db: string, sync: RunContext['sync'] = {}): RunCont
     out: capture().out,
     stop: new AbortController().signal,
     outcomes: new Map(),
+    plan: [],
   };
 }

@@ -80,6 +80,11 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       'Check the config, the key (validity, tier, the API day), the warehouse and its lock, disk space and the published copy.',
     load: () => import('./doctor.js'),
   },
+  config: {
+    term: 'config',
+    description: 'Print the JSON Schema of vwh.config.json, or its reference page (docs/config.md).',
+    load: () => import('./config.js'),
+  },
   report: {
     term: 'report [options] [name]',
     description: 'Write a named report (sql/reports/*.sql) as CSV, JSON or Markdown; `vwh report --list` names them.',
