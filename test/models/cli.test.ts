@@ -40,7 +40,7 @@ async function prepared(fixture?: string): Promise<Sandbox> {
 }
 
 describe('vwh models', () => {
-  it('build writes manifest and run results, logs JSON lines per model off a terminal, exits 0', async () => {
+  it('build writes manifest and run results, logs JSON lines per model with --log-format json, exits 0', async () => {
     s = await prepared('shop');
     const target = join(s.dir, 'target');
     const r = await vwh(
@@ -53,9 +53,11 @@ describe('vwh models', () => {
       target,
       '--end',
       '2026-01-05',
+      '--log-format',
+      'json',
     );
     expect(r.code).toBe(0);
-    // off a terminal stdout is JSON too: the closing tally as an event
+    // in JSON mode stdout is JSON too: the closing tally as an event
     const done = r.out
       .trim()
       .split('\n')
