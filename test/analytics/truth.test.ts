@@ -348,6 +348,22 @@ describe('marts.brand_visibility_trend alerts against the true changes', () => {
     expect(binomialTail(bad(weekly), weekly.length, 0.1)).toBeGreaterThan(0.05);
   });
 
+  it('says what it can detect: true changes at least the row’s MDE are flagged the right way at least half the time', () => {
+    for (const metric of ['wow', 'mom'] as const) {
+      const list = changes.filter((c) => c.row.metric === metric);
+      // every tested change carries its MDE, beyond the test's margin
+      expect(list.every((c) => c.row.mde_pp !== null && c.row.mde_pp > (metric === 'wow' ? 1 : 0.5))).toBe(true);
+      const seen = list.filter((c) => c.row.mde_pp !== null && Math.abs(c.truePp) >= c.row.mde_pp);
+      const flagged = seen.filter(rightWay).length;
+      console.info(
+        `  ${metric}: median MDE ${median(list.map((c) => c.row.mde_pp ?? 0)).toFixed(2)} pp; true changes >= MDE: ` +
+          `${flagged} of ${seen.length} flagged the right way (${pct(flagged, seen.length)})`,
+      );
+      if (metric === 'mom') expect(seen.length).toBeGreaterThanOrEqual(20);
+      if (seen.length > 0) expect(flagged / seen.length).toBeGreaterThanOrEqual(0.5);
+    }
+  });
+
   it('flags true changes as often as the sample allows: power by |true change| / se, and the own brand month over month', () => {
     for (const metric of ['wow', 'mom'] as const) {
       const list = changes.filter((c) => c.row.metric === metric);

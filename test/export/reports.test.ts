@@ -414,7 +414,7 @@ describe('html report', () => {
     await expect(writeHtmlReport({ db: world.db, out: one, projectId: 'nope' })).rejects.toMatchObject({
       exitCode: 64,
     });
-  }, 120_000);
+  }, 240_000);
 
   it('on days built before share of voice had intervals, says so instead of inventing one (report and chart)', async () => {
     // A warehouse upgraded from a version without the interval sums keeps nulls on its older days.
