@@ -172,8 +172,8 @@ async function main(): Promise<void> {
         met: (figures.wow_flags ?? 0) >= 50 && (figures.wow_flags_wrong_pct ?? 100) <= 10,
       },
       opportunities: {
-        target: '≤ 10 % of top-10 rows where the brand truly leads by ≥ 5 points',
-        met: (figures.top10_brand_leads_5pp_pct ?? 100) <= 10,
+        target: '≤ 10 % of top-10 rows where the brand truly leads by ≥ 5 points (over at least one row)',
+        met: leads.length > 0 && (figures.top10_brand_leads_5pp_pct ?? 100) <= 10,
       },
     },
     details: {
