@@ -86,3 +86,22 @@ create or replace macro share_low(x, m, c, s, n) as
 
 create or replace macro share_high(x, m, c, s, n) as
   list_transform([share_effective_n(x, m, c, s, n)], e -> wilson_high(x / m * e, e))[1];
+
+-- The standard normal quantile z with P(Z > z) = p, for 0 < p < 1 (Abramowitz & Stegun 26.2.23, absolute error
+-- < 4.5e-4): the one-sided critical value of a test at level p. NULL outside (0, 1).
+create or replace macro normal_isf(p) as
+  case
+    when p is null or p <= 0 or p >= 1 then null
+    when p <= 0.5 then
+      sqrt(-2 * ln(p)) - (2.515517 + 0.802853 * sqrt(-2 * ln(p)) + 0.010328 * (-2 * ln(p)))
+        / (1 + 1.432788 * sqrt(-2 * ln(p)) + 0.189269 * (-2 * ln(p)) + 0.001308 * sqrt(-2 * ln(p)) ^ 3)
+    else
+      -(sqrt(-2 * ln(1 - p)) - (2.515517 + 0.802853 * sqrt(-2 * ln(1 - p)) + 0.010328 * (-2 * ln(1 - p)))
+        / (1 + 1.432788 * sqrt(-2 * ln(1 - p)) + 0.189269 * (-2 * ln(1 - p)) + 0.001308 * sqrt(-2 * ln(1 - p)) ^ 3))
+  end;
+
+-- Minimum detectable change at 80% power of a one-sided test at level alpha against "the change exceeds margin",
+-- with standard error se (all in the same unit): margin + (z_{1−alpha} + z_{0.8}) · se, z_{0.8} = 0.841621. A true
+-- change of that size is discovered 80% of the time (in its own direction). NULL when alpha or se is NULL.
+create or replace macro mde80(margin, alpha, se) as
+  margin + (normal_isf(alpha) + 0.841621) * se;

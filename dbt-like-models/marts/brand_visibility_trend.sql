@@ -112,6 +112,8 @@ columns:
   wow_alert: wow_significant and not already discovered in the same direction the day before (once per episode)
   mom_p_value: one-sided p-value that the month-over-month change exceeds 0.5 point in its direction (null when not tested)
   mom_alert: the same for month over month
+  wow_mde_pp: "minimum detectable week-over-week change at 80% power, percentage points: the 1-point margin plus (z at the threshold Benjamini–Hochberg used that day, q·k/m, or q/m with no discovery, + z at 80%) × the change's standard error; a true change of that size in either direction is discovered 80% of the time (null when not tested)"
+  mom_mde_pp: the same for month over month (0.5-point margin, q = 0.05)
 audits:
   - not_null: [team_id, project_id, brand_id, provider, date, responses_7d, mentions_7d, wow_significant, mom_significant]
   - unique: [team_id, project_id, brand_id, provider, date]
@@ -503,12 +505,30 @@ bh as (
       over (partition by team_id, date, metric), 0) as discovered
   from ranked
 ),
+thresholds as (
+  -- The p-value threshold Benjamini–Hochberg used for the family: q·k/m at its largest discovery k, or q/m (what the
+  -- first discovery would have needed) when it made none. The minimum detectable change is read at it.
+  select
+    team_id, date, metric,
+    (case metric when 'wow' then 0.01 else 0.05 end) * greatest(count(*) filter (where discovered), 1) / count(*)
+      as alpha
+  from bh
+  group by team_id, date, metric
+),
 decided as (
   select
     t.*,
     coalesce(w.discovered, false) as wow_disc,
-    coalesce(mo.discovered, false) as mom_disc
+    coalesce(mo.discovered, false) as mom_disc,
+    -- MDE at 80% power against the same margin, at the family's threshold, with the change's standard error (the
+    -- Newcombe interval's half-width / 1.96): what size of change this test could have seen. Null where not tested.
+    case when t.wow is not null and not t.measurement_change_wow then
+      mde80(0.01, wa.alpha, (t.wow_hi - t.wow_lo) / (2 * 1.959964)) end as wow_mde,
+    case when t.mom is not null and not t.measurement_change_mom then
+      mde80(0.005, ma.alpha, (t.mom_hi - t.mom_lo) / (2 * 1.959964)) end as mom_mde
   from tests as t
+  left join thresholds as wa on wa.metric = 'wow' and wa.team_id = t.team_id and wa.date = t.date
+  left join thresholds as ma on ma.metric = 'mom' and ma.team_id = t.team_id and ma.date = t.date
   left join bh as w
     on w.metric = 'wow' and w.team_id = t.team_id and w.project_id = t.project_id and w.brand_id = t.brand_id
     and w.provider = t.provider and w.date = t.date
@@ -562,6 +582,7 @@ select
   round(100 * wow_mix, 2) as wow_prompt_mix_pp,
   wow_p as wow_p_value,
   wow_alert_open as wow_alert,
+  round(100 * wow_mde, 2) as wow_mde_pp,
   responses_28d,
   mentions_28d,
   round(100 * p28, 2) as visibility_28d_pct,
@@ -585,7 +606,8 @@ select
   cast(pn_prev28 as bigint) as mom_panel_prev_responses,
   round(100 * mom_mix, 2) as mom_prompt_mix_pp,
   mom_p as mom_p_value,
-  mom_alert_open as mom_alert
+  mom_alert_open as mom_alert,
+  round(100 * mom_mde, 2) as mom_mde_pp
 from episodes
 where date between @start_date and @end_date
   -- not a partial day, and some window of the row holds answers of the series (the 56 days ending on it)

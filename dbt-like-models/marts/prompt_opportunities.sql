@@ -4,8 +4,23 @@ description: |
   Which prompts are worth working on, per project, over the 28 days ending on the project's last complete day, per
   provider and for all providers pooled.
 
-  `opportunity_searches_per_month = demand × intent_weight × (1 − position_weighted_visibility) ×
-  best_competitor_visibility`, in (intent-weighted) searches per month: unbounded, it is not a 0–100 score.
+  Two lists (`list`): **win**, the prompts whose answers name the best tracked competitor more often than the own
+  brand beyond sampling noise (the lower 95% bound of its lead, `gap_ci_low_pp`, above 0), and **defend**, the
+  prompts the brand leads, ties, or trails by less than the noise (no competitor shown to lead it). Each is ranked
+  on its own (`score_rank` within project, provider and list):
+
+  - win: `opportunity_searches_per_month = demand × intent_weight × gap_ci_low_pp / 100`, the searches a month
+    whose answers a competitor leads, by the lower 95% bound of its lead: a prompt is an opportunity in proportion
+    to the gap a competitor holds over the brand, as far as the sample shows it, times its demand.
+  - defend: `defend_searches_per_month = demand × intent_weight × visibility`, the searches a month whose answers
+    the brand holds (what losing them would cost); null on win rows. opportunity_searches_per_month is 0 there.
+
+  Both in intent-weighted searches per month, between 0 and the prompt's demand: not 0–100 scores.
+
+  The gap's interval (`gap_ci_low_pp`, `gap_ci_high_pp`) is Newcombe's hybrid score interval of the competitor's
+  share minus the brand's (macros/stats.sql) over the same answers, as if the two were independent samples: the
+  shares of one answer set are correlated (an answer can name both, or neither), and where naming one brand makes
+  naming the other less likely the interval is a little narrow; where they go together, wide.
 
   Listed (`is_listed`, ranked by `score_rank`) only when the prompt is active at the window's end (it has answers on
   window_to) and has at least 30 answers in the window over all providers (`prompt_responses`): a prompt
@@ -25,7 +40,10 @@ description: |
   - `best_competitor_visibility` = the highest share of answers naming one tracked competitor: how open the
     answer space is to brands (0 when AI answers name no competitor: nothing to take).
 
-  The figure reads as "monthly searches whose answers favour someone else", so prompts compare across projects.
+  Before issue 54 the score was demand × intent_weight × (1 − position-weighted visibility) × best competitor
+  visibility: demand ranked it almost alone, and a third of its top 10 were prompts the brand led. A win list by the point estimate alone (gap_pp > 0) was
+  made, on worlds where the brand leads almost every prompt, mostly of prompts a true lead of the brand's had flipped
+  by noise (3 of 5 rows on the holdout worlds of bench/alert-power.ts).
 grain: one row per team, project, prompt and provider (and `all`)
 columns:
   team_id: the config's team
@@ -55,8 +73,13 @@ columns:
   is_listed: active at the window's end (answers on window_to) and prompt_responses >= 30; only listed prompts are ranked
   intent: the prompt's intent (null when the API gives none)
   intent_weight: documented weight of the intent
-  opportunity_searches_per_month: demand × intent_weight × (1 − position_weighted_visibility) × best_competitor_visibility, intent-weighted searches per month
-  score_rank: 1 = the largest opportunity_searches_per_month of the project's listed prompts on this provider; null when not listed
+  gap_pp: 100 × (best_competitor_visibility − visibility), percentage points; > 0 when a competitor leads
+  gap_ci_low_pp: Newcombe 95% lower bound of gap_pp
+  gap_ci_high_pp: Newcombe 95% upper bound of gap_pp
+  list: "win (a competitor leads beyond sampling noise: gap_ci_low_pp > 0) | defend (no competitor shown to lead)"
+  opportunity_searches_per_month: "win: demand × intent_weight × gap_ci_low_pp / 100, intent-weighted searches per month; 0 on defend rows"
+  defend_searches_per_month: "defend: demand × intent_weight × visibility, the searches a month whose answers the brand holds; null on win rows"
+  score_rank: 1 = the largest score of the project's listed prompts on this provider in its list (opportunity_searches_per_month on win, defend_searches_per_month on defend); null when not listed
 audits:
   - unique: [team_id, project_id, prompt_id, provider]
   - not_null: [team_id, project_id, prompt_id, provider, responses, visibility, position_weighted_visibility, best_competitor_visibility, intent_weight, opportunity_searches_per_month, is_listed]
@@ -64,6 +87,8 @@ audits:
   - expression: {sql: "best_competitor_visibility between 0 and 1", name: competitor_visibility_in_range}
   - expression: {sql: "opportunity_searches_per_month between 0 and coalesce(demand, 0)", name: score_within_demand}
   - expression: {sql: "(score_rank is not null) = is_listed", name: ranked_iff_listed}
+  - expression: {sql: "(list = 'win') = coalesce(gap_ci_low_pp > 0, false) and coalesce(defend_searches_per_month between 0 and coalesce(demand, 0), list = 'win')", name: lists_and_defend_score}
+  - accepted_values: {column: list, values: [win, defend]}
   - expression: {sql: "not is_listed or (prompt_responses >= 30 and last_answer_day = window_to)", name: listed_active_with_answers}
   - accepted_values: {column: demand_source, values: [overview, project_median]}
 */
@@ -177,6 +202,19 @@ scored as (
   left join best_competitor as bc
     on bc.team_id = pp.team_id and bc.project_id = pp.project_id and bc.prompt_id = pp.prompt_id
     and bc.provider = pp.provider
+),
+gaps as (
+  -- The best competitor's lead over the brand on the same answers, with Newcombe's interval (macros/stats.sql).
+  select
+    *,
+    best_competitor_visibility - visibility as gap,
+    newcombe_low(best_competitor_mentions, responses, brand_mentions, responses) as gap_lo,
+    newcombe_high(best_competitor_mentions, responses, brand_mentions, responses) as gap_hi,
+    case when gap_lo > 0 then 'win' else 'defend' end as list,
+    case when gap_lo > 0 then coalesce(demand, 0) * intent_weight * gap_lo else 0 end as win_score,
+    case when not coalesce(gap_lo > 0, false) then coalesce(demand, 0) * intent_weight * visibility end
+      as defend_score
+  from scored
 )
 select
   team_id,
@@ -206,11 +244,14 @@ select
   prompt_responses,
   last_answer_day,
   is_listed,
-  coalesce(demand, 0) * intent_weight * (1 - position_weighted_visibility) * best_competitor_visibility
-    as opportunity_searches_per_month,
+  100 * gap as gap_pp,
+  100 * gap_lo as gap_ci_low_pp,
+  100 * gap_hi as gap_ci_high_pp,
+  list,
+  win_score as opportunity_searches_per_month,
+  defend_score as defend_searches_per_month,
   case when is_listed then row_number() over (
-    partition by team_id, project_id, provider, is_listed
-    order by coalesce(demand, 0) * intent_weight * (1 - position_weighted_visibility) * best_competitor_visibility desc,
-      prompt_id
+    partition by team_id, project_id, provider, is_listed, list
+    order by coalesce(win_score, 0) + coalesce(defend_score, 0) desc, gap desc, prompt_id
   ) end as score_rank
-from scored
+from gaps

@@ -24,18 +24,21 @@ description: |
     lists can be pitched), ugc 0.9 (forums the brand can take part in), reference 0.7, other 0.6,
     institutional 0.5, corporate 0.3 (a competitor's own site).
 
-  Each factor is in [0, 1], so the score is in [0, 100] and grows with each of the three. The own website gets
-  no score. When the gap term does not move (tau2 = 0: every domain's gap_share_shrunk is the project's share g),
+  Each factor is in [0, 1], so the score is in [0, 100] and grows with each of the three (100 would be a domain
+  every answer cites, every citing answer leaving the brand out, editorial: on the reference worlds the top score
+  is 10–20). The own website and the tracked competitors' own websites (`is_competitor_domain`: the domain, or a
+  subdomain of it, of a competitor's `website` in staging.competitors) get no score and are no opportunity: the
+  brand cannot earn a place on a rival's site. Nor do they count in the project's gap share. When the gap term does not move (tau2 = 0: every domain's gap_share_shrunk is the project's share g),
   the score is 100 × (0.25 + 0.75 g) × reach × category_weight: a constant times reach × category weight, so the
   ranking is by how often AI cites the domain and the kind of site, nothing more.
 
   `is_opportunity` (the list to work through) is a threshold on the gap, not on reach: not the own website, cited
-  without the brand at least 3 times (the API's rule), and the 95% lower bound of its gap share above the project's
-  gap share (project_gap_share, over its cited third-party domains): answers citing the domain leave the brand out
-  for a competitor more often than the project's answers do, beyond sampling noise. On the reference worlds 0–10% of
-  a project's domains pass (the API's rule alone passed 117 of 118). `addressed_by_action_id` marks a domain a
-  completed action already targeted (a domain target of staging.actions): worked on already, it stays listed with
-  its measured gap.
+  without the brand at least 3 times (the API's rule), not a competitor's website, and the 95% lower bound of its
+  gap share above the project's gap share (project_gap_share, over its cited third-party domains): answers citing
+  the domain leave the brand out for a competitor more often than the project's answers do, beyond sampling noise.
+  On the reference worlds 0–10% of a project's domains pass (the API's rule alone passed 117 of 118).
+  `addressed_by_action_id` marks a domain a completed action already targeted (a domain target of staging.actions):
+  worked on already, it stays listed with its measured gap.
 
   The API's rule ("cited 3 or more times in answers where the brand is not mentioned", own website excluded) is
   recomputed from the answers (meets_api_rule, unbranded_citations) and set against the API's list for the same
@@ -53,6 +56,7 @@ columns:
   category: "0 corporate, 1 editorial, 2 institutional, 3 reference, 4 ugc, 5 other"
   category_name: name of the category
   is_own_domain: the project's own website (never an opportunity)
+  is_competitor_domain: a tracked competitor's own website (its domain or a subdomain; never an opportunity, no score)
   responses: answers of the project in the window
   citing_responses: answers citing the domain
   citations: references to the domain
@@ -70,7 +74,7 @@ columns:
   competitors_in_window: distinct tracked competitors in all the project's answers of the window
   competitor_density: competitor_mentions / (citing_responses × competitors_in_window), 0..1 (0 when none seen)
   category_weight: documented weight of the category (above)
-  opportunity_score: "0..100, rounded to 4 decimals; null for the own website"
+  opportunity_score: "0..100, rounded to 4 decimals; null for the own website and the competitors' websites"
   score_rank: 1 = best score of the project
   unbranded_citations: citations in answers not naming the brand (the API's citation_count)
   meets_api_rule: not the own website and unbranded_citations >= 3
@@ -78,14 +82,15 @@ columns:
   api_citation_count: the API's citation_count for the domain (null when not listed)
   api_window_modelled: every answer the API's window counted is in the build (false when the sync landed answers of days after the build's last day inside it, e.g. today's on-time answers on a run during the day; null without an API window)
   agrees_with_api: meets_api_rule = api_listed and the counts are equal when listed (null without an API window, or when api_window_modelled is false)
-  project_gap_share: the project's gap share over its cited third-party domains (Σ competitor_only_responses / Σ citing_responses)
-  is_opportunity: meets_api_rule and gap_share_ci_low > project_gap_share (the gap is larger than the project's, beyond sampling)
+  project_gap_share: the project's gap share over its cited third-party domains, neither its own nor a competitor's website (Σ competitor_only_responses / Σ citing_responses)
+  is_opportunity: meets_api_rule, not a competitor's website, and gap_share_ci_low > project_gap_share (the gap is larger than the project's, beyond sampling)
   addressed_by_action_id: a completed action of the project that targets this domain (the newest completed), null when none
   addressed_by_action: that action's title
 audits:
   - unique: [team_id, project_id, domain]
   - not_null: [team_id, project_id, window_from, window_to, domain, category, responses, citing_responses, is_opportunity]
-  - expression: {sql: "opportunity_score between 0 and 100 or is_own_domain", name: score_in_range}
+  - expression: {sql: "opportunity_score between 0 and 100 or is_own_domain or is_competitor_domain", name: score_in_range}
+  - expression: {sql: "not (is_competitor_domain and is_opportunity)", name: competitor_domain_never_opportunity}
   - expression: {sql: "reach <= citing_share + 1e-12", name: reach_below_share}
   - expression: {sql: "competitor_density between 0 and 1 and gap_share between 0 and 1", name: factors_in_range}
   - expression: {sql: "not (is_own_domain and is_opportunity)", name: own_domain_never_opportunity}
@@ -182,6 +187,12 @@ api_list as (
     and o.window_from = w.window_from and o.window_to = w.window_to
   group by all
 ),
+competitor_domains as (
+  -- The tracked competitors' own websites (any list and window the sync landed), as the API names domains.
+  select distinct team_id, project_id, website_domain as domain
+  from staging.competitors
+  where website_domain is not null and website_domain <> '' and not coalesce(is_own_brand, false)
+),
 domains as (
   select team_id, project_id, domain from per_domain
   union
@@ -194,6 +205,11 @@ measured as (
     d.domain,
     coalesce(p.category, a.api_category, k.category, 5) as category,
     coalesce(p.is_own_domain, k.is_own_domain, false) as is_own_domain,
+    exists (
+      select 1 from competitor_domains as cd
+      where cd.team_id = d.team_id and cd.project_id = d.project_id
+        and (d.domain = cd.domain or d.domain like '%.' || cd.domain)
+    ) and not coalesce(p.is_own_domain, k.is_own_domain, false) as is_competitor_domain,
     r.responses,
     coalesce(p.citing_responses, 0) as citing_responses,
     coalesce(p.citations, 0) as citations,
@@ -233,7 +249,7 @@ factors as (
 project_gap_share as (
   select team_id, project_id, sum(competitor_only_responses) / sum(citing_responses) as gap_project
   from factors
-  where citing_responses > 0 and not is_own_domain
+  where citing_responses > 0 and not is_own_domain and not is_competitor_domain
   group by team_id, project_id
 ),
 project_gap as (
@@ -252,6 +268,7 @@ project_gap as (
   from project_gap_share as g
   join factors as f
     on f.team_id = g.team_id and f.project_id = g.project_id and f.citing_responses > 0 and not f.is_own_domain
+    and not f.is_competitor_domain
   group by g.team_id, g.project_id, g.gap_project
 ),
 shrunk as (
@@ -261,7 +278,7 @@ shrunk as (
   select
     f.*,
     case
-      when f.is_own_domain or g.gap_project is null then f.gap_share
+      when f.is_own_domain or f.is_competitor_domain or g.gap_project is null then f.gap_share
       when f.citing_responses = 0 or g.tau2 = 0 then g.gap_project
       else g.gap_project
         + g.tau2 / (g.tau2 + g.gap_project * (1 - g.gap_project) / f.citing_responses) * (f.gap_share - g.gap_project)
@@ -293,6 +310,7 @@ select
   f.category,
   ['corporate', 'editorial', 'institutional', 'reference', 'ugc', 'other'][f.category + 1] as category_name,
   f.is_own_domain,
+  f.is_competitor_domain,
   f.responses,
   f.citing_responses,
   f.citations,
@@ -310,12 +328,12 @@ select
   f.competitors_in_window,
   f.competitor_density,
   f.category_weight,
-  case when not f.is_own_domain then
+  case when not f.is_own_domain and not f.is_competitor_domain then
     round(100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share_shrunk) * f.category_weight, 4)
   end as opportunity_score,
   row_number() over (
     partition by f.team_id, f.project_id
-    order by f.is_own_domain, 100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share_shrunk) * f.category_weight desc,
+    order by f.is_own_domain or f.is_competitor_domain, 100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share_shrunk) * f.category_weight desc,
       f.domain
   ) as score_rank,
   f.unbranded_citations,
@@ -328,7 +346,7 @@ select
     and (not f.in_api_list or f.unbranded_citations = f.api_citation_count)
   end as agrees_with_api,
   g.gap_project as project_gap_share,
-  not f.is_own_domain and f.unbranded_citations >= 3
+  not f.is_own_domain and not f.is_competitor_domain and f.unbranded_citations >= 3
     and coalesce(wilson_low(f.competitor_only_responses, f.citing_responses) > g.gap_project, false) as is_opportunity,
   ad.action_id as addressed_by_action_id,
   ad.title as addressed_by_action

@@ -2,10 +2,13 @@
 title: Prompt opportunities
 description: |
   Prompts worth working on, per project and provider (`all` pools the providers), over the 28 days ending on the
-  project's last complete day, ranked by opportunity_searches_per_month (intent-weighted monthly searches whose
-  answers favour someone else; unbounded, not a 0–100 score; the formula is in docs/opportunities.md), from
-  marts.prompt_opportunities. Only listed prompts: active at the window's end with at least 30 answers in the window
-  over all providers (a deactivated prompt or one with a handful of answers is not ranked). Demand filled with the
+  project's last complete day, from marts.prompt_opportunities, in two lists: `win`, the prompts where the best
+  tracked competitor is named more often than the brand beyond sampling noise, ranked by
+  opportunity_searches_per_month (demand × intent weight × the lower 95% bound of the competitor's lead), and then
+  `defend`, the prompts no competitor is shown to lead, ranked by defend_searches_per_month (demand × intent weight
+  × the brand's visibility). Both in intent-weighted searches per month, between 0 and the demand (not 0–100
+  scores; docs/opportunities.md). Only listed prompts: active at the window's end with at least 30 answers in the
+  window over all providers (a deactivated prompt or one with a handful of answers is not ranked). Demand filled with the
   project's median is flagged (demand_imputed). Visibility shares come with their n and a Wilson 95% interval.
 parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
@@ -13,12 +16,17 @@ columns:
   project_id: project id
   project_name: project name (the API's, as staging.projects has it now)
   provider: AI provider id, or all
-  score_rank: 1 = best score of the project on this provider
+  list: win (a competitor leads beyond sampling noise) or defend (none is shown to lead)
+  score_rank: 1 = best score of the project on this provider within its list
   prompt_id: prompt
   prompt_content: the prompt's current text
   window_from: first day of the window
   window_to: last day of the window
-  opportunity_searches_per_month: demand × intent_weight × (1 − position-weighted visibility) × best competitor visibility, in searches per month
+  opportunity_searches_per_month: "win: demand × intent_weight × gap_ci_low_pp / 100, in searches per month; 0 on defend rows"
+  defend_searches_per_month: "defend: demand × intent_weight × visibility, in searches per month; empty on win rows"
+  gap_pp: best competitor's visibility − the brand's, percentage points (> 0 when the competitor leads)
+  gap_ci_low_pp: Newcombe 95% lower bound of gap_pp
+  gap_ci_high_pp: Newcombe 95% upper bound of gap_pp
   prompt_responses: the prompt's answers over all providers in the window (at least 30 to be listed)
   responses: answers in the window (n)
   brand_mentions: answers naming the own brand (numerator of visibility)
@@ -36,8 +44,10 @@ columns:
 */
 select
   project_id, (select any_value(p.project_name) from staging.projects p where p.project_id = prompt_opportunities.project_id) as project_name,
-  provider, score_rank, prompt_id, prompt_content, window_from, window_to,
+  provider, list, score_rank, prompt_id, prompt_content, window_from, window_to,
   round(opportunity_searches_per_month, 2) as opportunity_searches_per_month,
+  round(defend_searches_per_month, 2) as defend_searches_per_month,
+  round(gap_pp, 1) as gap_pp, round(gap_ci_low_pp, 1) as gap_ci_low_pp, round(gap_ci_high_pp, 1) as gap_ci_high_pp,
   prompt_responses, responses, brand_mentions, round(visibility, 4) as visibility,
   round(wilson_low(brand_mentions, responses), 4) as visibility_ci_low,
   round(wilson_high(brand_mentions, responses), 4) as visibility_ci_high,
@@ -47,4 +57,4 @@ select
   demand, demand_imputed, intent
 from marts.prompt_opportunities
 where is_listed and ($project is null or project_id = $project)
-order by project_id, provider, score_rank, prompt_id
+order by project_id, provider, list desc, score_rank, prompt_id

@@ -6,7 +6,8 @@ description: |
   windows come with their answers (n), the change with its 95% interval (Newcombe), and `wow_significant` is the
   trend mart's discovery (Benjamini–Hochberg over the team's week-over-week tests of the day): only those are flagged
   as movers; an interval that excludes zero on its own is no mover (of many changes tested, some are noise). The
-  change compares the prompts answered in both weeks. Significant changes first, largest first.
+  change compares the prompts answered in both weeks; `wow_mde_pp` is the smallest change the test could have
+  seen (80% power at the day's threshold). Significant changes first, largest first.
   Columns the trend mart adds (flags, further n's) follow in its order.
 parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
@@ -29,6 +30,7 @@ columns:
   wow_ci_low_pp: Newcombe 95% lower bound of the change
   wow_ci_high_pp: upper bound
   wow_significant: a discovery at a false discovery rate of 1% (the mover flag)
+  wow_mde_pp: the smallest change (points) this test discovers 80% of the time at the threshold the day's discoveries used; a smaller true change mostly goes unflagged
   wow_flag: the trend mart's change flag, where it has one
   wow_alert: the trend mart's alert (false discovery rate controlled, once per episode), where it has one
   complete_window: both windows hold complete days only, where the mart says so
@@ -46,7 +48,7 @@ select
   columns(c -> c in (
     'date', 'brand_id', 'brand_name', 'is_own_brand', 'provider', 'responses_7d', 'mentions_7d',
     'visibility_7d_pct', 'responses_prev_7d', 'mentions_prev_7d', 'visibility_prev_7d_pct', 'wow_delta_pp',
-    'wow_ci_low_pp', 'wow_ci_high_pp', 'wow_significant', 'wow_flag', 'wow_alert', 'complete_window',
+    'wow_ci_low_pp', 'wow_ci_high_pp', 'wow_significant', 'wow_mde_pp', 'wow_flag', 'wow_alert', 'complete_window',
     'measurement_change'))
 from marts.brand_visibility_trend t semi join last_day using (project_id, date)
 where t.wow_delta_pp is not null

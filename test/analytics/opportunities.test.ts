@@ -229,13 +229,34 @@ describe('marts.source_opportunities against the API', () => {
   });
 
   it('lists as opportunities a minority of the domains, by a gap larger than the project’s, and marks addressed ones', async () => {
-    const [counts] = await rows<{ api_rule: number; opportunities: number; wrong: number }>(`
+    const [counts] = await rows<{ api_rule: number; opportunities: number; wrong: number; rivals: number }>(`
       select (count(*) filter (where meets_api_rule))::int as api_rule,
         (count(*) filter (where is_opportunity))::int as opportunities,
-        (count(*) filter (where is_opportunity <> (meets_api_rule
-          and wilson_low(competitor_only_responses, citing_responses) > project_gap_share)))::int as wrong
+        (count(*) filter (where is_opportunity <> (meets_api_rule and not is_competitor_domain
+          and wilson_low(competitor_only_responses, citing_responses) > project_gap_share)))::int as wrong,
+        (count(*) filter (where is_competitor_domain and citing_responses > 0))::int as rivals
       from marts.source_opportunities`);
     expect(counts?.wrong).toBe(0);
+    // The competitors' own websites are cited (the API lists them), and none is scored or listed (issue 54: the
+    // list held beanandbloom.com and salesrail.com); a domain is a competitor's exactly when a tracked competitor's
+    // website names it or a domain above it.
+    expect(counts?.rivals).toBeGreaterThan(0);
+    const rivals = await rows<{
+      domain: string;
+      is_competitor_domain: boolean;
+      opportunity_score: number | null;
+      expected: boolean;
+    }>(`
+      select o.domain, o.is_competitor_domain, o.opportunity_score,
+        not o.is_own_domain and exists (
+          select 1 from staging.competitors as c
+          where c.project_id = o.project_id and not coalesce(c.is_own_brand, false)
+            and (o.domain = c.website_domain or o.domain like '%.' || c.website_domain)) as expected
+      from marts.source_opportunities as o`);
+    for (const r of rivals) {
+      expect(r.is_competitor_domain, r.domain).toBe(r.expected);
+      if (r.is_competitor_domain) expect(r.opportunity_score, r.domain).toBeNull();
+    }
     // The API's rule alone passed nearly every cited domain (117 of 118 on a 3 × 20 × 180 world).
     expect(counts?.opportunities).toBeLessThan((counts?.api_rule ?? 0) * 0.25);
     // Every domain a completed action targets is marked with it; no other domain is.

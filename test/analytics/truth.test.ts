@@ -17,14 +17,12 @@ import {
 } from '../../bench/action-scores.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/days.js';
-import { silentLogger } from '../../src/core/log.js';
 import { findReport, loadReports } from '../../src/export/reports/catalog.js';
 import { runReport } from '../../src/export/reports/run.js';
-import { loadProject } from '../../src/models/project.js';
-import { runProject } from '../../src/models/runner.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { impactFloors } from './floor.js';
 import { MODELS_DIR, type SyncedWorld, syncWorld, WORLD_TODAY, type WorldShape } from './support.js';
+import { buildWorld, type SwitchedOff, type TrendChange, type TruthDay, trendChanges } from './trend-truth.js';
 
 const SHAPES: WorldShape[] = [
   { seed: 5, projects: 3, prompts: 5, historyDays: 62 },
@@ -97,80 +95,6 @@ async function scoreImpact(world: SyncedWorld, db: Database, seed: number): Prom
   }
 }
 
-interface TrendRow extends Record<string, unknown> {
-  project_id: string;
-  brand_id: string;
-  is_own_brand: boolean;
-  provider: string;
-  date: string;
-  metric: 'wow' | 'mom';
-  delta_pp: number;
-  ci_low_pp: number;
-  ci_high_pp: number;
-  n: number;
-  n_prev: number;
-  p_value: number;
-  /** The FDR-controlled decision (`*_significant`). */
-  discovered: boolean;
-  alert: boolean;
-  /** The largest p-value Benjamini–Hochberg discovered in the row's family (team, day, kind), or q / m when none. */
-  p_cut: number;
-}
-interface TruthDay {
-  date: string;
-  provider: string;
-  brand_id: string;
-  answers: number;
-  visibility_pct: number;
-  /** Present in the per-prompt truth (`by=prompt`). */
-  prompt_id?: string;
-}
-/**
- * Every tested change with the true change of what the mart estimates and the probability that an oracle discovers
- * it: a test that knows the true standard error at the row's n (the panel's answers) and rejects at the same p-value
- * cutoff as the row's Benjamini–Hochberg family, so with the same n and FDR.
- */
-const changes: Array<{ seed: number; row: TrendRow; truePp: number; trueSe: number; oracle: number }> = [];
-
-/**
- * The true change of the mart's fixed panel over two windows, from the per-prompt truth: the prompts answered in both
- * windows, each prompt's mean expected visibility over the days it was answered in each window, and the change as
- * the Mantel–Haenszel weighted mean of the prompts' changes (weights n·n_prev/(n + n_prev), n = answered days), as
- * the mart weighs its strata. Returns the change and the weighted levels of both windows (percent), or null.
- */
-function panelTruth(
-  prompts: Map<string, Map<string, TruthDay>>,
-  current: [string, string],
-  previous: [string, string],
-): { change: number; current: number; previous: number } | null {
-  let weight = 0;
-  let change = 0;
-  let now = 0;
-  let before = 0;
-  const mean = (days: Map<string, TruthDay>, [from, to]: [string, string]) => {
-    let n = 0;
-    let sum = 0;
-    for (let d = from; d <= to; d = addDays(d, 1)) {
-      const t = days.get(d);
-      if (t === undefined) continue;
-      n++;
-      sum += t.visibility_pct;
-    }
-    return { n, mean: n > 0 ? sum / n : 0 };
-  };
-  for (const days of prompts.values()) {
-    const a = mean(days, current);
-    const b = mean(days, previous);
-    if (a.n === 0 || b.n === 0) continue;
-    const w = (a.n * b.n) / (a.n + b.n);
-    weight += w;
-    change += w * (a.mean - b.mean);
-    now += w * a.mean;
-    before += w * b.mean;
-  }
-  return weight > 0 ? { change: change / weight, current: now / weight, previous: before / weight } : null;
-}
-
 /** Tracked share of voice (provider all) over the 28 days before the world's today, by the report, and the truth's. */
 const sovScored: Array<{ seed: number; brand: string; est: number; low: number; high: number; truth: number }> = [];
 
@@ -208,74 +132,16 @@ async function scoreShareOfVoice(world: SyncedWorld, db: Database, seed: number)
   }
 }
 
-/** Month-over-month changes per world: how many, how many not tested, how many tested on a reduced panel. */
-const switchedOff: Array<{ seed: number; changes: number; off: number; panel: number }> = [];
+/** Every tested change of the trend with its truth, and the month-over-month tests switched off, per world. */
+const changes: TrendChange[] = [];
+const switchedOff: SwitchedOff[] = [];
 
 async function scoreTrend(world: SyncedWorld, db: Database, seed: number): Promise<void> {
-  const counts = await db.session.one<{ changes: number; off: number; panel: number }>(`
-    select count(*)::int as changes, (count(*) filter (where mom_p_value is null))::int as off,
-      (count(*) filter (where mom_prompts_left_out > 0 and mom_p_value is not null))::int as panel
-    from marts.brand_visibility_trend where mom_delta_pp is not null and mom_delta_pp <> 0`);
-  switchedOff.push({ seed, changes: counts?.changes ?? 0, off: counts?.off ?? 0, panel: counts?.panel ?? 0 });
-  const rows = await db.session.all<TrendRow>(`
-    with tests as (
-      select team_id, project_id, brand_id, is_own_brand, provider, cast(date as varchar) as date, 'wow' as metric,
-        wow_delta_pp as delta_pp, wow_ci_low_pp as ci_low_pp, wow_ci_high_pp as ci_high_pp,
-        wow_panel_responses as n, wow_panel_prev_responses as n_prev, wow_p_value as p_value,
-        wow_significant as discovered, wow_alert as alert, 0.01 as q
-      from marts.brand_visibility_trend where wow_p_value is not null
-      union all
-      select team_id, project_id, brand_id, is_own_brand, provider, cast(date as varchar), 'mom', mom_delta_pp,
-        mom_ci_low_pp, mom_ci_high_pp, mom_panel_responses, mom_panel_prev_responses, mom_p_value, mom_significant,
-        mom_alert, 0.05
-      from marts.brand_visibility_trend where mom_p_value is not null
-    )
-    select * exclude (q, team_id),
-      coalesce(max(p_value) filter (where discovered) over f, q / count(*) over f) as p_cut
-    from tests
-    window f as (partition by team_id, date, metric)`);
-  // Per project: brand|provider -> prompt -> day -> the prompt's expected visibility (the truth per prompt).
-  const byProject = new Map<string, Map<string, Map<string, Map<string, TruthDay>>>>();
-  for (const projectId of new Set(rows.map((r) => r.project_id))) {
-    const truth = await getJson<{ rows: TruthDay[] }>(
-      world,
-      `/_reference/truth/visibility?project_id=${projectId}&by=prompt`,
-    );
-    const series = new Map<string, Map<string, Map<string, TruthDay>>>();
-    for (const t of truth.rows) {
-      const key = `${t.brand_id}|${t.provider}`;
-      const prompts = series.get(key) ?? new Map<string, Map<string, TruthDay>>();
-      const days = prompts.get(t.prompt_id ?? '') ?? new Map<string, TruthDay>();
-      days.set(t.date, t);
-      prompts.set(t.prompt_id ?? '', days);
-      series.set(key, prompts);
-    }
-    byProject.set(projectId, series);
-  }
-  for (const row of rows) {
-    const prompts = byProject.get(row.project_id)?.get(`${row.brand_id}|${row.provider}`);
-    if (!prompts) continue;
-    const span = row.metric === 'wow' ? 7 : 28;
-    const truth = panelTruth(
-      prompts,
-      [addDays(row.date, 1 - span), row.date],
-      [addDays(row.date, 1 - 2 * span), addDays(row.date, -span)],
-    );
-    if (truth === null) continue;
-    const { current, previous } = truth;
-    const truePp = truth.change;
-    const trueSe =
-      100 *
-      Math.sqrt(
-        ((current / 100) * (1 - current / 100)) / Math.max(row.n, 1) +
-          ((previous / 100) * (1 - previous / 100)) / Math.max(row.n_prev, 1),
-      );
-    // The oracle discovers the change when its estimate, N(truePp, trueSe²), exceeds 1 point by the family's cutoff.
-    const margin = row.metric === 'wow' ? 1 : 0.5;
-    const oracle = normalCdf((Math.abs(truePp) - margin) / trueSe - normalQuantile(1 - row.p_cut));
-    changes.push({ seed, row, truePp, trueSe, oracle });
-  }
+  const scored = await trendChanges(world.server.url, db, seed);
+  changes.push(...scored.changes);
+  switchedOff.push(scored.switchedOff);
 }
+
 const worlds: SyncedWorld[] = [];
 
 async function getJson<T>(world: SyncedWorld, path: string): Promise<T> {
@@ -286,15 +152,7 @@ async function getJson<T>(world: SyncedWorld, path: string): Promise<T> {
 
 /** Builds the selected models of a synced world as the night after WORLD_TODAY would; every audit must pass. */
 async function build(db: Database, select: string[]): Promise<void> {
-  const result = await runProject(db, await loadProject(MODELS_DIR), {
-    command: 'build',
-    threads: 2,
-    select,
-    clock: new ManualClock(Date.parse(`${addDays(WORLD_TODAY, 1)}T01:00:00Z`)),
-    logger: silentLogger,
-  });
-  const failed = result.results.filter((r) => r.status === 'error' || r.status === 'fail');
-  expect(failed.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+  expect(await buildWorld(db, MODELS_DIR, select)).toEqual([]);
 }
 
 async function measure(shape: WorldShape, impactOnly = false): Promise<void> {
@@ -527,6 +385,22 @@ describe('marts.brand_visibility_trend alerts against the true changes', () => {
     expect(binomialTail(bad(weekly), weekly.length, 0.1)).toBeGreaterThan(0.05);
   });
 
+  it('says what it can detect: true changes at least the row’s MDE are flagged the right way at least half the time', () => {
+    for (const metric of ['wow', 'mom'] as const) {
+      const list = changes.filter((c) => c.row.metric === metric);
+      // every tested change carries its MDE, beyond the test's margin
+      expect(list.every((c) => c.row.mde_pp !== null && c.row.mde_pp > (metric === 'wow' ? 1 : 0.5))).toBe(true);
+      const seen = list.filter((c) => c.row.mde_pp !== null && Math.abs(c.truePp) >= c.row.mde_pp);
+      const flagged = seen.filter(rightWay).length;
+      console.info(
+        `  ${metric}: median MDE ${median(list.map((c) => c.row.mde_pp ?? 0)).toFixed(2)} pp; true changes >= MDE: ` +
+          `${flagged} of ${seen.length} flagged the right way (${pct(flagged, seen.length)})`,
+      );
+      if (metric === 'mom') expect(seen.length).toBeGreaterThanOrEqual(20);
+      if (seen.length > 0) expect(flagged / seen.length).toBeGreaterThanOrEqual(0.5);
+    }
+  });
+
   it('flags true changes as often as the sample allows: power by |true change| / se, and the own brand month over month', () => {
     for (const metric of ['wow', 'mom'] as const) {
       const list = changes.filter((c) => c.row.metric === metric);
@@ -568,28 +442,6 @@ describe('marts.brand_visibility_trend alerts against the true changes', () => {
 });
 
 const pct = (k: number, n: number) => (n === 0 ? '–' : `${((100 * k) / n).toFixed(1)}%`);
-
-/** Standard normal CDF (Abramowitz & Stegun 7.1.26 on erf, error < 1.5e-7). */
-function normalCdf(z: number): number {
-  const x = Math.abs(z) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x);
-  const erf =
-    1 -
-    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
-  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
-}
-
-/** The standard normal quantile, by bisection on normalCdf (the tests call it a few thousand times). */
-function normalQuantile(p: number): number {
-  let lo = -40;
-  let hi = 40;
-  for (let i = 0; i < 100; i++) {
-    const mid = (lo + hi) / 2;
-    if (normalCdf(mid) < p) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
-}
 
 /** P(X >= k) for X ~ Binomial(n, p). */
 function binomialTail(k: number, n: number, p: number): number {

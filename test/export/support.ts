@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { chromium } from 'playwright-core';
 import type { EmbeddedWorld } from '../../src/ops/embedded.js';
 import { runNightly } from '../../src/ops/nightly.js';
 import { Database } from '../../src/warehouse/duckdb.js';
@@ -153,5 +154,60 @@ export async function lakeDifferences(
     return diffs;
   } finally {
     db.close();
+  }
+}
+
+/** Debian's chromium (`test/setup/system-deps.sh` installs it), or the browser VWH_CHROMIUM names; nothing is downloaded. */
+export const CHROMIUM = process.env.VWH_CHROMIUM ?? '/usr/bin/chromium';
+
+export interface HtmlFigure {
+  chart: string;
+  caption: string;
+  /** The SVG's texts (axis labels, bar names). */
+  labels: string[];
+  /** The data table's column headings. */
+  head: string[];
+  /** The data table's rows, cell texts. */
+  cells: string[][];
+  /** The SVG's drawn marks (paths, rects, lines). */
+  marks: number;
+}
+
+/**
+ * The HTML report at `file` as headless Chromium renders it: per project section, its heading and its figures.
+ * Page errors are returned, not thrown.
+ */
+export async function readHtmlSections(
+  file: string,
+): Promise<{ sections: { heading: string; figures: HtmlFigure[] }[]; errors: string[] }> {
+  const profile = mkdtempSync(join(tmpdir(), 'vwh-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`file://${file}`);
+    const sections = await page.$$eval('section.project', (list) =>
+      list.map((s) => ({
+        heading: s.querySelector('h2')?.textContent ?? '',
+        figures: [...s.querySelectorAll('figure.chart')].map((f) => ({
+          chart: f.getAttribute('data-chart') ?? '',
+          caption: f.querySelector('figcaption')?.textContent ?? '',
+          labels: [...f.querySelectorAll('svg text')].map((t) => t.textContent ?? ''),
+          head: [...f.querySelectorAll('table thead th')].map((th) => th.textContent ?? ''),
+          cells: [...f.querySelectorAll('table tbody tr')].map((tr) =>
+            [...tr.querySelectorAll('td, th')].map((td) => td.textContent ?? ''),
+          ),
+          marks: f.querySelectorAll('svg path, svg rect, svg line').length,
+        })),
+      })),
+    );
+    return { sections, errors };
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
   }
 }

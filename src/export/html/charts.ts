@@ -30,8 +30,8 @@ const OWN = '#d9480f';
 const LEGEND_GAP = 22;
 const base = { color: COLORS, aria: { enabled: true }, textStyle: { fontFamily: 'sans-serif' } } as const;
 
-const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0));
-const fmt = (n: number) => n.toLocaleString('en-US');
+export const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0));
+export const fmt = (n: number) => n.toLocaleString('en-US');
 const sum = (rows: Row[], key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
 /** The smallest and largest value of a column: "28" or "1–25". */
 function span(rows: Row[], key: string): string {
@@ -148,7 +148,12 @@ export function trendChart(p: ProjectData): Chart {
   };
 }
 
-function horizontalBars(labels: string[], values: number[], axis: string, intervals?: [number, number][]): ChartOption {
+export function horizontalBars(
+  labels: string[],
+  values: number[],
+  axis: string,
+  intervals?: [number, number][],
+): ChartOption {
   const reversed = [...labels].reverse();
   const series: object[] = [{ type: 'bar', name: axis, data: [...values].reverse(), itemStyle: { color: COLORS[0] } }];
   if (intervals) {
@@ -386,8 +391,9 @@ export function promptChart(p: ProjectData): Chart {
     key: 'prompts',
     title: 'Top prompt opportunities',
     caption:
-      `Prompts whose answers favour a competitor, in searches per month (demand × intent weight × the share of ` +
-      `answers a competitor leads), all providers, top ${rows.length} of the prompts active on ` +
+      `Prompts whose answers name a tracked competitor more often than ${p.brandName || 'the brand'} beyond ` +
+      `sampling noise, in searches per month that lead holds (demand × intent weight × the lower 95% bound of the ` +
+      `competitor's lead), all providers, top ${rows.length} of the prompts active on ` +
       `${rows[0]?.window_to ?? '–'} with at least 30 answers; 28 days to ${rows[0]?.window_to ?? '–'}; ` +
       `n = ${fmt(sum(rows, 'responses'))} answers to these prompts` +
       (imputed ? `; ${imputed} marked * have no demand of their own (the project’s median is used).` : '.'),
@@ -407,6 +413,8 @@ export function promptChart(p: ProjectData): Chart {
         'naming brand',
         'best competitor',
         'naming it',
+        'its lead (pp)',
+        'lead 95% interval',
       ],
       rows: rows.map((r) => [
         num(r.score_rank),
@@ -417,6 +425,8 @@ export function promptChart(p: ProjectData): Chart {
         num(r.brand_mentions),
         r.best_competitor as string | null,
         num(r.best_competitor_mentions),
+        num(r.gap_pp),
+        `${num(r.gap_ci_low_pp)} to ${num(r.gap_ci_high_pp)}`,
       ]),
     },
   };

@@ -28,6 +28,8 @@ export interface ProjectData {
   verdicts: Row[];
   /** marts.action_impact_by_category's rows of the project's team: each category, then the portfolio ('all'). */
   categories: Row[];
+  /** The changes report's rows (since yesterday, this week, this month), every provider, in its order. */
+  changes: Row[];
 }
 
 export interface ReportData {
@@ -184,13 +186,15 @@ export async function loadReportData(db: Database, params: ReportParameters): Pr
       providers: await rows(db, PROVIDERS_SQL, bound),
       sourceOpportunities: (await reportRows(db, 'source_opportunities', p)).slice(0, TOP),
       answersThrough: (project.answers_through as string | null) ?? null,
+      // the win list only: prompts whose answers name a competitor more often than the brand
       promptOpportunities: (await reportRows(db, 'prompt_opportunities', p))
-        .filter((r) => r.provider === 'all')
+        .filter((r) => r.provider === 'all' && r.list === 'win')
         .slice(0, TOP),
       gaps: await rows(db, GAPS_SQL, bound),
       // a warehouse built before marts.action_verdicts existed has no verdicts: the section says so
       verdicts: hasVerdicts ? await rows(db, VERDICTS_SQL, bound) : [],
       categories: hasVerdicts ? await rows(db, CATEGORIES_SQL, bound) : [],
+      changes: await reportRows(db, 'changes', p),
       actions: actionRows.map((a) => {
         const e = estimates.get(a.action_id) ?? {};
         return {

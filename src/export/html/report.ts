@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../paths.js';
 import { bindParameters } from '../reports/parameters.js';
 import { withWarehouse } from '../source.js';
 import type { ExportSummary } from '../summary.js';
+import { changeCharts } from './change-charts.js';
 import { projectCharts } from './charts.js';
 import { loadReportData } from './data.js';
 import { escapeHtml, figure, page } from './page.js';
@@ -60,7 +61,10 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Expor
     let charts = 0;
     let rows = 0;
     const sections = data.projects.map((project, p) => {
-      const { charts: list, empty } = projectCharts(project);
+      const made = projectCharts(project);
+      const changes = changeCharts(project);
+      const list = [...changes.charts, ...made.charts];
+      const empty = [...changes.empty, ...made.empty];
       charts += list.length;
       rows += list.reduce((s, c) => s + c.table.rows.length, 0);
       log.info('html report project', { project: project.projectId, charts: list.length });
