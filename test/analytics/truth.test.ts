@@ -15,7 +15,6 @@ import {
   scoreWorld,
   verdictRows,
 } from '../../bench/action-scores.js';
-import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/days.js';
 import { findReport, loadReports } from '../../src/export/reports/catalog.js';
 import { runReport } from '../../src/export/reports/run.js';
