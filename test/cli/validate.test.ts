@@ -166,12 +166,13 @@ describe('one validation for every input', () => {
   });
 
   it('an unknown command is a usage error with did-you-mean, --help or not (exit 64, not the general help and 0)', async () => {
-    // `wrker`: a name no command will have (issue 56 tried `vwh worker --help`)
+    // `wrker`: a name no command will have, one edit from `worker` (issue 56 tried `vwh worker --help` before the
+    // cluster's worker existed)
     for (const args of [['wrker', '--help'], ['wrker'], ['--log-format', 'human', 'wrker']]) {
       const r = await vwh(...args);
       expect(r.code, args.join(' ')).toBe(64);
       expect(r.err).toMatch(
-        /^vwh: Unknown command "wrker"\. Commands: run, schedule, .* \(vwh --help\)\. \[USAGE\]\n$/,
+        /^vwh: Unknown command "wrker"\. Did you mean worker\? Commands: run, schedule, .* \(vwh --help\)\. \[USAGE\]\n$/,
       );
     }
     const typo = await vwh('staus', '--help');

@@ -65,7 +65,7 @@ describe('vwh sync (CLI)', () => {
       text += String(c);
     });
     const code = await runSyncCommand(
-      { db, plan: true, today: TODAY, rateWindowMs: WINDOW_MS, logFormat: 'json' },
+      { db, plan: true, today: TODAY, rateWindowMs: WINDOW_MS, logFormat: 'human' },
       out,
     );
     expect(code).toBe(0);
@@ -85,7 +85,7 @@ describe('vwh sync (CLI)', () => {
     out.on('data', (c) => {
       text += String(c);
     });
-    const code = await runSyncCommand({ db, plan: true, embedded: true, today: TODAY, logFormat: 'json' }, out);
+    const code = await runSyncCommand({ db, plan: true, embedded: true, today: TODAY, logFormat: 'human' }, out);
     err.mockRestore();
     expect(code).toBe(0);
     expect(text).toContain(`team demo: plan for ${TODAY}`);
@@ -108,7 +108,7 @@ describe('vwh sync (CLI)', () => {
           plan: true,
           today: TODAY,
           rateWindowMs: WINDOW_MS,
-          logFormat: 'json',
+          logFormat: 'human',
           ...flags,
         },
         out,
