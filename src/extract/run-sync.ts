@@ -1,4 +1,4 @@
-import { ExitCode, type ExitCodeValue, isVwhError, VwhError } from '../core/errors.js';
+import { EXIT_INTERRUPTED, ExitCode, type ExitCodeValue, isVwhError, VwhError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { vacuumIfDue } from '../warehouse/vacuum.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -17,14 +17,16 @@ export interface TeamJob {
 }
 
 export interface MultiSyncResult {
-  exitCode: ExitCodeValue;
+  /** 130 (EXIT_INTERRUPTED) when a team was stopped by SIGINT/SIGTERM and none failed. */
+  exitCode: ExitCodeValue | typeof EXIT_INTERRUPTED;
   /** Each team's result (for a team that failed, as far as it got) or error. */
   teams: Array<{ teamId: string; result?: TeamResult; error?: VwhError }>;
 }
 
 /**
  * Every key of the config at once, each on its own budget and its own DuckDB connection, into one warehouse.
- * Exit code: 3 if a key was refused, else 1 if a team failed, else 2 if rows were rejected or projects skipped.
+ * Exit code: 3 if a key was refused, else 1 if a team failed, else 130 if one was stopped (SIGINT/SIGTERM), else 2 if
+ * rows were rejected or projects skipped.
  */
 export async function syncAll(
   warehouse: Warehouse,
@@ -77,11 +79,11 @@ export async function syncAll(
   return { exitCode: exitCodeOf(teams), teams };
 }
 
-function exitCodeOf(teams: MultiSyncResult['teams']): ExitCodeValue {
+function exitCodeOf(teams: MultiSyncResult['teams']): MultiSyncResult['exitCode'] {
   if (teams.some((t) => t.error?.exitCode === ExitCode.auth)) return ExitCode.auth;
   if (teams.some((t) => t.error?.exitCode === ExitCode.dbLocked)) return ExitCode.dbLocked;
   if (teams.some((t) => t.error || t.result?.status === 'failed')) return ExitCode.failure;
-  if (teams.some((t) => t.result?.status === 'interrupted')) return ExitCode.failure;
+  if (teams.some((t) => t.result?.status === 'interrupted')) return EXIT_INTERRUPTED;
   if (teams.some((t) => t.result?.status === 'partial')) return ExitCode.partial;
   return ExitCode.ok;
 }

@@ -46,13 +46,16 @@ export async function startRun(
   // (Forgetting it at the start made the next sync append the days the refresh had not reached onto their old rows.)
 }
 
+/** A run stopped by SIGINT/SIGTERM (or a caller's stop): the units fetched in full landed, the rest did not. */
+export const INTERRUPTED = { code: 'INTERRUPTED', message: 'the sync was stopped' };
+
 /** The team's status once its units have run: failed units fail it; rejected rows or unreachable projects make it partial. */
 export function decideStatus(
   result: TeamResult,
   discovery: Discovery,
   interrupted: boolean,
 ): { status: Exclude<TeamStatus, 'planned'>; error: { code: string; message: string } | undefined } {
-  if (interrupted) return { status: 'interrupted', error: { code: 'INTERRUPTED', message: 'the sync was stopped' } };
+  if (interrupted) return { status: 'interrupted', error: INTERRUPTED };
   // Units stopped because the API broke its contract (endless paging) make the run partial, as rejected rows do:
   // asking again does not help until the API is fixed, and everything else landed.
   if (result.failedUnits.length > 0 && result.failedUnits.every((f) => f.code === 'API_CONTRACT')) {

@@ -7,7 +7,7 @@ import type { RunCounters } from '../warehouse/run-store.js';
 import { discover } from './discovery.js';
 import { openTeamClient } from './team-client.js';
 import { planTeam } from './team-plan.js';
-import { decideStatus, startRun } from './team-run.js';
+import { decideStatus, INTERRUPTED, startRun } from './team-run.js';
 import type { TeamResult, TeamSyncOptions, UnitContext } from './types.js';
 import { runUnits, SimulatedCrash, takeStats } from './unit-runner.js';
 
@@ -85,7 +85,8 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
       waits: () => waits,
       hooks: options.hooks,
     });
-    if (fatal && !(signal?.aborted && !(fatal instanceof SimulatedCrash))) throw fatal;
+    // A stop is no error (the units fetched in full landed); a fatal error stops the run, stop or not.
+    if (fatal) throw fatal;
     takeStats(client, counters);
     const decided = decideStatus(result, discovery, Boolean(signal?.aborted));
     result.status = decided.status;
@@ -98,6 +99,13 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
       throw error;
     }
     takeStats(client, counters);
+    if (signal?.aborted) {
+      // Stopped before or between the units (discovery, planning): what was recorded so far stays; interrupted.
+      result.status = 'interrupted';
+      if (result.runId) await ws.runs.finish(result.runId, teamId, 'interrupted', counters, INTERRUPTED);
+      progress.done(teamId, summary(result));
+      return result;
+    }
     const vwh = isVwhError(error)
       ? error
       : new VwhError('INTERNAL', error instanceof Error ? error.message : String(error), { cause: error });

@@ -153,7 +153,10 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
     try {
       output = await unit.stream.fetch(ctx, unit.parent, unit.range);
     } catch (error) {
-      if (isFatal(error, signal)) {
+      // Stopped (SIGINT/SIGTERM): this unit's pages did not all arrive; it is dropped and fetched again by the next
+      // sync, while the units fetched in full still land.
+      if (signal?.aborted) return;
+      if (isFatal(error)) {
         fatal ??= error;
         return;
       }
@@ -163,6 +166,7 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
       logger.warn('unit failed; it will be retried by the next sync', { unit: unit.key, error: message, code });
       return;
     }
+    // A unit fetched in full lands even once the sync is stopped: a stop loses nothing but the requests in flight.
     if (fatal) return;
     const landing = land(unit, output.loads, output.rejected);
     landings.add(landing);
@@ -272,8 +276,7 @@ function afterUnit(
   };
 }
 
-function isFatal(error: unknown, signal: AbortSignal | undefined): boolean {
-  if (signal?.aborted) return true;
+function isFatal(error: unknown): boolean {
   if (error instanceof SimulatedCrash) return true;
   return (
     isVwhError(error) && (error.code.startsWith('AUTH_') || error.code === 'DB_ERROR' || error.code === 'DB_LOCKED')

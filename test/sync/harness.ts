@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,23 @@ export const TODAY = '2026-03-15';
 export const WINDOW_MS = 400;
 /** Flags every `vwh sync` of the tests passes: the reference's day, its scaled window, JSON logs. */
 export const CLI_COMMON = ['--today', TODAY, '--rate-window-ms', String(WINDOW_MS), '--log-format', 'json'];
+
+/** `vwh sync` of the built CLI (dist/, `npm run build`) in a child against `server`: debug JSON lines on its stderr. */
+export function spawnCliSync(server: ReferenceServer, db: string, args: readonly string[] = []): ChildProcess {
+  return spawn(
+    process.execPath,
+    ['dist/src/cli/bin.js', 'sync', '--db', db, ...CLI_COMMON, '--team', 'team-demo', ...args],
+    {
+      env: {
+        ...process.env,
+        VWH_API_KEY: server.demoApiKey ?? '',
+        VWH_BASE_URL: server.url,
+        VWH_LOG_LEVEL: 'debug',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+}
 
 /** A small demo world: 2 projects × 6 prompts × 10 days, a rate window of 400 ms. */
 export async function startWorld(extra: Record<string, unknown> = {}): Promise<ReferenceServer> {

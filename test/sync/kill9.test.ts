@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { CLI_COMMON, contentOf, openWarehouse, query, rng, runSync, startWorld, tempDir } from './harness.js';
+import { contentOf, openWarehouse, query, rng, runSync, spawnCliSync, startWorld, tempDir } from './harness.js';
 
 const BIN = 'dist/src/cli/bin.js';
 /** Newest modification time of the .ts files below `dir`. */
@@ -35,19 +34,7 @@ afterAll(async () => {
 
 /** Runs `vwh sync` in a child; kills it with SIGKILL after `killAfterUnits` committed units. Resolves the exit code. */
 function childSync(db: string, killAfterUnits: number | undefined): Promise<number | null> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'sync', '--db', db, ...CLI_COMMON, '--team', 'team-demo', '--window-days', '7', '--top-domains', '2'],
-    {
-      env: {
-        ...process.env,
-        VWH_API_KEY: server.demoApiKey ?? '',
-        VWH_BASE_URL: server.url,
-        VWH_LOG_LEVEL: 'debug',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const child = spawnCliSync(server, db, ['--window-days', '7', '--top-domains', '2']);
   let units = 0;
   let buffer = '';
   child.stderr?.on('data', (chunk) => {

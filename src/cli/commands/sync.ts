@@ -2,7 +2,7 @@
  * `vwh sync`: copies every readable resource of the API into raw.* of the warehouse, within the key's rate budget,
  * resumably (each unit of work commits with its state) and idempotently (partitions are replaced, never appended).
  * `--plan` prints the request plan and stops. Exit codes: 0 ok, 1 failed units, 2 rejected rows or unreachable
- * projects, 3 key refused, 4 warehouse locked.
+ * projects, 3 key refused, 4 warehouse locked, 130 stopped by SIGINT/SIGTERM (the units fetched in full landed).
  */
 import type { Command } from 'commander';
 import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../core/defaults.js';
@@ -135,9 +135,10 @@ export function register(program: Command): void {
     .option('--config-schema', 'print the JSON Schema of vwh.config.json and stop')
     .addHelpText(
       'after',
-      exitCodesHelp([0, 1, 2, 3, 4, 64], {
+      exitCodesHelp([0, 1, 2, 3, 4, 64, 130], {
         1: 'units failed (fetched again by the next sync)',
         2: 'rows rejected (ops.rejected_rows) or projects skipped',
+        130: 'the units fetched in full landed; the next sync fetches the rest',
       }),
     )
     .action(async (flags: SyncFlags) => {
