@@ -272,7 +272,7 @@ describe('a team whose job fails after its retries', () => {
     // workers run one config: those of another would refuse ghost's job
     await stopWorkers();
     const worker = startWorker({}, ghost);
-    const ran = await runNight([], ghost).done;
+    const ran = await runNight(['--log-format', 'json'], ghost).done;
     worker.child.kill('SIGTERM');
     await worker.done;
     // the API refused the key: exit 3, as vwh run on one machine, after two attempts
