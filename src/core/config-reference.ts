@@ -52,6 +52,8 @@ function walk(schema: JsonSchema, prefix: string, rows: string[]): void {
 }
 
 function typeOf(s: JsonSchema): string {
+  // a long list would make a cell no one reads (docs/ keeps cells under 300 characters): its count, and where it is
+  if (s.enum && s.enum.length > 8) return `one of ${s.enum.length} names (\`vwh config schema\` lists them)`;
   if (s.enum) return `one of ${s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(', ')}`;
   if (s.anyOf) return s.anyOf.map(typeOf).join(' or ');
   if (s.type === 'array') return `list of ${s.items ? typeOf(s.items) : 'values'}`;

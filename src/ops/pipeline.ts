@@ -17,7 +17,7 @@ import {
   type StageName,
   type StageOutcome,
 } from './stage.js';
-import { whatChanged } from './summary.js';
+import { whatChanged } from './stage-changes.js';
 
 export interface PipelineResult {
   runId: string;

@@ -163,7 +163,7 @@ describe('the services of the second document', () => {
           plan: true,
           today: TODAY,
           rateWindowMs: WINDOW_MS,
-          logFormat: 'json',
+          logFormat: 'human',
           streams: STREAMS,
           ...extra,
         },

@@ -5,20 +5,12 @@
  */
 
 import type { Plain } from '../reports/formats.js';
+import type { Chart } from './chart.js';
 import type { ProjectData, Row } from './data.js';
 import { forestChart } from './forest.js';
 import type { ChartOption } from './svg.js';
 
-export interface Chart {
-  key: string;
-  title: string;
-  caption: string;
-  option: ChartOption;
-  height: number;
-  table: { columns: string[]; rows: (string | number | boolean | null)[][] };
-  /** Sentences shown under the chart, each for one row (`data-id`): a verdict in words. */
-  notes?: { id: string; text: string }[];
-}
+export type { Chart } from './chart.js';
 
 /** Fixed palette (ECharts' default, spelled out so a library upgrade cannot change the bytes). */
 const COLORS = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4', '#ea7ccc'];

@@ -5,7 +5,7 @@
  * probabilities (GrowthBook's and Eppo's way: a chance in words, the effect with its interval, what it takes to know
  * more).
  */
-import type { Chart } from './charts.js';
+import type { Chart } from './chart.js';
 import type { ProjectData, Row } from './data.js';
 import type { ChartOption } from './svg.js';
 
