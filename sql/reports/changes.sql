@@ -174,6 +174,7 @@ sov as (
   join sov_totals as t using (team_id, project_id, provider, period)
 )
 select
+  c.project_id,
   (select any_value(p.project_name) from staging.projects p where p.project_id = c.project_id) as project_name,
   c.period,
   row_number() over (
@@ -201,7 +202,6 @@ select
   round(s.sov_pct, 1) as sov_pct,
   round(s.sov_prev_pct, 1) as sov_prev_pct,
   round(s.sov_pct - s.sov_prev_pct, 1) as sov_change_pp,
-  c.project_id,
   c.brand_id
 from changes as c
 left join sov as s

@@ -3,9 +3,10 @@
  * worker process runs file after file, its modules loaded once), so what a file changes in its process is put back
  * when the file ends, as a fresh process per file used to do: environment variables set or deleted, the working
  * directory, spies left on process.stdout and process.stderr, and process.exitCode (a command run in-process through
- * main() sets it).
+ * main() sets it), and the log format main() chose for the process (setLogFormat).
  */
 import { afterAll, beforeAll, vi } from 'vitest';
+import { setLogFormat } from '../../src/core/log.js';
 
 let env: NodeJS.ProcessEnv = {};
 let cwd = '';
@@ -23,4 +24,5 @@ afterAll(() => {
   for (const [name, value] of Object.entries(env)) if (process.env[name] !== value) process.env[name] = value;
   if (process.cwd() !== cwd) process.chdir(cwd);
   process.exitCode = exitCode;
+  setLogFormat(undefined);
 });
