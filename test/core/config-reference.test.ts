@@ -23,7 +23,9 @@ describe('docs/config.md', () => {
     for (const field of Object.keys(schema.properties).filter((f) => f !== '$schema')) {
       expect(page).toContain(`| \`${field}\` |`);
     }
-    expect(page).toContain('| `teams[].team` | string (required) | team name stored in every row (team_id) and a folder of the lake: letters, digits, _ . : - |');
+    expect(page).toContain(
+      '| `teams[].team` | string (required) | team name stored in every row (team_id) and a folder of the lake: letters, digits, _ . : - |',
+    );
     expect(page.split('\n').filter((l) => l.endsWith('|  |'))).toEqual([]);
   });
 });
