@@ -24,6 +24,7 @@ parameters:
   project: {type: VARCHAR, default: null, description: "project id or name; all projects when omitted"}
   to: {type: DATE, default: null, description: "the day the windows end on; the newest complete day of each project when omitted"}
 columns:
+  project_id: project id
   project_name: project name (the API's, as staging.projects has it now)
   period: "day (since yesterday) | week (7 days against the 7 before) | month (28 days against the 28 before)"
   rank: 1 = the first row of the project and period (significant first, then the largest change)
@@ -47,7 +48,6 @@ columns:
   sov_pct: tracked share of voice over the current window, percent
   sov_prev_pct: the same over the previous window
   sov_change_pp: sov_pct − sov_prev_pct, points
-  project_id: project id
   brand_id: tracked brand id
 */
 with last_day as (
