@@ -18,9 +18,9 @@ import { projectEndpoints } from '../src/api/endpoints/projects.js';
 import { ApiClient } from '../src/client/api-client.js';
 import { RateBudget } from '../src/client/rate-budget.js';
 import { silentLogger } from '../src/core/log.js';
-import { silentProgress } from '../src/extract/progress.js';
-import { syncTeam } from '../src/extract/team-sync.js';
 import { startReferenceServer } from '../src/reference/index.js';
+import { silentProgress } from '../src/sync/progress.js';
+import { syncTeam } from '../src/sync/team-sync.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { type BenchResult, timed, writeResult } from './lib.js';
 

@@ -20,15 +20,15 @@ import { fileURLToPath } from 'node:url';
 import type { Transport } from '../src/client/transport.js';
 import { addDays } from '../src/core/days.js';
 import { silentLogger } from '../src/core/log.js';
-import { silentProgress } from '../src/extract/progress.js';
-import { SYNC_DEFAULTS } from '../src/extract/sync.js';
-import { syncTeam } from '../src/extract/team-sync.js';
 import {
   control,
   createReference,
   type InProcessReference,
   type ReferenceServerOptions,
 } from '../src/reference/index.js';
+import { silentProgress } from '../src/sync/progress.js';
+import { SYNC_DEFAULTS } from '../src/sync/run.js';
+import { syncTeam } from '../src/sync/team-sync.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 
 /** The reference world: seed and the demo team's projects × prompts × days of history. */

@@ -25,7 +25,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { MAX_BACKLOG_ROWS } from '../src/extract/unit-runner.js';
+import { MAX_BACKLOG_ROWS } from '../src/sync/unit-runner.js';
 import {
   Loader,
   type RawRow,

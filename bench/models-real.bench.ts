@@ -36,7 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { addDays } from '../src/core/days.js';
 import { createLogger, type Logger } from '../src/core/log.js';
 import { exportParquetLake } from '../src/export/index.js';
-import type { ScopeManifest } from '../src/export/lake-manifest.js';
+import type { ScopeManifest } from '../src/export/lake/manifest.js';
 import { publishWarehouse } from '../src/ops/publish.js';
 import { Database } from '../src/warehouse/duckdb.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/warehouse/resources.js';

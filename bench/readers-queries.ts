@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { quoteIdent, quoteLiteral } from '../src/core/sql.js';
 import { HTML_QUERIES } from '../src/export/html/data.js';
-import type { LakeManifest } from '../src/export/lake-manifest.js';
+import type { LakeManifest } from '../src/export/lake/manifest.js';
 import { loadReports } from '../src/export/reports/catalog.js';
 import { loadMacros } from '../src/models/macros.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addDays } from '../src/core/days.js';
-import type { TeamJob } from '../src/extract/run-sync.js';
+import type { TeamJob } from '../src/sync/all-teams.js';
 import { DEFAULT_RESOURCES } from '../src/warehouse/duckdb.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { type BenchResult, startServeChild, writeResult } from './lib.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { silentLogger } from '../src/core/log.js';
-import { silentProgress } from '../src/extract/progress.js';
-import { syncTeam } from '../src/extract/team-sync.js';
+import { silentProgress } from '../src/sync/progress.js';
+import { syncTeam } from '../src/sync/team-sync.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { type BenchResult, startServeChild, timed, writeResult } from './lib.js';
 

@@ -9,7 +9,7 @@
  * refused runs for a crash in that instant).
  * A stale lock is taken over by renaming it away first and checking that the file moved is the one judged, so of
  * several processes that judge it stale only one wins, and a lock taken afresh meanwhile is put back.
- * Used by the run lock (ops/lock.ts) and the lake's lock (export/lake-lock.ts).
+ * Used by the run lock (ops/lock.ts) and the lake's lock (export/lake/lock.ts).
  */
 import {
   closeSync,

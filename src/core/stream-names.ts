@@ -1,5 +1,5 @@
 /**
- * Every stream's name, in the order of STREAMS (extract/streams/index.ts; a test holds them equal). Apart from the
+ * Every stream's name, in the order of STREAMS (sync/streams/index.ts; a test holds them equal). Apart from the
  * stream declarations, which load the whole API contract, so that `vwh sync --help` lists them without loading it;
  * in core, below the config schema that lists them.
  */

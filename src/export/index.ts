@@ -16,8 +16,8 @@ export async function exportArrow(
   return (await import('./arrow-ipc.js')).exportArrow(options);
 }
 export { type HtmlReportOptions, writeHtmlReport } from './html/report.js';
-export { type RecoverySummary, recoverLake, type StepHook } from './lake-journal.js';
-export { exportParquetLake, type ParquetLakeOptions } from './parquet-lake.js';
+export { type RecoverySummary, recoverLake, type StepHook } from './lake/journal.js';
+export { exportParquetLake, type ParquetLakeOptions } from './lake/write.js';
 export { loadReports, type Report } from './reports/catalog.js';
 export { type WriteReportOptions, writeReport } from './reports/run.js';
 export { describeSummary, type ExportSummary } from './summary.js';

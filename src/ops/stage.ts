@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.js';
 import type { SyncConfig } from '../core/config.js';
 import { STAGE_EXIT_CODES } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { SyncOptions } from '../extract/sync.js';
+import type { SyncOptions } from '../sync/run.js';
 import type { StageStatus, Trigger } from './ledger.js';
 
 export type StageName = 'events' | 'sync' | 'models' | 'exports' | 'publish' | 'alerts';

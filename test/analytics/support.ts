@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '../../src/core/log.js';
-import { silentProgress } from '../../src/extract/progress.js';
-import { syncTeam } from '../../src/extract/team-sync.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
+import { silentProgress } from '../../src/sync/progress.js';
+import { syncTeam } from '../../src/sync/team-sync.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
 /** The world's current day: fixed, so the world (and every figure in it) is the same on every run. */

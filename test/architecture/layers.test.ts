@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const FLOORS: readonly (readonly string[])[] = [
   ['cli'],
   ['ops'],
-  ['extract', 'export', 'models'],
+  ['sync', 'export', 'models'],
   ['client', 'warehouse', 'reference'],
   ['api'],
   ['core'],
@@ -119,7 +119,7 @@ describe('layers', () => {
     expect(graph.get('src/cli/main.ts')).toContain('src/cli/commands/index.ts');
   });
 
-  it('every import runs down a floor (cli → ops → extract/export/models → client/warehouse/reference → api → core)', () => {
+  it('every import runs down a floor (cli → ops → sync/export/models → client/warehouse/reference → api → core)', () => {
     expect(layerViolations(graph)).toEqual([]);
   });
 

@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { STREAM_NAMES } from '../../src/core/stream-names.js';
-import { STREAMS } from '../../src/extract/streams/index.js';
 import { startReferenceServer } from '../../src/reference/index.js';
+import { STREAMS } from '../../src/sync/streams/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { newestSource } from '../ops/soak-support.js';
 

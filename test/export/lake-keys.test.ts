@@ -1,9 +1,9 @@
 /**
- * The write's ENUM partition keys (lake-keys.ts) give every row the folder text its VARCHAR key gives: the month
+ * The write's ENUM partition keys (lake/keys.ts) give every row the folder text its VARCHAR key gives: the month
  * through the list of months and through the cast, for ordinary, far, null and infinite days.
  */
 import { describe, expect, it } from 'vitest';
-import { enumKeys, type PartitionKey } from '../../src/export/lake-keys.js';
+import { enumKeys, type PartitionKey } from '../../src/export/lake/keys.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 
 const text = (expr: string) => `coalesce(CAST(${expr} AS VARCHAR), '__HIVE_DEFAULT_PARTITION__')`;

@@ -14,14 +14,14 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
 import { exportParquetLake, recoverLake } from '../../src/export/index.js';
-import type { LakeManifest } from '../../src/export/lake-manifest.js';
+import type { LakeManifest } from '../../src/export/lake/manifest.js';
 import { readWithDuckDB, runOn } from './support.js';
 
 /** The lake's module alone: the child starts in a fraction of the CLI's time. */
-const ENTRY = resolve('dist/src/export/parquet-lake.js');
+const ENTRY = resolve('dist/src/export/lake/write.js');
 const BIN = resolve('dist/src/cli/bin.js');
 const built =
-  existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= statSync('src/export/lake-journal.ts').mtimeMs && existsSync(BIN);
+  existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= statSync('src/export/lake/journal.ts').mtimeMs && existsSync(BIN);
 const SEED = Number(process.env.VWH_TEST_SEED ?? 20261124);
 const TABLES = ['facts', 'opportunities'];
 

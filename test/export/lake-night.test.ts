@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { createLogger, silentLogger } from '../../src/core/log.js';
 import { exportParquetLake } from '../../src/export/index.js';
-import type { ScopeManifest } from '../../src/export/lake-manifest.js';
+import type { ScopeManifest } from '../../src/export/lake/manifest.js';
 import { loadProject } from '../../src/models/project.js';
 import { runProject } from '../../src/models/runner.js';
 import { Database } from '../../src/warehouse/duckdb.js';

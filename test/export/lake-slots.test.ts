@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquetLake } from '../../src/export/index.js';
-import type { ManifestTable, ScopeManifest } from '../../src/export/lake-manifest.js';
+import type { ManifestTable, ScopeManifest } from '../../src/export/lake/manifest.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { mtimes, readWithDuckDB, runOn } from './support.js';
 

@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
 import { exportParquetLake } from '../../src/export/index.js';
-import type { LakeManifest } from '../../src/export/lake-manifest.js';
+import type { LakeManifest } from '../../src/export/lake/manifest.js';
 import { runNightly } from '../../src/ops/nightly.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
 import { lakeDifferences, runOn, snapshot, tablesWithFiles } from './support.js';

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSummary, exportParquetLake } from '../../src/export/index.js';
-import type { LakeManifest } from '../../src/export/lake-manifest.js';
+import type { LakeManifest } from '../../src/export/lake/manifest.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { buildExportWorld, type ExportWorld, readWithDuckDB, snapshot } from './support.js';
 
 const BIN = 'dist/src/cli/bin.js';
-const built = existsSync(BIN) && statSync(BIN).mtimeMs >= statSync('src/export/parquet-lake.ts').mtimeMs;
+const built = existsSync(BIN) && statSync(BIN).mtimeMs >= statSync('src/export/lake/write.ts').mtimeMs;
 
 let world: ExportWorld;
 beforeAll(async () => {

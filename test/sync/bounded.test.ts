@@ -2,8 +2,8 @@ import { getEventListeners } from 'node:events';
 import { truncateSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/core/log.js';
-import { LogProgress, type ProgressSink } from '../../src/extract/progress.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
+import { LogProgress, type ProgressSink } from '../../src/sync/progress.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { contentOf, openWarehouse, runSync, startWorld, tempDir } from './harness.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/api/index.js';
 import { addDays } from '../../src/core/days.js';
-import { mentionRows } from '../../src/extract/streams/chats.js';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
+import { mentionRows } from '../../src/sync/streams/chats.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import {
   contentOf,

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { ApiClient } from '../../src/client/api-client.js';
 import { RateBudget } from '../../src/client/rate-budget.js';
 import { silentLogger } from '../../src/core/log.js';
-import { silentProgress } from '../../src/extract/progress.js';
-import { syncTeam } from '../../src/extract/team-sync.js';
-import type { SyncSettings, TeamSyncOptions } from '../../src/extract/types.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
 import { prng } from '../../src/reference/world/hash.js';
+import { silentProgress } from '../../src/sync/progress.js';
+import { syncTeam } from '../../src/sync/team-sync.js';
+import type { SyncSettings, TeamSyncOptions } from '../../src/sync/types.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
 export const TODAY = '2026-03-15';

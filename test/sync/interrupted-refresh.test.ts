@@ -11,7 +11,7 @@ import { CLI_COMMON, contentOf, openWarehouse, query, runSync, startWorld, tempD
 import { startRewritingProxy } from './proxy.js';
 
 const BIN = 'dist/src/cli/bin.js';
-const built = existsSync(BIN) && statSync(BIN).mtimeMs >= statSync('src/extract/team-run.ts').mtimeMs;
+const built = existsSync(BIN) && statSync(BIN).mtimeMs >= statSync('src/sync/team-run.ts').mtimeMs;
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;

@@ -18,7 +18,7 @@ function newest(dir: string): number {
 // in-process crash test (resume.test.ts) covers the rest.
 const built =
   existsSync(BIN) &&
-  statSync(BIN).mtimeMs >= Math.max(...['src/extract', 'src/warehouse', 'src/client', 'src/cli'].map(newest));
+  statSync(BIN).mtimeMs >= Math.max(...['src/sync', 'src/warehouse', 'src/client', 'src/cli'].map(newest));
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;

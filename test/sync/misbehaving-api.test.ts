@@ -9,10 +9,10 @@ import { catalogue } from '../../src/api/index.js';
 import { main } from '../../src/cli/main.js';
 import { addDays } from '../../src/core/days.js';
 import { createLogger, type Logger, silentLogger } from '../../src/core/log.js';
-import { defineStream } from '../../src/extract/declare.js';
-import { sourcesRequest } from '../../src/extract/streams/sources.js';
-import type { UnitContext } from '../../src/extract/types.js';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
+import { defineStream } from '../../src/sync/declare.js';
+import { sourcesRequest } from '../../src/sync/streams/sources.js';
+import type { UnitContext } from '../../src/sync/types.js';
 import {
   CLI_COMMON,
   contentOf,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, chunkRange, dayDiff, dayNumber, mergeRanges, subtractRanges } from '../../src/core/days.js';
-import { analysisWindow, planStream, rotationSlots } from '../../src/extract/planner.js';
-import type { StreamDef, SyncSettings } from '../../src/extract/types.js';
+import { analysisWindow, planStream, rotationSlots } from '../../src/sync/planner.js';
+import type { StreamDef, SyncSettings } from '../../src/sync/types.js';
 
 const settings: SyncSettings = {
   today: '2026-03-15',

@@ -7,8 +7,8 @@ import {
   type SyncPlan,
   TerminalProgress,
   type UnitProgress,
-} from '../../src/extract/progress.js';
-import { eta, measuredAfter, SyncPace } from '../../src/extract/unit-runner.js';
+} from '../../src/sync/progress.js';
+import { eta, measuredAfter, SyncPace } from '../../src/sync/unit-runner.js';
 
 const plan: SyncPlan = {
   teamId: 'agency-a',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedCrash } from '../../src/extract/unit-runner.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
+import { SimulatedCrash } from '../../src/sync/unit-runner.js';
 import { contentOf, openWarehouse, query, rng, runSync, startWorld, tempDir } from './harness.js';
 
 let server: ReferenceServer;

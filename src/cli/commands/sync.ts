@@ -9,7 +9,7 @@ import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../core/defaults.js';
 import { ExitCode, exitCodesHelp, VwhError } from '../../core/errors.js';
 import { ApiDay, MaxRetryAfterSeconds, MemorySize, Share, Uuid, wholeNumber } from '../../core/inputs.js';
 import { STREAM_NAMES } from '../../core/stream-names.js';
-import type { SyncOptions } from '../../extract/sync.js';
+import type { SyncOptions } from '../../sync/run.js';
 import { numberFlag, textFlag } from '../validate.js';
 
 /** The command's flags: the sync's options and --config-schema. */
@@ -154,7 +154,7 @@ export async function runSyncCommand(flags: SyncFlags, out: NodeJS.WritableStrea
     out.write(jsonDocument(configJsonSchema()));
     return ExitCode.ok;
   }
-  const { runSync, syncProblems } = await import('../../extract/sync.js');
+  const { runSync, syncProblems } = await import('../../sync/run.js');
   const { logFormat, userLine } = await import('../../core/log.js');
   // JSON logs: what is printed here is JSON events too
   const format = flags.logFormat ?? logFormat();

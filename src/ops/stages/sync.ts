@@ -1,7 +1,7 @@
 /** Stage `sync`: the sync as `vwh sync` runs it (config, keys, budgets), its counts those the sync returns. */
 import { ExitCode, isVwhError } from '../../core/errors.js';
 import { userLine } from '../../core/log.js';
-import { runSync, syncProblems } from '../../extract/sync.js';
+import { runSync, syncProblems } from '../../sync/run.js';
 import { STAGE_EXIT, type Stage, type StageOutcome } from '../stage.js';
 
 export const syncStage: Stage = {

@@ -1,15 +1,16 @@
 /**
- * Which partitions of a table the export rewrites. Each partition has a content hash (lake-layout.ts); a partition
+ * Which partitions of a table the export rewrites. Each partition has a content hash (lake/layout.ts); a partition
  * whose hash is the manifest's, with its files in place, is kept. The hashes are not all taken again: the months
  * whose rows sit in row groups the warehouse still stores as they were when the manifest's hashes were taken
- * (lake-storage.ts) keep the manifest's hashes, and only the other months are read, through a date range DuckDB
+ * (lake/storage.ts) keep the manifest's hashes, and only the other months are read, through a date range DuckDB
  * prunes by its zonemaps. A night that rebuilt the last days of the models reads the current month (and the one
  * before when the days reach into it); a table rebuilt in full, or whose storage proves nothing, is read in full.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Session } from '../warehouse/session.js';
+import type { Session } from '../../warehouse/session.js';
+import { checkSegment } from '../paths.js';
 import {
   LAST_SLOT,
   monthAfter,
@@ -20,10 +21,9 @@ import {
   partitionStatsSql,
   SLOT_DAYS,
   type TableLayout,
-} from './lake-layout.js';
-import { byPartition, type ManifestPartition, type ScopeManifest } from './lake-manifest.js';
-import { monthsBetween, type RowGroupPrint } from './lake-storage.js';
-import { checkSegment } from './paths.js';
+} from './layout.js';
+import { byPartition, type ManifestPartition, type ScopeManifest } from './manifest.js';
+import { monthsBetween, type RowGroupPrint } from './storage.js';
 
 export interface PlannedPartition extends ManifestPartition {
   /** The values of the layout's `keyNames`: the Hive keys, then the slot of a slot file. */
@@ -174,7 +174,7 @@ export async function planTable(
 
 /**
  * Rows a month of a table must hold, on average over the months it spans, for its months to be written as slot files
- * (lake-layout.ts, SLOT_DAYS): about 32,000 rows a file and more. Below it a month is one file: at an agency's size
+ * (lake/layout.ts, SLOT_DAYS): about 32,000 rows a file and more. Below it a month is one file: at an agency's size
  * (10 projects) the largest mart holds about 54,000 rows a month, whose quarters would be files too small to write
  * at a single file's pace; at 100 projects it holds 500,000, and a night that rewrote the month's file wrote
  * 360,000 rows for 4 days. A lower threshold made files too small at 30 projects and the full export slower; at

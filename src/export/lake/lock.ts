@@ -5,8 +5,8 @@
  * LOCK_STALE_MS.
  */
 import { join } from 'node:path';
-import { VwhError } from '../core/errors.js';
-import { tryLock } from '../core/lock-file.js';
+import { VwhError } from '../../core/errors.js';
+import { tryLock } from '../../core/lock-file.js';
 
 export const LOCK_FILE = '_manifest.lock';
 const LOCK_STALE_MS = 120_000;

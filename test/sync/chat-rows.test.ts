@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChatItem } from '../../src/api/index.js';
-import { mentionRows } from '../../src/extract/streams/chats.js';
+import { mentionRows } from '../../src/sync/streams/chats.js';
 
 const chat = (over: Record<string, unknown>) =>
   ChatItem.parse({

@@ -7,7 +7,7 @@
  */
 import type { Logger } from '../core/log.js';
 import type { Session } from '../warehouse/session.js';
-import type { TeamJob } from './run-sync.js';
+import type { TeamJob } from './all-teams.js';
 
 export async function addBootstrappedProjects(session: Session, jobs: TeamJob[], logger: Logger): Promise<void> {
   if (!jobs.some((job) => job.projects)) return;

@@ -1,8 +1,8 @@
 /**
  * `vwh export parquet`: the warehouse as a Hive-partitioned, zstd Parquet lake. Changed partitions are written into
- * `_staging/<run_id>/` first, then published under the lake's lock through a journal (lake-journal.ts): renamed
+ * `_staging/<run_id>/` first, then published under the lake's lock through a journal (lake/journal.ts): renamed
  * into place one file at a time (a partition is one file, or one file per slot of a large table's month: see
- * lake-layout.ts), the files they replace set aside until the commit point, so that a kill -9 at any moment is
+ * lake/layout.ts), the files they replace set aside until the commit point, so that a kill -9 at any moment is
  * undone by the next writer (or `vwh export recover`). Unchanged
  * partitions (same content hash as in the manifest) are not rewritten; files of the writer's teams that the new
  * export does not list are removed, so re-exporting the same data yields the same file set. The manifests and
@@ -12,13 +12,17 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { listValue } from '@duckdb/node-api';
-import { ensureWritableDir, type GuardedInput } from '../core/folders.js';
-import type { Logger } from '../core/log.js';
-import { silentLogger } from '../core/log.js';
-import { quoteIdent, quoteLiteral } from '../core/sql.js';
-import type { Database } from '../warehouse/duckdb.js';
-import type { Session } from '../warehouse/session.js';
-import { withHeartbeat } from './heartbeat.js';
+import { ensureWritableDir, type GuardedInput } from '../../core/folders.js';
+import type { Logger } from '../../core/log.js';
+import { silentLogger } from '../../core/log.js';
+import { quoteIdent, quoteLiteral } from '../../core/sql.js';
+import type { Database } from '../../warehouse/duckdb.js';
+import type { Session } from '../../warehouse/session.js';
+import { withHeartbeat } from '../heartbeat.js';
+import { checkSegment, inside } from '../paths.js';
+import { exportSession, withWarehouse } from '../source.js';
+import type { ExportSummary } from '../summary.js';
+import { type ExportTable, selectTables } from '../tables.js';
 import {
   type Move,
   newJournal,
@@ -29,9 +33,9 @@ import {
   STAGING,
   type StepHook,
   Steps,
-} from './lake-journal.js';
-import { layoutOf, SLOT_KEY, type TableLayout, writeSql } from './lake-layout.js';
-import { withLakeLock } from './lake-lock.js';
+} from './journal.js';
+import { layoutOf, SLOT_KEY, type TableLayout, writeSql } from './layout.js';
+import { withLakeLock } from './lock.js';
 import {
   LAKE_FORMAT,
   type ManifestTable,
@@ -39,14 +43,10 @@ import {
   readScopeManifests,
   type ScopeManifest,
   type WriterRecord,
-} from './lake-manifest.js';
-import { type PlannedPartition, type PlannedTable, planTable, SLOT_MIN_MONTH_ROWS, splitsMonths } from './lake-plan.js';
-import { type RowGroupPrint, StorageReader } from './lake-storage.js';
-import { checkOtherWriters } from './lake-writers.js';
-import { checkSegment, inside } from './paths.js';
-import { exportSession, withWarehouse } from './source.js';
-import type { ExportSummary } from './summary.js';
-import { type ExportTable, selectTables } from './tables.js';
+} from './manifest.js';
+import { type PlannedPartition, type PlannedTable, planTable, SLOT_MIN_MONTH_ROWS, splitsMonths } from './plan.js';
+import { type RowGroupPrint, StorageReader } from './storage.js';
+import { checkOtherWriters } from './writers.js';
 
 export interface ParquetLakeOptions {
   db: string;
@@ -57,7 +57,7 @@ export interface ParquetLakeOptions {
   staging?: boolean;
   tables?: string[];
   log?: Logger;
-  /** Called before each change the publish makes to the lake (see lake-journal.ts). */
+  /** Called before each change the publish makes to the lake (see lake/journal.ts). */
   onStep?: StepHook;
   /** What the output may not replace or write into (the warehouse, its WAL, the published copy, the lake, the journal). */
   inputs?: readonly GuardedInput[];
@@ -305,7 +305,7 @@ async function writerRecords(db: Database, runId: string): Promise<Omit<WriterRe
 
 /**
  * Publishes the staged partitions: the moves (staged files into place, files no longer listed removed) and the
- * manifests, journaled under the lake's lock (lake-journal.ts).
+ * manifests, journaled under the lake's lock (lake/journal.ts).
  */
 async function publish(
   root: string,
@@ -338,7 +338,7 @@ async function publish(
     ...new Set(planned.flatMap((p) => p.partitions.map((part) => part.team_id)).filter((t): t is string => t !== null)),
   ];
   const moves: Move[] = [];
-  // each table's shape as the lake's other writers must have it too (lake-writers.ts)
+  // each table's shape as the lake's other writers must have it too (lake/writers.ts)
   const shapes = new Map<string, Pick<ManifestTable, 'partition_by' | 'columns'> & { files: number }>();
   for (const plan of planned) {
     const { schema, name } = plan.layout.table;

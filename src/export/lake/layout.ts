@@ -4,10 +4,10 @@
  * team_id alone, so that writers of different teams never share a file; a table with neither has one file.
  */
 import { createHash } from 'node:crypto';
-import { quoteIdent } from '../core/sql.js';
-import { enumKeys, type PartitionKey } from './lake-keys.js';
-import { type PortableColumn, portableColumns } from './portable-types.js';
-import { type ExportTable, qualified } from './tables.js';
+import { quoteIdent } from '../../core/sql.js';
+import { type PortableColumn, portableColumns } from '../portable-types.js';
+import { type ExportTable, qualified } from '../tables.js';
+import { enumKeys, type PartitionKey } from './keys.js';
 
 /** Hive's name for a null partition value, which Spark, Trino and DuckDB read back as null. */
 export const NULL_PARTITION = '__HIVE_DEFAULT_PARTITION__';
@@ -139,7 +139,7 @@ export function layoutOf(table: ExportTable, hasProjectTeams: boolean, split = f
 
 /**
  * `layout.sql` for the write: the same rows, the partition keys typed as ENUMs of `partitions`' values (every
- * partition of the table, lake-keys.ts), which DuckDB's partitioned COPY groups by for less than their text.
+ * partition of the table, lake/keys.ts), which DuckDB's partitioned COPY groups by for less than their text.
  */
 export function writeSql(layout: TableLayout, partitions: string[][], where?: string): string {
   const rows = `select ${[...layout.written, ...enumKeys(layout.keys, partitions)].join(', ')} from ${layout.from}`;

@@ -8,8 +8,8 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { VwhError } from '../core/errors.js';
-import { MANIFESTS_DIR, type ManifestTable, readScopeManifest } from './lake-manifest.js';
+import { VwhError } from '../../core/errors.js';
+import { MANIFESTS_DIR, type ManifestTable, readScopeManifest } from './manifest.js';
 
 /** What a Hive reader binds of a table: its partition columns, then its columns as `name type`, by name. */
 function shapeOf(table: Pick<ManifestTable, 'partition_by' | 'columns'>): { partitions: string; columns: string[] } {

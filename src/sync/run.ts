@@ -12,9 +12,9 @@ import { VwhError } from '../core/errors.js';
 import { ApiDay, BaseUrl, DbFile, MemorySize, resolved, Share, TeamName, Uuid, wholeNumber } from '../core/inputs.js';
 import { createLogger, jsonLine, type LogFormat } from '../core/log.js';
 import { Warehouse } from '../warehouse/warehouse.js';
+import { type MultiSyncResult, syncAll, type TeamJob } from './all-teams.js';
 import { addBootstrappedProjects } from './bootstrapped.js';
 import { formatPlan, LogProgress, type ProgressSink, TerminalProgress } from './progress.js';
-import { type MultiSyncResult, syncAll, type TeamJob } from './run-sync.js';
 import { DEFAULT_ROTATION_DAYS, type SyncSettings } from './types.js';
 
 /** What a sync is asked to do; each field overrides its environment variable and its field in the config. */

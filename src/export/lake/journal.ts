@@ -12,11 +12,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { Logger } from '../core/log.js';
-import { processAlive } from '../core/process.js';
-import { type LakeLock, withLakeLock } from './lake-lock.js';
-import { mergeManifests, type ScopeManifest, writeScopeManifest } from './lake-manifest.js';
-import { inside, writeFileAtomic } from './paths.js';
+import type { Logger } from '../../core/log.js';
+import { processAlive } from '../../core/process.js';
+import { inside, writeFileAtomic } from '../paths.js';
+import { type LakeLock, withLakeLock } from './lock.js';
+import { mergeManifests, type ScopeManifest, writeScopeManifest } from './manifest.js';
 
 export const STAGING = '_staging';
 export const JOURNAL = '_journal.json';

@@ -1,11 +1,11 @@
 /**
  * The lake's manifests. Each writer owns the manifest of the teams it exports (`_manifests/team_id=<team>.json`,
  * `_manifests/unpartitioned.json` for tables without a team), so writers never rewrite each other's records;
- * `_manifest.json` is the union of them all, rebuilt under the lake's lock (lake-lock.ts) by whichever writer finishes.
+ * `_manifest.json` is the union of them all, rebuilt under the lake's lock (lake/lock.ts) by whichever writer finishes.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from './paths.js';
+import { writeFileAtomic } from '../paths.js';
 
 export const LAKE_FORMAT = 'vwh-lake/1';
 
@@ -20,7 +20,7 @@ export interface ManifestPartition {
   /** Relative to the table's folder: `team_id=…/month=YYYY-MM`, or `team_id=…`, or `` */
   path: string;
   /**
-   * A slot file of a month split by its days (0: days 1-8, 1: 9-16, 2: 17-24, 3: 25-31; lake-layout.ts): several
+   * A slot file of a month split by its days (0: days 1-8, 1: 9-16, 2: 17-24, 3: 25-31; lake/layout.ts): several
    * entries share the month's `path`, each with its own file, hash and rows. Absent: the partition is one file.
    */
   slot?: number;
@@ -31,7 +31,7 @@ export interface ManifestPartition {
   hash: string;
   files: string[];
   /**
-   * The warehouse's storage of the rows the partition's month can hold when its hash was taken (lake-storage.ts):
+   * The warehouse's storage of the rows the partition's month can hold when its hash was taken (lake/storage.ts):
    * the next export keeps the hash without reading a row while it is unchanged. Absent: hashed every time.
    */
   storage_key?: string;

@@ -16,10 +16,10 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { groupBy } from '../core/group.js';
-import { quoteLiteral } from '../core/sql.js';
-import type { Session } from '../warehouse/session.js';
-import { qualified } from './tables.js';
+import { groupBy } from '../../core/group.js';
+import { quoteLiteral } from '../../core/sql.js';
+import type { Session } from '../../warehouse/session.js';
+import { qualified } from '../tables.js';
 
 /** DuckDB's storage format version this reader knows (DuckDB 0.10 to 1.5 write it). */
 const STORAGE_VERSION = 64n;

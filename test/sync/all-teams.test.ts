@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runSync, syncProblems } from '../../src/extract/sync.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
+import { runSync, syncProblems } from '../../src/sync/run.js';
 import { openWarehouse, query, startWorld, TODAY, tempDir, WINDOW_MS } from './harness.js';
 
 let server: ReferenceServer;

@@ -5,7 +5,7 @@
  * row's year and month rather than a strftime per row. The folder names are the same text either way (an ENUM's
  * value is its label). The write's CPU fell measurably (docs/lab/2026-11-export-lake.md, "What was cut").
  */
-import { quoteIdent, quoteLiteral } from '../core/sql.js';
+import { quoteIdent, quoteLiteral } from '../../core/sql.js';
 
 export interface PartitionKey {
   name: string;

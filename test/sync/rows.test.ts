@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { dayOf, extraOf, fieldsOf } from '../../src/extract/rows.js';
+import { dayOf, extraOf, fieldsOf } from '../../src/sync/rows.js';
 
 describe('row helpers', () => {
   it("gives a timestamp's UTC day as Date.parse reads it: offsets, rolled-over days, fractions, bare days", () => {
