@@ -26,16 +26,10 @@ import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { MAX_BACKLOG_ROWS } from '../src/sync/unit-runner.js';
-import {
-  Loader,
-  type RawRow,
-  type RunColumns,
-  type TableLoad,
-  TRANSACTION_MS,
-  TRANSACTION_ROWS,
-  WAL_CHECKPOINT_BYTES,
-} from '../src/warehouse/loader.js';
+import type { RawRow, RunColumns, TableLoad } from '../src/warehouse/load-types.js';
+import { Loader, TRANSACTION_MS, TRANSACTION_ROWS } from '../src/warehouse/loader.js';
 import { Session } from '../src/warehouse/session.js';
+import { WAL_CHECKPOINT_BYTES } from '../src/warehouse/wal-checkpoint.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { landWorld, parseWorld, type WorldSpec } from './land-world.js';
 import { type BenchResult, cpuMs, round2, threadCpuMs, writeResult } from './lib.js';

@@ -29,9 +29,10 @@ import type { EndpointDef } from '../src/api/endpoint.js';
 import { fullPath } from '../src/api/paths.js';
 import { decodeEnvelope } from '../src/client/envelope.js';
 import type { Transport, TransportRequest, TransportResponse } from '../src/client/transport.js';
-import { TRANSACTION_MS, TRANSACTION_ROWS, WAL_CHECKPOINT_BYTES, walBytes } from '../src/warehouse/loader.js';
+import { TRANSACTION_MS, TRANSACTION_ROWS } from '../src/warehouse/loader.js';
 import type { Session } from '../src/warehouse/session.js';
 import { deadRows } from '../src/warehouse/vacuum.js';
+import { WAL_CHECKPOINT_BYTES, walBytes } from '../src/warehouse/wal-checkpoint.js';
 import { cpuMs } from './lib.js';
 
 /**

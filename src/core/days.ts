@@ -47,6 +47,30 @@ export function dayNumber(day: string): number {
   return Math.floor(dayToMs(day) / DAY_MS);
 }
 
+const DAY_PARTS = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * `dayNumber` of a text that may not be a day: a `YYYY-MM-DD` calendar day as days since 1970-01-01 (proleptic
+ * Gregorian, what DuckDB's DATE holds); undefined for any other text or a day that does not exist (2025-02-30).
+ */
+export function parseDayNumber(text: string): number | undefined {
+  const m = DAY_PARTS.exec(text);
+  if (!m) return undefined;
+  const y = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  const length = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  if (month < 1 || month > 12 || day < 1 || day > length) return undefined;
+  // Days from civil (H. Hinnant): the year starts in March, so the leap day is the year's last.
+  const yy = month <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
 export function dayFromNumber(n: number): string {
   return msToDay(n * DAY_MS);
 }

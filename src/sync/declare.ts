@@ -11,7 +11,7 @@ import type { CallParams } from '../client/api-client.js';
 import { hasNextPage, pageQuery, paginatedParts, promisedPages } from '../client/paging.js';
 import type { DayRange } from '../core/days.js';
 import { VwhError } from '../core/errors.js';
-import type { Partition, TableLoad } from '../warehouse/loader.js';
+import type { Partition, TableLoad } from '../warehouse/load-types.js';
 import { fetchList, fetchOne } from './fetch.js';
 import type { Parent, Rejection, StreamDef, UnitContext } from './types.js';
 

@@ -5,7 +5,7 @@ import type { Clock } from '../core/clock.js';
 import type { DayRange } from '../core/days.js';
 import type { VwhError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { TableLoad } from '../warehouse/loader.js';
+import type { TableLoad } from '../warehouse/load-types.js';
 import type { RunCounters } from '../warehouse/run-store.js';
 import type { Warehouse, WarehouseSession } from '../warehouse/warehouse.js';
 import type { ProgressSink, SyncPlan } from './progress.js';

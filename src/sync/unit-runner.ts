@@ -6,7 +6,7 @@ import PQueue from 'p-queue';
 import type { ApiClient } from '../client/api-client.js';
 import type { RateBudget } from '../client/rate-budget.js';
 import { isVwhError } from '../core/errors.js';
-import type { TableLoad } from '../warehouse/loader.js';
+import type { TableLoad } from '../warehouse/load-types.js';
 import type { RunCounters } from '../warehouse/run-store.js';
 import type { StreamPlan } from './planner.js';
 import type { ProgressSink, SyncPlan, UnitProgress } from './progress.js';

@@ -5,11 +5,12 @@ import { memoryLimitFor } from '../core/defaults.js';
 import { DuckDBBudgetStore } from './budget-store.js';
 import { Database, type DbResources, DEFAULT_DB_PATH, DEFAULT_RESOURCES, duckdbOptions, isMemory } from './duckdb.js';
 import { type OpsDatabase, opsDb } from './kysely/index.js';
-import { GATHER_MS, Loader, WAL_CHECKPOINT_BYTES } from './loader.js';
+import { GATHER_MS, Loader } from './loader.js';
 import { migrate } from './migrate.js';
 import { RunStore } from './run-store.js';
 import { Session } from './session.js';
 import { StateStore } from './state-store.js';
+import { WAL_CHECKPOINT_BYTES } from './wal-checkpoint.js';
 
 /** What one writer (one team's sync) needs: its own connection, the loader, and the ops stores over it. */
 export interface WarehouseSession {

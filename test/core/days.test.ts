@@ -13,6 +13,7 @@ import {
   maxDay,
   minDay,
   msToDay,
+  parseDayNumber,
 } from '../../src/core/days.js';
 
 describe('core/days', () => {
@@ -29,6 +30,28 @@ describe('core/days', () => {
     expect(dayNumber('1970-01-11')).toBe(10);
     expect(dayFromNumber(dayNumber('2026-05-20'))).toBe('2026-05-20');
     expect(dayOfInstant(Date.parse('2026-05-20T23:59:59Z'))).toBe(dayNumber('2026-05-20'));
+  });
+
+  it('parses a text that may not be a day: the day number of a calendar day, undefined otherwise', () => {
+    // Every day of two centuries (leap days, 1900 and 2100 without one, 2000 with one) agrees with dayNumber.
+    const disagree: string[] = [];
+    for (let n = dayNumber('1899-01-01'); n <= dayNumber('2101-12-31'); n++) {
+      if (parseDayNumber(dayFromNumber(n)) !== n) disagree.push(dayFromNumber(n));
+    }
+    expect(disagree).toEqual([]);
+    for (const text of [
+      '2025-02-29',
+      '2025-02-30',
+      '1900-02-29',
+      '2026-13-01',
+      '2026-04-31',
+      '2026-00-10',
+      '2026-1-1',
+      '',
+    ]) {
+      expect(parseDayNumber(text)).toBeUndefined();
+    }
+    expect(parseDayNumber('2024-02-29')).toBe(dayNumber('2024-02-29'));
   });
 
   it('counts and lists days of an inclusive range', () => {

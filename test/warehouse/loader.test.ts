@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BATCH_ROWS, Loader, memoryBytes, type TableLoad } from '../../src/warehouse/loader.js';
+import type { TableLoad } from '../../src/warehouse/load-types.js';
+import { BATCH_ROWS, Loader } from '../../src/warehouse/loader.js';
+import { memoryBytes } from '../../src/warehouse/wal-checkpoint.js';
 import { Warehouse, type WarehouseSession } from '../../src/warehouse/warehouse.js';
 
 let dir: string;

@@ -9,7 +9,7 @@
  * ids, or in a body written differently).
  */
 import type { Logger } from '../../core/log.js';
-import type { RawRow, RunColumns } from '../../warehouse/loader.js';
+import type { RawRow, RunColumns } from '../../warehouse/load-types.js';
 import type { WarehouseSession } from '../../warehouse/warehouse.js';
 import { bodyKey, type JournalCursor, type JournalEntry, journalLines } from './journal.js';
 

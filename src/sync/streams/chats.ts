@@ -1,5 +1,5 @@
 import { type ChatItem, ChatItem as ChatSchema, catalogue } from '../../api/index.js';
-import type { Partition } from '../../warehouse/loader.js';
+import type { Partition } from '../../warehouse/load-types.js';
 import { defineStream, listRequest, type Row, type UnitScope } from '../declare.js';
 import { field } from '../fetch.js';
 import { dayOf, extraOf, fieldsOf } from '../rows.js';

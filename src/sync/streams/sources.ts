@@ -1,5 +1,5 @@
 import { CategoryBreakdown, catalogue, SourceDomain, SourceOpportunity, SourcesAnalytics } from '../../api/index.js';
-import type { Partition } from '../../warehouse/loader.js';
+import type { Partition } from '../../warehouse/load-types.js';
 import { dataRequest, defineStream, listRequest, type Row, type UnitScope } from '../declare.js';
 import { extraOf, fieldsOf } from '../rows.js';
 import { projectParents } from './parents.js';
