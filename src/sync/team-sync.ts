@@ -8,8 +8,9 @@ import { discover } from './discovery.js';
 import { openTeamClient } from './team-client.js';
 import { planTeam } from './team-plan.js';
 import { decideStatus, INTERRUPTED, startRun } from './team-run.js';
+import { HookStop } from './test-hooks.js';
 import type { TeamResult, TeamSyncOptions, UnitContext } from './types.js';
-import { runUnits, SimulatedCrash, takeStats } from './unit-runner.js';
+import { runUnits, takeStats } from './unit-runner.js';
 
 /**
  * One team (one key): build its client, discover, plan, record the run, run every unit (each committed with its
@@ -94,9 +95,10 @@ export async function syncTeam(options: TeamSyncOptions): Promise<TeamResult> {
     progress.done(teamId, summary(result));
     return result;
   } catch (error) {
-    if (error instanceof SimulatedCrash) {
+    if (error instanceof HookStop) {
+      // A test hook's stop is a kill: nothing more is written, and the hook's own error goes out.
       crashed = true;
-      throw error;
+      throw error.thrown;
     }
     takeStats(client, counters);
     if (signal?.aborted) {

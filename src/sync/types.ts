@@ -206,7 +206,7 @@ export interface TeamResult {
   error?: VwhError;
 }
 
-/** Test hooks that simulate a crash (a throw of `SimulatedCrash` ends the run like a kill -9: nothing more is written). */
+/** Test hooks that simulate a crash: a throw from one ends the run like a kill -9 (see `test-hooks.ts`). */
 export interface SyncHooks {
   /** Inside the unit's transaction, after its rows and before its state: a throw rolls the unit back. */
   inTransaction?(unitNumber: number, unit: Unit): void;

@@ -10,6 +10,7 @@ import type { TableLoad } from '../warehouse/load-types.js';
 import type { RunCounters } from '../warehouse/run-store.js';
 import type { StreamPlan } from './planner.js';
 import type { ProgressSink, SyncPlan, UnitProgress } from './progress.js';
+import { HookStop, runHook } from './test-hooks.js';
 import type { SyncHooks, TeamResult, Unit, UnitContext, UnitOutput } from './types.js';
 
 /**
@@ -18,13 +19,6 @@ import type { SyncHooks, TeamResult, Unit, UnitContext, UnitOutput } from './typ
  * (docs/lab/2026-11-sync-landing-memory.md).
  */
 export const MAX_BACKLOG_ROWS = 20_000;
-
-export class SimulatedCrash extends Error {
-  constructor(message = 'simulated crash') {
-    super(message);
-    this.name = 'SimulatedCrash';
-  }
-}
 
 export interface UnitRun {
   ctx: UnitContext;
@@ -125,7 +119,7 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
         // The run's record counts this unit in the unit's own transaction (the batch's, written at its end).
         landed = afterUnit(before, unit.stream.name, counts, rejected.length, client.stats());
         inTransaction = landed;
-        hooks?.inTransaction?.(number, unit);
+        runHook(() => hooks?.inTransaction?.(number, unit));
         // A unit with rejected rows is not finished: the next sync fetches it again.
         if (rejected.length === 0)
           finished.push({ key: { teamId, stream: unit.stream.name, parentId: unit.parent.id }, range: unit.range });
@@ -139,7 +133,7 @@ export async function runUnits(input: UnitRun): Promise<unknown> {
         result.rejectedByStream[unit.stream.name] = (result.rejectedByStream[unit.stream.name] ?? 0) + rejected.length;
       }
       progress.unit({ ...status(), stream: unit.stream.name, unitKey: unit.key, rows });
-      hooks?.afterUnit?.(counters.unitsDone, unit);
+      runHook(() => hooks?.afterUnit?.(counters.unitsDone, unit));
     } catch (error) {
       inTransaction = undefined;
       fatal ??= error;
@@ -277,7 +271,7 @@ function afterUnit(
 }
 
 function isFatal(error: unknown): boolean {
-  if (error instanceof SimulatedCrash) return true;
+  if (error instanceof HookStop) return true;
   return (
     isVwhError(error) && (error.code.startsWith('AUTH_') || error.code === 'DB_ERROR' || error.code === 'DB_LOCKED')
   );

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { SimulatedCrash } from '../../src/sync/unit-runner.js';
 import { contentOf, openWarehouse, query, rng, runSync, startWorld, tempDir } from './harness.js';
+
+/** What the test hooks throw: the sync ends as a kill -9 would end it, and rejects with this error. */
+class SimulatedCrash extends Error {}
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;
