@@ -9,13 +9,15 @@ description: |
   - Model (hierarchical normal, Gelman et al., BDA3 §5.4, the "eight schools", with τ integrated on a grid; not a
     plug-in empirical Bayes): each measured action's unpooled estimate y ~ N(θ, s²), s = its 95% half-width /
     1.959964 (a placebo_brands interval with a t quantile counts as the wider normal one). An action with an
-    expected range is measured against its promise: δ = θ − the middle of its range, δ ~ N(μ, τ²) over the team's
-    actions with a range (the portfolio), μ ~ N(0, 2.5²) (on average a team's actions land within ±5 points of the
-    middle of what they promised, the data overriding it as actions accrue). An action without a range: θ ~ N(μ_c,
-    τ²) over its category's actions without one, μ_c flat. τ, the spread of true effects around the pooled mean,
-    shared by the team's pools: half-Cauchy prior of scale 2 points, on a grid of 0 to 25 points by 0.25. The moment
-    estimate of τ² (as marts.action_impact_by_category has it) is often 0 with a few actions, which would collapse
-    every action onto the pooled mean; integrating τ keeps that uncertainty.
+    expected range is measured against its promise, in half-widths h of its range (at least half a point): ζ = (θ −
+    the middle of its range) / h, ζ ~ N(μ, τ²) over the team's actions with a range (the portfolio), μ ~ N(0, 0.5²)
+    (on average a team's actions land within half a half-width of the middle of what they promised), τ
+    half-normal of scale 0.5: a promise is read as a range that holds about 9 times in 10, the portfolio's own
+    record (μ, τ) overriding it as actions accrue. An action without a range: θ ~ N(μ_c, τ_c²) over its
+    category's actions without one, μ_c flat, τ_c in points with a half-Cauchy prior of scale 2 points. Each τ on
+    a grid of 101 points (0 to 4 half-widths, 0 to 25 points). The moment estimate of τ² (as
+    marts.action_impact_by_category has it) is often 0 with a few actions, which would collapse every action onto
+    the pooled mean; integrating τ keeps that uncertainty.
   - Given τ, θ's posterior is normal: the pool's other actions (and μ's prior) give μ the prior N(m₋, V₋)
     (inverse-variance mean of their y with weights 1 / (s² + τ²)), so θ ~ N(anchor + m₋, τ² + V₋) before the
     action's own y; an action alone in a pool without a prior on μ keeps its unpooled estimate. Over τ's posterior
@@ -79,55 +81,71 @@ measured as (
     case when expected_impact_min is not null and expected_impact_max is not null then 'portfolio'
       else coalesce(category, 'uncategorized') end as pool,
     coalesce((expected_impact_min + expected_impact_max) / 2, 0) as anchor,
-    effect_pp - coalesce((expected_impact_min + expected_impact_max) / 2, 0) as y,
+    -- the unit a pool is measured in: an action with a range in half-widths of its range (a promise of 8–15 points
+    -- claims more room than one of 3–4), at least half a point; an action without one in points
+    case when expected_impact_min is not null and expected_impact_max is not null
+      then greatest(abs(expected_impact_max - expected_impact_min) / 2, 0.5) else 1 end as scale,
     effect_pp as y_unpooled,
     effect_ci_low_pp,
     effect_ci_high_pp,
-    ((effect_ci_high_pp - effect_ci_low_pp) / (2 * 1.959964)) ^ 2 as s2,
+    ((effect_ci_high_pp - effect_ci_low_pp) / (2 * 1.959964)) ^ 2 as s2_pp,
     least(expected_impact_min, expected_impact_max) as range_min,
     greatest(expected_impact_min, expected_impact_max) as range_max,
     after_to - after_from + 1 as after_days
   from impact
   where status = 'measured' and effect_ci_high_pp > effect_ci_low_pp
 ),
+scaled as (
+  -- y and s² in the pool's unit
+  select *, (y_unpooled - anchor) / scale as y, s2_pp / scale ^ 2 as s2 from measured
+),
 tau_grid as (
-  -- τ from 0 to 25 points by 0.25: planted and measured spreads of action effects are a few points.
-  select range * 0.25 as tau from range(0, 101)
+  -- τ on 101 points: for the portfolio from 0 to 4 half-widths by 0.04, for a category from 0 to 25 points by 0.25
+  -- (planted and measured spreads of action effects are a few points)
+  select k.promised, r.range as g, case when k.promised then r.range * 0.04 else r.range * 0.25 end as tau
+  from (values (true), (false)) as k(promised)
+  cross join range(0, 101) as r
 ),
 category_sums as (
   select
-    m.team_id, m.pool, g.tau,
+    m.team_id, m.pool, g.promised, g.g, g.tau,
     count(*) as k,
     sum(1 / (m.s2 + g.tau ^ 2)) as sw,
     sum(m.y / (m.s2 + g.tau ^ 2)) as swy,
     sum(m.y ^ 2 / (m.s2 + g.tau ^ 2)) as swy2,
     sum(ln(m.s2 + g.tau ^ 2)) as slog,
-    -- the promise's prior precision: N(0, 2.5²) on the portfolio's mean distance from the middle of the range
-    case when m.pool = 'portfolio' then 1 / 2.5 ^ 2 else 0 end as h
-  from measured as m
-  cross join tau_grid as g
+    -- the promise's prior precision: N(0, 1) on the portfolio's mean distance from the middle of the range, in
+    -- half-widths (on average actions land within what they promised)
+    case when m.pool = 'portfolio' then 4.0 else 0 end as h
+  from scaled as m
+  join tau_grid as g on g.promised = (m.pool = 'portfolio')
   group by all
 ),
 tau_loglik as (
   -- log p(y | τ), μ integrated out per category: −½ Σ log(s² + τ²) − ½ log Σ w − ½ Σ w (y − μ̂)²; a category of one
   -- action adds 0 (it says nothing about τ).
-  select team_id, tau, sum(-0.5 * slog - 0.5 * ln(sw + h) - 0.5 * (swy2 - swy ^ 2 / (sw + h))) - ln(1 + (tau / 2.0) ^ 2) as ll
+  -- τ's prior half-Cauchy: scale 1 half-width for the portfolio, 2 points for the categories, each shared by the
+  -- team's pools of its kind.
+  select
+    team_id, promised, g, tau,
+    sum(-0.5 * slog - 0.5 * ln(sw + h) - 0.5 * (swy2 - swy ^ 2 / (sw + h)))
+      - case when promised then 0.5 * (tau / 0.5) ^ 2 else ln(1 + (tau / 2.0) ^ 2) end as ll
   from category_sums
-  group by team_id, tau
+  group by team_id, promised, g, tau
 ),
 tau_posterior as (
-  select team_id, tau, l / sum(l) over (partition by team_id) as p
-  from (select team_id, tau, exp(ll - max(ll) over (partition by team_id)) as l from tau_loglik)
+  select team_id, promised, g, tau, l / sum(l) over (partition by team_id, promised) as p
+  from (select *, exp(ll - max(ll) over (partition by team_id, promised)) as l from tau_loglik)
 ),
 conditional as (
   -- θ | τ, y: the category's other actions give the prior N(m₋, τ² + V₋); none: a flat prior.
   select
-    m.team_id, m.action_id, t.tau, t.p, m.anchor, m.y, m.s2, m.anchor + c.swy / (c.sw + c.h) as mu_hat,
+    m.team_id, m.action_id, t.tau, t.p, m.anchor, m.scale, m.y, m.s2, m.anchor + m.scale * c.swy / (c.sw + c.h) as mu_hat,
     c.sw + c.h - 1 / (m.s2 + t.tau ^ 2) as sw_other,
     c.swy - m.y / (m.s2 + t.tau ^ 2) as swy_other
-  from measured as m
-  join tau_posterior as t on t.team_id = m.team_id
-  join category_sums as c on c.team_id = m.team_id and c.pool = m.pool and c.tau = t.tau
+  from scaled as m
+  join category_sums as c on c.team_id = m.team_id and c.pool = m.pool
+  join tau_posterior as t on t.team_id = m.team_id and t.promised = c.promised and t.g = c.g
 ),
 conditional_posterior as (
   select
@@ -139,8 +157,9 @@ conditional_posterior as (
 conditional_moments as (
   select
     *,
-    coalesce(1 / (1 / s2 + 1 / prior_var), s2) as v,
-    anchor + coalesce((y / s2 + prior_mean / prior_var) / (1 / s2 + 1 / prior_var), y) as m
+    -- back in points
+    scale ^ 2 * coalesce(1 / (1 / s2 + 1 / prior_var), s2) as v,
+    anchor + scale * coalesce((y / s2 + prior_mean / prior_var) / (1 / s2 + 1 / prior_var), y) as m
   from conditional_posterior
 ),
 mixture as (
@@ -182,7 +201,7 @@ future as (
     c.team_id,
     c.action_id,
     d.range as days,
-    sum(c.p * coalesce(
+    sum(c.p * c.scale ^ 2 * coalesce(
       1 / ((mg.after_days + d.range) / (c.s2 * mg.after_days) + 1 / c.prior_var),
       c.s2 * mg.after_days / (mg.after_days + d.range)
     )) as v_within
