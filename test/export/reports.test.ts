@@ -9,7 +9,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
-import { uniqueLabels } from '../../src/export/html/charts.js';
+import { uniqueLabels } from '../../src/export/html/chart-parts.js';
 import { exportArrow, loadReports, writeHtmlReport, writeReport } from '../../src/export/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { buildExportWorld, CHROMIUM, type ExportWorld, type HtmlFigure, readHtmlSections } from './support.js';

@@ -3,7 +3,8 @@
  * significant moves, each with its interval and the smallest change its test could see) and what changed since
  * yesterday, this week and this month (every brand, all providers), with share of voice beside it.
  */
-import { type Chart, fmt, horizontalBars, num } from './charts.js';
+import type { Chart } from './chart.js';
+import { fmt, horizontalBars, num } from './chart-parts.js';
 import type { ProjectData, Row } from './data.js';
 
 /** How many moves the alerts chart shows. */

@@ -1,4 +1,4 @@
-/** One chart of the HTML report, as the chart functions (charts.ts, forest.ts) return it and page.ts lays it out. */
+/** One chart of the HTML report, as the chart functions (charts.ts, opportunity-charts.ts, forest.ts, change-charts.ts) return it and page.ts lays it out. */
 import type { ChartOption } from './svg.js';
 
 export interface Chart {

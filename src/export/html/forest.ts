@@ -6,10 +6,10 @@
  * more).
  */
 import type { Chart } from './chart.js';
+import { intervalBars, num, type RenderApi } from './chart-parts.js';
 import type { ProjectData, Row } from './data.js';
 import type { ChartOption } from './svg.js';
 
-const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0));
 const maybe = (v: unknown) => (v === null || v === undefined ? null : num(v));
 
 /** "9 in 10": a probability rounded to tenths, as a person reads it (never 0 or 10 in 10: nothing here is certain). */
@@ -48,48 +48,6 @@ export function verdictSentence(r: Row): string {
 const label = (text: string) => (text.length > 34 ? `${text.slice(0, 33)}…` : text);
 const CATEGORY_NAME = (c: string) => (c === 'all' ? 'All actions (portfolio)' : `Category: ${c.replaceAll('_', ' ')}`);
 
-/** What ECharts hands a custom series' renderItem. */
-interface RenderApi {
-  value: (i: number) => number;
-  coord: (p: number[]) => number[];
-  size: (p: number[]) => number[];
-}
-
-/** Horizontal intervals (y category, low, high) as a custom series, caps at both ends. */
-function intervals(name: string, points: [number, number, number][], color: string, width: number): object {
-  return {
-    type: 'custom',
-    name,
-    silent: true,
-    itemStyle: { color },
-    data: points,
-    encode: { y: 0, x: [1, 2] },
-    z: 10,
-    renderItem: (_params: unknown, api: RenderApi) => {
-      const low = api.coord([api.value(1), api.value(0)]);
-      const high = api.coord([api.value(2), api.value(0)]);
-      const half = Math.max(3, (api.size([0, 1])[1] ?? 0) * 0.15);
-      const style = { stroke: color, lineWidth: width };
-      return {
-        type: 'group',
-        children: [
-          { type: 'line', shape: { x1: low[0], y1: low[1], x2: high[0], y2: high[1] }, style },
-          {
-            type: 'line',
-            shape: { x1: low[0], y1: (low[1] ?? 0) - half, x2: low[0], y2: (low[1] ?? 0) + half },
-            style,
-          },
-          {
-            type: 'line',
-            shape: { x1: high[0], y1: (high[1] ?? 0) - half, x2: high[0], y2: (high[1] ?? 0) + half },
-            style,
-          },
-        ],
-      };
-    },
-  };
-}
-
 /** The expected range of each row as a light band (rows without a range have none). */
 function ranges(points: [number, number, number][]): object {
   return {
@@ -126,13 +84,13 @@ export function forestChart(p: ProjectData): Chart {
     .filter(([, r]) => r.expected_impact_min !== null && r.expected_impact_max !== null);
   const series: object[] = [
     ranges(withRange.map(([i, r]) => [at(i), num(r.expected_impact_min), num(r.expected_impact_max)])),
-    intervals(
+    intervalBars(
       'unpooled 95% interval',
       actions.map((r, i) => [at(i), num(r.unpooled_low), num(r.unpooled_high)]),
       '#9aa1ad',
       1,
     ),
-    intervals(
+    intervalBars(
       '95% interval',
       rows.map((r, i) => [at(i), num(r.ci_low), num(r.ci_high)]),
       '#1d2330',

@@ -1,5 +1,5 @@
 /** The HTML report's page: one self-contained document, styles inline, charts as inline SVG, no external reference. */
-import type { Chart } from './charts.js';
+import type { Chart } from './chart.js';
 import { renderSvg } from './svg.js';
 
 const WIDTH = 760;
