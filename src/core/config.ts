@@ -19,6 +19,7 @@ import {
   Port,
   Share,
   TeamName,
+  timerMs,
   Uuid,
   WebhookSecret,
   wholeNumber,
@@ -87,7 +88,7 @@ export const AlertsSection = z.strictObject({
   suppressMinutes: wholeNumber(0)
     .optional()
     .describe('the same alert is not repeated within this interval (default 360)'),
-  timeoutMs: wholeNumber(1).optional().describe('timeout of the POST and of the command (default 10000)'),
+  timeoutMs: timerMs(1).optional().describe('timeout of the POST and of the command (default 10000)'),
 });
 
 export const FreshnessSection = z.strictObject({
@@ -187,7 +188,7 @@ export const SyncConfig = z.strictObject({
     .describe('domains per project for source_details/source_chats (default 3)'),
   maxSourcePages: wholeNumber(1, 1000).optional().describe('page cap per domain for those streams (default 5)'),
   concurrency: wholeNumber(1, 32).optional().describe('requests in flight per key (default 4)'),
-  rateWindowMs: wholeNumber(1).optional().describe('rate window length (default 60000)'),
+  rateWindowMs: timerMs(1).optional().describe('rate window length (default 60000)'),
   rateLimit: wholeNumber(1).optional().describe('requests per window (default 70, learnt from X-RateLimit-Limit)'),
   since: ApiDay.optional().describe(
     'first day of day-partitioned streams, YYYY-MM-DD (default: each prompt creation day)',

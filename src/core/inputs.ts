@@ -5,6 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import * as z from 'zod';
+import { MAX_TIMER_MS } from './clock.js';
 import { isCalendarDay } from './days.js';
 import { shown, VwhError } from './errors.js';
 
@@ -83,8 +84,17 @@ export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
     .max(max);
 }
 
-/** Node's longest timer, 2^31 - 1 ms (about 24.8 days): a longer delay fires at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+export { MAX_TIMER_MS };
+
+/** A duration in whole milliseconds from `min` to the longest Node's timers keep (a longer one would fire at once). */
+export function timerMs(min: number) {
+  return numberRule(
+    `a whole number of milliseconds from ${min} to ${MAX_TIMER_MS} (about 24.8 days, the longest timer Node keeps)`,
+  )
+    .int()
+    .min(min)
+    .max(MAX_TIMER_MS);
+}
 
 /** A timeout in whole seconds from `min` to the longest Node's timers keep (2147483 s). */
 export function timerSeconds(min: number) {

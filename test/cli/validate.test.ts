@@ -61,6 +61,12 @@ describe('one validation for every input', () => {
     // Node's timers hold at most 2^31 - 1 ms: a longer timeout fired at once and stopped the query
     [['query', '--timeout', '2200000', 'select 1'], /--timeout must be a whole number of seconds from 0 to 2147483/],
     [['schedule', '--stop-timeout', '9999999'], /--stop-timeout must be a whole number of seconds from 1 to 2147483/],
+    [
+      ['sync', '--rate-window-ms', '3000000000', '--plan'],
+      /--rate-window-ms must be a whole number of milliseconds from 1 to 2147483647/,
+    ],
+    [['run', '--rate-window-ms', '3000000000'], /--rate-window-ms must be a whole number of milliseconds from 1/],
+    [['serve', '--rate-window-ms', '3000000000'], /--rate-window-ms must be a whole number of milliseconds from 1/],
     // days that drive requests are bounded: year 0 planned 477,443 requests, or sent date_from=-000001-12
     [
       ['sync', '--since', '0000-01-01', '--plan'],
@@ -154,6 +160,16 @@ describe('one validation for every input', () => {
     expect(r.code).toBe(64);
     expect(r.err).toMatch(/since: must be a calendar day that exists, got "2026-02-30"/);
     expect(r.err).toMatch(/baseUrl: must be an http:\/\/ or https:\/\/ URL/);
+  });
+
+  it('timers in the config are bounded by what Node keeps: a longer rate window or alert timeout exits 64', async () => {
+    env();
+    const config = join(dir, 'timers.config.json');
+    writeFileSync(config, JSON.stringify({ rateWindowMs: 3_000_000_000, alerts: { timeoutMs: 2_147_483_648 } }));
+    const r = await vwh('sync', '--plan', '--config', config);
+    expect(r.code).toBe(64);
+    expect(r.err).toMatch(/rateWindowMs: must be a whole number of milliseconds from 1 to 2147483647/);
+    expect(r.err).toMatch(/alerts\.timeoutMs: must be a whole number of milliseconds from 1 to 2147483647/);
   });
 
   it('models build on a missing warehouse says so and creates neither the file nor target/', async () => {

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { exitCodesHelp } from '../../core/errors.js';
-import { ApiDay, BaseUrl, DbFile, ExistingDir, TeamName, wholeNumber } from '../../core/inputs.js';
+import { ApiDay, BaseUrl, DbFile, ExistingDir, TeamName, timerMs, wholeNumber } from '../../core/inputs.js';
 import { userLine } from '../../core/log.js';
 import type { NightlyFlags } from '../../ops/nightly.js';
 import { numberFlag, textFlag } from '../validate.js';
@@ -72,7 +72,7 @@ export function register(program: Command): void {
     .option(
       '--rate-window-ms <ms>',
       'rate window (60000 in production; the embedded default uses 1000)',
-      numberFlag('--rate-window-ms', wholeNumber(1)),
+      numberFlag('--rate-window-ms', timerMs(1)),
     )
     .option('--full-refresh', 'the sync re-fetches every stream from its start rather than from its state')
     .option('--no-wait', 'with a cluster (docs/cluster.md): queue the night for the workers and exit at once')

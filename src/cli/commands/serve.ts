@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { exitCodesHelp, VwhError } from '../../core/errors.js';
-import { ApiDay, Fraction, Port, wholeNumber } from '../../core/inputs.js';
+import { ApiDay, Fraction, Port, timerMs, wholeNumber } from '../../core/inputs.js';
 import type { ReferenceServer } from '../../reference/index.js';
 import { numberFlag, textFlag } from '../validate.js';
 
@@ -115,7 +115,7 @@ export function register(program: Command): void {
     .option(
       '--rate-window-ms <ms>',
       'length of the sliding rate-limit window (60000 in the spec)',
-      numberFlag('--rate-window-ms', wholeNumber(1)),
+      numberFlag('--rate-window-ms', timerMs(1)),
       60000,
     )
     .option(

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_DB_PATH, DEFAULT_RESOURCES } from '../../core/defaults.js';
 import { ExitCode, exitCodesHelp, VwhError } from '../../core/errors.js';
-import { ApiDay, MaxRetryAfterSeconds, MemorySize, Share, Uuid, wholeNumber } from '../../core/inputs.js';
+import { ApiDay, MaxRetryAfterSeconds, MemorySize, Share, timerMs, Uuid, wholeNumber } from '../../core/inputs.js';
 import { STREAM_NAMES } from '../../core/stream-names.js';
 import type { SyncOptions } from '../../sync/run.js';
 import { numberFlag, textFlag } from '../validate.js';
@@ -100,7 +100,7 @@ export function register(program: Command): void {
     .option(
       '--rate-window-ms <ms>',
       'rate window length (default 60000; scaled for tests and benchmarks)',
-      numberFlag('--rate-window-ms', wholeNumber(1)),
+      numberFlag('--rate-window-ms', timerMs(1)),
     )
     .option(
       '--concurrency <n>',
