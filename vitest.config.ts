@@ -4,15 +4,19 @@ import { LongestFirst } from './test/setup/sequencer.js';
 
 /** Files that measure their own process (its heap), which other files in the same process would disturb. */
 const OWN_PROCESS = ['test/reference/world/laziness.test.ts'];
+/** Put back what a file changed in its process, release its fixtures; with VWH_TEST_TIMES, record its times. */
+const SETUP = ['test/setup/isolation.ts', 'test/setup/cpu-time.ts'];
 
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // dist/ built from the current src/ before any file runs (many tests run the built CLI): built when missing or
+    // stale, the suite stopped when the build fails; no test skips for want of it.
+    globalSetup: ['test/setup/build.ts'],
     // Two files at a time even on a 2-core box (vitest's default there is one): most files wait on DuckDB, HTTP or a
-    // child process as much as they compute, and the soak (about 3.5 minutes) then runs beside the rest instead of
-    // after it.
+    // child process as much as they compute, and the soak then runs beside the rest instead of after it.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: LongestFirst },
     projects: [
@@ -28,12 +32,18 @@ export default defineConfig({
           // 2026-11-27). What a file changes in its process (environment, working directory, spies) is put back
           // when it ends (test/setup/isolation.ts).
           isolate: false,
-          setupFiles: ['test/setup/isolation.ts'],
+          setupFiles: SETUP,
         },
       },
       // laziness.test.ts measures heap growth per cached answer: 47 bytes in a process of its own, 94 after other
       // files had run in it.
-      { extends: true, test: { name: 'own-process', include: OWN_PROCESS, isolate: true } },
+      { extends: true, test: { name: 'own-process', include: OWN_PROCESS, isolate: true, setupFiles: SETUP } },
+      // The benchmarks' own code (bench/), tested beside it: `npm test` runs it with the rest (so CI does), `npm run
+      // bench:test` alone.
+      {
+        extends: true,
+        test: { name: 'bench', include: ['bench/**/*.test.ts'], isolate: false, setupFiles: SETUP },
+      },
     ],
   },
 });

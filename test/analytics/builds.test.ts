@@ -2,8 +2,7 @@
  * Same input, same bytes: two clean builds of the same raw rows, stored in another physical order, give model tables
  * equal to the last bit (no sum of doubles whose last digit depends on the order of its inputs).
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -13,10 +12,10 @@ import { loadProject } from '../../src/models/project.js';
 import { type RunResults, runProject } from '../../src/models/runner.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { TODAY, tempDir } from '../fixtures.js';
 import { MODELS_DIR, syncInto } from './support.js';
 
-const TODAY = '2026-02-10';
-const dir = mkdtempSync(join(tmpdir(), 'vwh-builds-'));
+const dir = tempDir('vwh-builds-').dir;
 const first = join(dir, 'first.duckdb');
 const second = join(dir, 'second.duckdb');
 let server: ReferenceServer;

@@ -6,8 +6,7 @@
  * answer per prompt and provider, the own brand not named): the test compares a build with the reused id to one
  * without.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -15,6 +14,7 @@ import { silentLogger } from '../../src/core/log.js';
 import { loadProject } from '../../src/models/project.js';
 import { type RunResults, runProject } from '../../src/models/runner.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
+import { tempDir } from '../fixtures.js';
 import { MODELS_DIR } from './support.js';
 
 let dir: string;
@@ -40,7 +40,7 @@ const prompt = (id: string, projectId: string) =>
     timestamp '2025-12-01 00:00:00', null, 'r1', timestamp '2026-01-01 07:00:00')`;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'vwh-quarantine-'));
+  dir = tempDir('vwh-quarantine-').dir;
   warehouse = await Warehouse.open(join(dir, 'warehouse.duckdb'));
   await warehouse.database.session.run(`insert into raw.projects values ${project('p1')}, ${project('p2')}`);
   await warehouse.database.session.run(`insert into raw.prompts values ${prompt('q1', 'p1')}, ${prompt('q2', 'p2')}`);

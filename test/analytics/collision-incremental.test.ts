@@ -4,8 +4,7 @@
  * incremental build after the collision must leave every table as a build from scratch of the same raw rows does,
  * also when the models below staging.chats are built in a later run than staging.chats itself.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -16,10 +15,10 @@ import { type RunResults, runProject } from '../../src/models/runner.js';
 import type { Project } from '../../src/models/types.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { TODAY, tempDir } from '../fixtures.js';
 import { MODELS_DIR, syncInto } from './support.js';
 
-const TODAY = '2026-02-10';
-const dir = mkdtempSync(join(tmpdir(), 'vwh-collision-'));
+const dir = tempDir('vwh-collision-').dir;
 const built = join(dir, 'built.duckdb');
 let server: ReferenceServer;
 let project: Project;

@@ -6,8 +6,7 @@
  * 0, the production sync and the shipped models; the machine's clock is a ManualClock days ahead of or behind the
  * API's day.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -19,6 +18,7 @@ import type { Project } from '../../src/models/types.js';
 import { modelsStage } from '../../src/ops/stages/models.js';
 import { control, type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { tempDir } from '../fixtures.js';
 import { stageContext } from '../ops/support.js';
 import { MODELS_DIR, syncInto } from './support.js';
 
@@ -36,7 +36,7 @@ let project: Project;
 let synced: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'vwh-horizon-'));
+  dir = tempDir('vwh-horizon-').dir;
   server = await startReferenceServer({
     port: 0,
     today: API_DAY,

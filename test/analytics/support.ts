@@ -2,8 +2,7 @@
  * A small reference world synced once (per test file) into a temp DuckDB file, for the analytics model tests:
  * the reference services on port 0 with a scaled rate window, the production sync, nothing mocked.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '../../src/core/log.js';
@@ -11,6 +10,7 @@ import { type ReferenceServer, startReferenceServer } from '../../src/reference/
 import { silentProgress } from '../../src/sync/progress.js';
 import { syncTeam } from '../../src/sync/team-sync.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
+import { tempDir } from '../fixtures.js';
 
 /** The world's current day: fixed, so the world (and every figure in it) is the same on every run. */
 export const WORLD_TODAY = '2026-03-15';
@@ -72,7 +72,7 @@ export interface WorldShape {
  * fresh warehouse file.
  */
 export async function syncWorld(shape: WorldShape = WORLD, until?: string): Promise<SyncedWorld> {
-  const dir = mkdtempSync(join(tmpdir(), 'vwh-analytics-'));
+  const dir = tempDir('vwh-analytics-').dir;
   const dbPath = join(dir, 'warehouse.duckdb');
   const server = await startReferenceServer({
     port: 0,

@@ -4,8 +4,7 @@
  * unique keys without team_id fail their audits, joins on project or chat ids cross teams), and two genuinely
  * different teams (two keys, two worlds of different seeds).
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -15,11 +14,11 @@ import { loadProject } from '../../src/models/project.js';
 import { type RunResults, runProject } from '../../src/models/runner.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { TODAY, tempDir } from '../fixtures.js';
 import { MODELS_DIR, syncInto } from './support.js';
 
-const TODAY = '2026-02-10';
 const SHAPE = { projects: 2, prompts: 4, historyDays: 30 } as const;
-const dir = mkdtempSync(join(tmpdir(), 'vwh-team-keys-'));
+const dir = tempDir('vwh-team-keys-').dir;
 /** World A synced as `default` alone; world B synced as `beta` alone. */
 const aAlone = join(dir, 'a-alone.duckdb');
 const bAlone = join(dir, 'b-alone.duckdb');

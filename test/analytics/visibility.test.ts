@@ -2,8 +2,7 @@
  * The visibility models of dbt-like-models/ (staging, snapshots, brand visibility, trend, share of voice, prompt
  * performance, API reconciliation) on a warehouse synced from the reference world, and their unit tests.
  */
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -14,6 +13,7 @@ import { type RunResults, runProject } from '../../src/models/runner.js';
 import { runUnitTests } from '../../src/models/unit-tests.js';
 import { control } from '../../src/reference/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { tempDir } from '../fixtures.js';
 import { MODELS_DIR, type SyncedWorld, syncedWorld, WORLD_LAST_COMPLETE_DAY, WORLD_TODAY } from './support.js';
 
 /** The models this suite owns; every one of their audits must pass on the synced world. */
@@ -82,7 +82,7 @@ describe('unit tests on hand-made fixtures', () => {
   it('a fixture expecting the mean of provider rates instead of pooled counts fails', async () => {
     // The 'all' row of the own brand on 2026-01-01 pools 3 of 5 answers (60%); the mean of its chatgpt (50%) and
     // perplexity (100%) rates would be 75%. A copy of the project whose fixture says 75 must fail.
-    const dir = mkdtempSync(join(tmpdir(), 'vwh-analytics-unit-'));
+    const dir = tempDir('vwh-analytics-unit-').dir;
     try {
       cpSync(MODELS_DIR, dir, { recursive: true });
       const file = join(dir, 'tests/unit/brand_visibility_daily.yaml');

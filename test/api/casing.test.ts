@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { endpoint, promptTypeFromCamel, promptTypeToCamel } from '../../src/api/index.js';
-import { ids } from './fixtures.js';
+import { ids } from './payloads.js';
 
 describe('casing', () => {
   it('marks exactly the five camelCase endpoints', () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it, vi } from 'vitest';
@@ -14,6 +13,7 @@ import {
   WEBHOOK_SIGNATURE_SCHEME,
 } from '../../src/api/index.js';
 import { register } from '../../src/cli/commands/openapi.js';
+import { tempDir } from '../fixtures.js';
 
 const doc = buildOpenApiDocument();
 
@@ -178,7 +178,7 @@ describe('OpenAPI document: what the linters and Prism need', () => {
 
 describe('vwh openapi', () => {
   it('writes the document to --out', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'vwh-openapi-')), 'nested', 'openapi.json');
+    const out = join(tempDir('vwh-openapi-').dir, 'nested', 'openapi.json');
     await runOpenapi('--out', out, '--server-url', 'http://localhost:1');
     const written = JSON.parse(readFileSync(out, 'utf8'));
     expect(written.servers).toEqual([{ url: 'http://localhost:1' }]);

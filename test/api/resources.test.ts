@@ -20,7 +20,7 @@ import {
   VisibilityTrend,
   Webhook,
 } from '../../src/api/index.js';
-import * as fx from './fixtures.js';
+import * as fx from './payloads.js';
 
 const cases: Array<[string, z.ZodType, Record<string, unknown>]> = [
   ['Project', Project, fx.project],

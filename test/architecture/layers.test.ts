@@ -3,11 +3,11 @@
  * folder or from a floor below it, and no files import each other in a loop. Imports are read with the TypeScript
  * parser, type-only ones (`import type`, `import('…').T`) and `await import()` included.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../fixtures.js';
 
 /** Top to bottom; folders on one floor do not import each other. */
 const FLOORS: readonly (readonly string[])[] = [
@@ -128,7 +128,7 @@ describe('layers', () => {
   });
 
   it('the checks find an import up a floor, one sideways, a folder on no floor and a loop of type-only imports', () => {
-    const root = mkdtempSync(join(tmpdir(), 'vwh-layers-'));
+    const root = tempDir('vwh-layers-').dir;
     try {
       const write = (path: string, text: string) => {
         mkdirSync(dirname(join(root, path)), { recursive: true });

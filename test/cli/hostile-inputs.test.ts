@@ -3,16 +3,15 @@
  * the input and what a valid value looks like, never echoing a secret, before anything listens, opens or fetches.
  * Real child processes of `dist/`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuilt, vwh } from './cli-support.js';
+import { tempDir } from '../fixtures.js';
+import { vwh } from './support.js';
 
 let dir: string;
 beforeAll(() => {
-  requireBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'vwh-hostile-'));
+  dir = tempDir('vwh-hostile-').dir;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -7,15 +7,11 @@
  * embedded world.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newestSource } from '../ops/soak-support.js';
+import { BIN, tempDir } from '../fixtures.js';
 
-const BIN = resolve('dist/src/cli/bin.js');
-// The child runs the compiled CLI, which must be built after every source it could import (CI builds first).
-const built = existsSync(BIN) && statSync(BIN).mtimeMs >= newestSource('src');
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -23,7 +19,7 @@ afterAll(() => {
 
 /** A fresh folder with an empty config, and the arguments of a small embedded run in it (not the demo's seed). */
 function world(seed: number): { dir: string; args: string[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'vwh-logs-'));
+  const dir = tempDir('vwh-logs-').dir;
   dirs.push(dir);
   writeFileSync(join(dir, 'vwh.config.json'), '{}');
   const args = ['run', '--db', join(dir, 'w.duckdb'), '--config', join(dir, 'vwh.config.json'), '--seed', String(seed)];
@@ -38,45 +34,41 @@ const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[\\d+(;\\d+)*m`);
 const JSON_BLOB = /[{[]"|":\s*[{["\d]/;
 
 describe('vwh run --log-format json', () => {
-  it.skipIf(!built)(
-    'writes only JSON lines, on stdout and on stderr, the summary as a run summary event (needs npm run build)',
-    () => {
-      const { dir, args } = world(11);
-      const run = spawnSync(process.execPath, [BIN, ...args, '--log-format', 'json'], { cwd: dir, encoding: 'utf8' });
-      expect(run.status).toBe(0);
-      const lines = (text: string) => text.split('\n').filter((l) => l !== '');
-      const events = [...lines(run.stdout), ...lines(run.stderr)].map((line) => {
-        try {
-          return JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          throw new Error(`not JSON: ${line}`);
-        }
-      });
-      expect(events.length).toBeGreaterThan(20);
-      for (const e of events) expect(Object.keys(e).slice(0, 3)).toEqual(['ts', 'level', 'msg']);
-      const summary = lines(run.stdout)
-        .map((l) => JSON.parse(l))
-        .find((e) => e.msg === 'run summary');
-      expect(summary?.status).toBe('succeeded');
-      expect(summary?.stages.map((s: { stage: string }) => s.stage)).toEqual([
-        'events',
-        'sync',
-        'models',
-        'exports',
-        'publish',
-        'alerts',
-      ]);
-      // a usage error is a JSON line too
-      const bad = spawnSync(process.execPath, [BIN, 'run', '--log-format', 'json', '--today', 'yesterday'], {
-        cwd: dir,
-        encoding: 'utf8',
-      });
-      expect(bad.status).toBe(64);
-      for (const line of lines(bad.stderr)) expect(() => JSON.parse(line)).not.toThrow();
-      expect(bad.stderr).toContain('--today');
-    },
-    120_000,
-  );
+  it('writes only JSON lines, on stdout and on stderr, the summary as a run summary event', () => {
+    const { dir, args } = world(11);
+    const run = spawnSync(process.execPath, [BIN, ...args, '--log-format', 'json'], { cwd: dir, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    const lines = (text: string) => text.split('\n').filter((l) => l !== '');
+    const events = [...lines(run.stdout), ...lines(run.stderr)].map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new Error(`not JSON: ${line}`);
+      }
+    });
+    expect(events.length).toBeGreaterThan(20);
+    for (const e of events) expect(Object.keys(e).slice(0, 3)).toEqual(['ts', 'level', 'msg']);
+    const summary = lines(run.stdout)
+      .map((l) => JSON.parse(l))
+      .find((e) => e.msg === 'run summary');
+    expect(summary?.status).toBe('succeeded');
+    expect(summary?.stages.map((s: { stage: string }) => s.stage)).toEqual([
+      'events',
+      'sync',
+      'models',
+      'exports',
+      'publish',
+      'alerts',
+    ]);
+    // a usage error is a JSON line too
+    const bad = spawnSync(process.execPath, [BIN, 'run', '--log-format', 'json', '--today', 'yesterday'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(bad.status).toBe(64);
+    for (const line of lines(bad.stderr)) expect(() => JSON.parse(line)).not.toThrow();
+    expect(bad.stderr).toContain('--today');
+  }, 120_000);
 });
 
 /** Every non-empty line of `text` parsed as JSON, or a failure naming the line that is not. */
@@ -94,82 +86,78 @@ function jsonLines(text: string, what: string): Array<Record<string, unknown>> {
 }
 
 describe('vwh through a pipe (cron, CI, | tee)', () => {
-  it.skipIf(!built)(
-    'prints what a person reads by default: the summary, where to look and the queries, without colour (needs npm run build)',
-    () => {
-      const { dir, args } = world(13);
-      const run = spawnSync(process.execPath, [BIN, ...args], {
+  it('prints what a person reads by default: the summary, where to look and the queries, without colour', () => {
+    const { dir, args } = world(13);
+    const run = spawnSync(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, VWH_LOG_FORMAT: undefined },
+    });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Where to look:');
+    expect(run.stdout).toContain('Query it next:');
+    expect(run.stdout.match(/ query --db .* "select /g)?.length).toBe(3);
+    const all = run.stdout + run.stderr;
+    expect(all).not.toMatch(ANSI_COLOUR);
+    for (const line of all.split('\n')) expect(line).not.toMatch(/^\{"ts"/);
+    // the rows landed per table are listed once, in the summary (not again by the sync and its stage's log line)
+    expect(all.match(/raw\.chats \d/g)?.length).toBe(1);
+
+    // every command, every line of stdout and stderr JSON, whichever of the three ways asks for it
+    const db = join(dir, 'w.duckdb');
+    const config = join(dir, 'json.config.json');
+    writeFileSync(config, JSON.stringify({ logFormat: 'json' }));
+    const viaFlag = (a: string[]) => ({ argv: [...a, '--log-format', 'json'], env: {} });
+    const viaEnv = (a: string[]) => ({ argv: a, env: { VWH_LOG_FORMAT: 'json' } });
+    const viaConfig = (a: string[]) => ({ argv: [...a, '--config', config], env: {} });
+    const table: Array<[{ argv: string[]; env: NodeJS.ProcessEnv }, number]> = [
+      [viaFlag(['status', '--db', db]), 0],
+      [viaEnv(['status', '--check', '--db', db]), 0],
+      [viaConfig(['status', '--db', db]), 0],
+      [viaFlag(['doctor', '--db', db]), 0],
+      [viaConfig(['query', '--db', db, 'select 1 as one, current_date as today']), 0],
+      [viaEnv(['query', '--db', db, 'select * from nowhere']), 64],
+      [viaEnv(['report', 'weekly_visibility', '--db', db, '--out', join(dir, 'w.csv')]), 0],
+      [viaFlag(['report', 'html', '--db', db, '--out', join(dir, 'r.html')]), 0],
+      [viaEnv(['report', '--list']), 0],
+      [viaEnv(['report', 'weekly_visibilty', '--db', db]), 64],
+      [viaEnv(['export', 'parquet', '--db', db, '--out', join(dir, 'lake2')]), 0],
+      [viaFlag(['export', 'arrow', '--db', db, '--out', join(dir, 'arrow')]), 0],
+      [viaEnv(['export', 'recover', '--out', join(dir, 'lake2')]), 0],
+      [viaEnv(['models', 'ls']), 0],
+      [viaEnv(['models', 'plan', '--db', db]), 0],
+      [viaFlag(['models', 'test', '--db', db, '--target-dir', join(dir, 'target')]), 0],
+      [viaEnv(['models', 'docs', '--db', db, '--target-dir', join(dir, 'target')]), 0],
+      [viaEnv(['openapi', '--out', join(dir, 'openapi.json')]), 0],
+      [viaEnv(['sync', '--embedded', '--plan', '--db', join(dir, 'plan.duckdb')]), 0],
+      [viaEnv(['--version']), 0],
+      [viaEnv(['wrker']), 64],
+      [viaFlag(['query', '--db', join(dir, 'nope.duckdb'), 'select 1']), 64],
+      [viaEnv(['run', '--today', 'yesterday']), 64],
+    ];
+    for (const [{ argv, env }, exit] of table) {
+      const what = `vwh ${argv.join(' ')}`;
+      const r = spawnSync(process.execPath, [BIN, ...argv], {
         cwd: dir,
         encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, VWH_LOG_FORMAT: undefined },
+        env: { ...process.env, ...env },
       });
-      expect(run.status).toBe(0);
-      expect(run.stdout).toContain('Where to look:');
-      expect(run.stdout).toContain('Query it next:');
-      expect(run.stdout.match(/ query --db .* "select /g)?.length).toBe(3);
-      const all = run.stdout + run.stderr;
-      expect(all).not.toMatch(ANSI_COLOUR);
-      for (const line of all.split('\n')) expect(line).not.toMatch(/^\{"ts"/);
-      // the rows landed per table are listed once, in the summary (not again by the sync and its stage's log line)
-      expect(all.match(/raw\.chats \d/g)?.length).toBe(1);
-
-      // every command, every line of stdout and stderr JSON, whichever of the three ways asks for it
-      const db = join(dir, 'w.duckdb');
-      const config = join(dir, 'json.config.json');
-      writeFileSync(config, JSON.stringify({ logFormat: 'json' }));
-      const viaFlag = (a: string[]) => ({ argv: [...a, '--log-format', 'json'], env: {} });
-      const viaEnv = (a: string[]) => ({ argv: a, env: { VWH_LOG_FORMAT: 'json' } });
-      const viaConfig = (a: string[]) => ({ argv: [...a, '--config', config], env: {} });
-      const table: Array<[{ argv: string[]; env: NodeJS.ProcessEnv }, number]> = [
-        [viaFlag(['status', '--db', db]), 0],
-        [viaEnv(['status', '--check', '--db', db]), 0],
-        [viaConfig(['status', '--db', db]), 0],
-        [viaFlag(['doctor', '--db', db]), 0],
-        [viaConfig(['query', '--db', db, 'select 1 as one, current_date as today']), 0],
-        [viaEnv(['query', '--db', db, 'select * from nowhere']), 64],
-        [viaEnv(['report', 'weekly_visibility', '--db', db, '--out', join(dir, 'w.csv')]), 0],
-        [viaFlag(['report', 'html', '--db', db, '--out', join(dir, 'r.html')]), 0],
-        [viaEnv(['report', '--list']), 0],
-        [viaEnv(['report', 'weekly_visibilty', '--db', db]), 64],
-        [viaEnv(['export', 'parquet', '--db', db, '--out', join(dir, 'lake2')]), 0],
-        [viaFlag(['export', 'arrow', '--db', db, '--out', join(dir, 'arrow')]), 0],
-        [viaEnv(['export', 'recover', '--out', join(dir, 'lake2')]), 0],
-        [viaEnv(['models', 'ls']), 0],
-        [viaEnv(['models', 'plan', '--db', db]), 0],
-        [viaFlag(['models', 'test', '--db', db, '--target-dir', join(dir, 'target')]), 0],
-        [viaEnv(['models', 'docs', '--db', db, '--target-dir', join(dir, 'target')]), 0],
-        [viaEnv(['openapi', '--out', join(dir, 'openapi.json')]), 0],
-        [viaEnv(['sync', '--embedded', '--plan', '--db', join(dir, 'plan.duckdb')]), 0],
-        [viaEnv(['--version']), 0],
-        [viaEnv(['wrker']), 64],
-        [viaFlag(['query', '--db', join(dir, 'nope.duckdb'), 'select 1']), 64],
-        [viaEnv(['run', '--today', 'yesterday']), 64],
-      ];
-      for (const [{ argv, env }, exit] of table) {
-        const what = `vwh ${argv.join(' ')}`;
-        const r = spawnSync(process.execPath, [BIN, ...argv], {
-          cwd: dir,
-          encoding: 'utf8',
-          env: { ...process.env, ...env },
-        });
-        expect(r.status, `${what}: ${r.stderr}`).toBe(exit);
-        const events = [...jsonLines(r.stdout, what), ...jsonLines(r.stderr, what)];
-        expect(events.length, what).toBeGreaterThan(0);
-        for (const e of events) {
-          if (!('ts' in e)) continue; // a --json document (status, doctor) is the document itself
-          expect(Object.keys(e).slice(0, 3), what).toEqual(['ts', 'level', 'msg']);
-        }
-        const errors = events.filter((e) => e.level === 'error' && 'code' in e);
-        if (exit !== 0) {
-          expect(errors.length, what).toBe(1);
-          expect(errors[0]?.exit_code, what).toBe(exit);
-          expect(errors[0]?.code, what).toBe('USAGE');
-          expect(String(errors[0]?.msg), what).not.toMatch(/\[USAGE\]$/);
-        }
+      expect(r.status, `${what}: ${r.stderr}`).toBe(exit);
+      const events = [...jsonLines(r.stdout, what), ...jsonLines(r.stderr, what)];
+      expect(events.length, what).toBeGreaterThan(0);
+      for (const e of events) {
+        if (!('ts' in e)) continue; // a --json document (status, doctor) is the document itself
+        expect(Object.keys(e).slice(0, 3), what).toEqual(['ts', 'level', 'msg']);
       }
-    },
-    300_000,
-  );
+      const errors = events.filter((e) => e.level === 'error' && 'code' in e);
+      if (exit !== 0) {
+        expect(errors.length, what).toBe(1);
+        expect(errors[0]?.exit_code, what).toBe(exit);
+        expect(errors[0]?.code, what).toBe('USAGE');
+        expect(String(errors[0]?.msg), what).not.toMatch(/\[USAGE\]$/);
+      }
+    }
+  }, 300_000);
 });
 
 describe('vwh run on a terminal', () => {
@@ -185,25 +173,21 @@ describe('vwh run on a terminal', () => {
     return run.stdout;
   };
 
-  it.skipIf(!built)(
-    'prints readable lines without a JSON blob, in colour, and without colour under NO_COLOR (needs npm run build)',
-    () => {
-      const w = world(12);
-      const coloured = onTty({}, w);
-      expect(coloured).toMatch(/run \S+: .*succeeded.* \(exit 0\)/);
-      expect(coloured).toMatch(/team demo: sync succeeded/);
-      expect(coloured).toMatch(ANSI_COLOUR);
-      for (const line of coloured.split(/\r?\n|\r/)) expect(line).not.toMatch(JSON_BLOB);
-      // the rows landed per table, once: in the summary, not also in the sync's end and its stage's line (issue 56)
-      expect(coloured.match(/raw\.chats \d/g)?.length).toBe(1);
-      expect(coloured).toContain('Where to look:');
+  it('prints readable lines without a JSON blob, in colour, and without colour under NO_COLOR', () => {
+    const w = world(12);
+    const coloured = onTty({}, w);
+    expect(coloured).toMatch(/run \S+: .*succeeded.* \(exit 0\)/);
+    expect(coloured).toMatch(/team demo: sync succeeded/);
+    expect(coloured).toMatch(ANSI_COLOUR);
+    for (const line of coloured.split(/\r?\n|\r/)) expect(line).not.toMatch(JSON_BLOB);
+    // the rows landed per table, once: in the summary, not also in the sync's end and its stage's line (issue 56)
+    expect(coloured.match(/raw\.chats \d/g)?.length).toBe(1);
+    expect(coloured).toContain('Where to look:');
 
-      // the same warehouse again (a quick second run): colour is the terminal's and NO_COLOR's business only
-      const plain = onTty({ NO_COLOR: '1' }, w);
-      expect(plain).toMatch(/run \S+: succeeded \(exit 0\)/);
-      expect(plain).not.toMatch(ANSI_COLOUR);
-      for (const line of plain.split(/\r?\n|\r/)) expect(line).not.toMatch(JSON_BLOB);
-    },
-    120_000,
-  );
+    // the same warehouse again (a quick second run): colour is the terminal's and NO_COLOR's business only
+    const plain = onTty({ NO_COLOR: '1' }, w);
+    expect(plain).toMatch(/run \S+: succeeded \(exit 0\)/);
+    expect(plain).not.toMatch(ANSI_COLOUR);
+    for (const line of plain.split(/\r?\n|\r/)) expect(line).not.toMatch(JSON_BLOB);
+  }, 120_000);
 });

@@ -4,17 +4,17 @@
  * not match is a data error (exit 1) that says the file is damaged and how to restore it, not `[USAGE]` exit 64,
  * and a file damaged where DuckDB opens it is not reported as held by another process (exit 4).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
 import { writeReport } from '../../src/export/index.js';
 import { runQuery } from '../../src/ops/query.js';
+import { tempDir } from '../fixtures.js';
 import { damageMiddleBlock, writeSmallWarehouse } from '../warehouse/damaged-file.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-query-limits-'));
+const dir = tempDir('vwh-query-limits-').dir;
 const good = join(dir, 'good.duckdb');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

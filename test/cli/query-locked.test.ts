@@ -4,16 +4,16 @@
  * fails, and leaves every file as it was.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
 import { runQuery } from '../../src/ops/query.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { tempDir } from '../fixtures.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-query-locked-'));
+const dir = tempDir('vwh-query-locked-').dir;
 const warehouse = join(dir, 'warehouse.duckdb');
 const other = join(dir, 'other.duckdb');
 const keyFile = join(dir, 'key.txt');

@@ -8,14 +8,14 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { BIN } from '../fixtures.js';
 import { tempDir } from '../ops/support.js';
-import { BIN, requireBuilt, vwh } from './cli-support.js';
+import { vwh } from './support.js';
 
 const t = tempDir('vwh-query-stream-');
 const db = join(t.dir, 'w.duckdb');
 afterAll(() => t.cleanup());
 beforeAll(async () => {
-  requireBuilt();
   (await Database.open(db)).close();
 });
 

@@ -3,19 +3,18 @@
  * JavaScript's `2026-11-24T00:00:00.000Z`), NULL visible in the table (empty in CSV, null in JSON), doubles rounded
  * in the table only and exact in CSV and JSON, integers beyond 2^53 exact, and `(1 row)`. The built CLI, a real file.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { requireBuilt, vwh } from './cli-support.js';
+import { tempDir } from '../fixtures.js';
+import { vwh } from './support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-query-values-'));
+const dir = tempDir('vwh-query-values-').dir;
 const db = join(dir, 'w.duckdb');
 const SQL = `select day, ts, x, share, big, note from t order by day`;
 
 beforeAll(async () => {
-  requireBuilt();
   const database = await Database.open(db);
   try {
     await database.session.run(`create table t as

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusReport } from '../../src/ops/status.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { tempDir } from '../ops/support.js';
-import { requireBuilt, start, vwh } from './cli-support.js';
+import { start, vwh } from './support.js';
 
 const t = tempDir('vwh-readers-');
 const config = join(t.dir, 'vwh.config.json');
@@ -25,7 +25,6 @@ let firstRun = '';
 let before = { query: '', report: '' };
 
 beforeAll(async () => {
-  requireBuilt();
   // the embedded world's days are in April, the wall clock is not: freshness must not be what these tests judge
   writeFileSync(
     config,

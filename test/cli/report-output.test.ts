@@ -10,13 +10,12 @@ import { loadReports, writeReport } from '../../src/export/index.js';
 import { runNightly } from '../../src/ops/nightly.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { capture, quiet, tempDir, tinyWorld, writeConfig } from '../ops/support.js';
-import { requireBuilt, vwh } from './cli-support.js';
+import { vwh } from './support.js';
 
 const t = tempDir('vwh-report-out-');
 let projects: Array<{ id: string; name: string }> = [];
 
 beforeAll(async () => {
-  requireBuilt();
   // the reports read the warehouse: the run's own exports and published copy would be work nothing reads
   const base = tinyWorld(t.db, '2026-04-10', {
     config: writeConfig(t.db, { exports: {}, publish: { enabled: false } }),

@@ -4,8 +4,7 @@
  * A command that really runs does load what it needs, so a hook that recorded nothing would fail too.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Help } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,20 +14,16 @@ import { STREAM_NAMES } from '../../src/core/stream-names.js';
 import { startReferenceServer } from '../../src/reference/index.js';
 import { STREAMS } from '../../src/sync/streams/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { newestSource } from '../ops/soak-support.js';
+import { BIN, tempDir } from '../fixtures.js';
 
-const BIN = 'dist/src/cli/bin.js';
 const HOOK = './test/cli/fixtures/record-modules.mjs';
-// The child runs the compiled CLI, which must be built after every source it could import (CI builds first).
-const built = existsSync(BIN) && statSync(BIN).mtimeMs >= newestSource('src');
-
 /** Packages, and folders of ours, that no help screen needs. */
 const HEAVY_PACKAGES = ['@duckdb/node-api', 'undici', 'apache-arrow', 'echarts', 'hono', '@hono/node-server', 'kysely'];
 const HEAVY_FOLDERS = ['/dist/src/reference/', '/dist/src/api/', '/dist/src/export/', '/dist/src/models/runner'];
 /** Modules in those folders that import nothing and hold what a help text shows. */
 const LIGHT = ['/dist/src/export/reports/format-names.js'];
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-startup-'));
+const dir = tempDir('vwh-startup-').dir;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let runs = 0;
@@ -51,45 +46,39 @@ function vwh(...args: string[]): { code: number | null; out: string; specifiers:
 }
 
 describe('vwh starts without its heavy modules', () => {
-  it.skipIf(!built).each([
+  it.each([
     [['--help'], 'Usage: vwh [options] [command]'],
     [['status', '--help'], 'Usage: vwh status [options]'],
     [['sync', '--help'], 'team_members'],
     [['models', 'build', '--help'], 'Usage: vwh models build [options]'],
     [['report', '--help'], '(csv|json|md)'],
     [['export', 'parquet', '--help'], '4    the warehouse, the run lock or the lake is held'],
-  ])(
-    'vwh %j loads neither DuckDB, HTTP, Arrow, ECharts nor the reference server (needs npm run build)',
-    (args, text) => {
-      const run = vwh(...args);
-      expect(run.code).toBe(0);
-      expect(run.out).toContain(text);
-      // The hook did record: the help itself is commander's.
-      expect(run.specifiers).toContain('commander');
-      expect(HEAVY_PACKAGES.filter((p) => run.specifiers.has(p))).toEqual([]);
-      const heavy = run.urls.filter((url) => !LIGHT.some((light) => url.endsWith(light)));
-      expect(heavy.filter((url) => HEAVY_FOLDERS.some((folder) => url.includes(folder)))).toEqual([]);
-    },
-  );
+  ])('vwh %j loads neither DuckDB, HTTP, Arrow, ECharts nor the reference server', (args, text) => {
+    const run = vwh(...args);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(text);
+    // The hook did record: the help itself is commander's.
+    expect(run.specifiers).toContain('commander');
+    expect(HEAVY_PACKAGES.filter((p) => run.specifiers.has(p))).toEqual([]);
+    const heavy = run.urls.filter((url) => !LIGHT.some((light) => url.endsWith(light)));
+    expect(heavy.filter((url) => HEAVY_FOLDERS.some((folder) => url.includes(folder)))).toEqual([]);
+  });
 
-  it.skipIf(!built)(
-    'vwh --help loads no command file and not zod: only the table of commands (needs npm run build)',
-    () => {
-      const run = vwh('--help');
-      expect(run.code).toBe(0);
-      expect(run.out).toContain('query [options] <sql>');
-      expect(run.urls.filter((url) => url.includes('/dist/src/cli/commands/'))).toEqual([
-        expect.stringMatching(/\/cli\/commands\/index\.js$/),
-      ]);
-      expect(run.specifiers).not.toContain('zod');
-      // a command loads its own file and no other command's
-      const sync = vwh('sync', '--help');
-      const commandFiles = new Set(sync.urls.filter((url) => url.includes('/dist/src/cli/commands/')));
-      expect([...commandFiles].map((url) => url.replace(/.*\/commands\//, '')).sort()).toEqual(['index.js', 'sync.js']);
-    },
-  );
+  it('vwh --help loads no command file and not zod: only the table of commands', () => {
+    const run = vwh('--help');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('query [options] <sql>');
+    expect(run.urls.filter((url) => url.includes('/dist/src/cli/commands/'))).toEqual([
+      expect.stringMatching(/\/cli\/commands\/index\.js$/),
+    ]);
+    expect(run.specifiers).not.toContain('zod');
+    // a command loads its own file and no other command's
+    const sync = vwh('sync', '--help');
+    const commandFiles = new Set(sync.urls.filter((url) => url.includes('/dist/src/cli/commands/')));
+    expect([...commandFiles].map((url) => url.replace(/.*\/commands\//, '')).sort()).toEqual(['index.js', 'sync.js']);
+  });
 
-  it.skipIf(!built)('vwh query, run for real, does load DuckDB (needs npm run build)', async () => {
+  it('vwh query, run for real, does load DuckDB', async () => {
     const file = join(dir, 'w.duckdb');
     const db = await Database.open(file);
     await db.session.run('create table t as select 41 + 1 as answer');
@@ -102,60 +91,57 @@ describe('vwh starts without its heavy modules', () => {
 });
 
 describe('vwh run loads what its night uses', () => {
-  it.skipIf(!built)(
-    'against an API it loads neither the reference services, Arrow nor the cluster (pg, pg-boss) (needs npm run build)',
-    async () => {
-      // A key the server refuses: the run stops at the sync (exit 3), after the pipeline and its stages were loaded.
-      const server = await startReferenceServer({
-        port: 0,
-        demo: true,
-        seed: 5,
-        projects: 1,
-        prompts: 1,
-        historyDays: 2,
+  it('against an API it loads neither the reference services, Arrow nor the cluster (pg, pg-boss)', async () => {
+    // A key the server refuses: the run stops at the sync (exit 3), after the pipeline and its stages were loaded.
+    const server = await startReferenceServer({
+      port: 0,
+      demo: true,
+      seed: 5,
+      projects: 1,
+      prompts: 1,
+      historyDays: 2,
+    });
+    const keyFile = join(dir, 'refused.key');
+    writeFileSync(keyFile, 'vwh_test_refused_key_0000000000\n');
+    const record = join(dir, 'modules-run.txt');
+    try {
+      const code = await new Promise<number | null>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [
+            '--import',
+            HOOK,
+            BIN,
+            'run',
+            '--db',
+            join(dir, 'run.duckdb'),
+            '--base-url',
+            server.url,
+            '--key-file',
+            keyFile,
+          ],
+          { env: { ...process.env, VWH_RECORD_MODULES: record }, stdio: 'ignore' },
+        );
+        child.once('exit', resolve);
       });
-      const keyFile = join(dir, 'refused.key');
-      writeFileSync(keyFile, 'vwh_test_refused_key_0000000000\n');
-      const record = join(dir, 'modules-run.txt');
-      try {
-        const code = await new Promise<number | null>((resolve) => {
-          const child = spawn(
-            process.execPath,
-            [
-              '--import',
-              HOOK,
-              BIN,
-              'run',
-              '--db',
-              join(dir, 'run.duckdb'),
-              '--base-url',
-              server.url,
-              '--key-file',
-              keyFile,
-            ],
-            { env: { ...process.env, VWH_RECORD_MODULES: record }, stdio: 'ignore' },
-          );
-          child.once('exit', resolve);
-        });
-        expect(code).toBe(3);
-      } finally {
-        await server.close();
-      }
-      const urls = readFileSync(record, 'utf8')
-        .split('\n')
-        .map((line) => line.split('\t')[1] ?? '');
-      // the run did load its stages, the sync's client and DuckDB
-      expect(urls.some((url) => url.endsWith('/dist/src/ops/stages/exports.js'))).toBe(true);
-      expect(urls.some((url) => url.includes('/node_modules/@duckdb/node-api/'))).toBe(true);
-      expect(
-        urls.filter((url) =>
-          /\/dist\/src\/reference\/|\/dist\/src\/ops\/cluster\/|\/node_modules\/(hono|@hono|apache-arrow|pg|pg-boss)\//.test(
-            url,
-          ),
+      expect(code).toBe(3);
+    } finally {
+      await server.close();
+    }
+    const urls = readFileSync(record, 'utf8')
+      .split('\n')
+      .map((line) => line.split('\t')[1] ?? '');
+    // the run did load its stages, the sync's client and DuckDB
+    expect(urls.some((url) => url.endsWith('/dist/src/ops/stages/exports.js'))).toBe(true);
+    expect(urls.some((url) => url.includes('/node_modules/@duckdb/node-api/'))).toBe(true);
+    expect(
+      urls.filter((url) =>
+        /\/dist\/src\/reference\/|\/dist\/src\/ops\/cluster\/|\/node_modules\/(hono|@hono|apache-arrow|pg|pg-boss)\//.test(
+          url,
         ),
-      ).toEqual([]);
-    },
-  );
+      ),
+    ).toEqual([]);
+  });
 });
 
 describe('the constants restated for help texts', () => {

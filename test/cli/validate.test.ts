@@ -3,12 +3,12 @@
  * input and what a valid value looks like, before anything is opened, created or fetched.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { tempDir } from '../fixtures.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-validate-'));
+const dir = tempDir('vwh-validate-').dir;
 const saved = { ...process.env };
 afterEach(() => {
   process.env = { ...saved };

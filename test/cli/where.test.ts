@@ -3,18 +3,17 @@
  * warehouses nearby (it answered OK: "the first vwh run creates it"), and `vwh query` on it names them too. The
  * built CLI in a working directory of its own, relative paths given.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { requireBuilt, vwh } from './cli-support.js';
+import { tempDir } from '../fixtures.js';
+import { vwh } from './support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-where-'));
+const dir = tempDir('vwh-where-').dir;
 const real = join(dir, 'data', 'warehouse.duckdb');
 
 beforeAll(async () => {
-  requireBuilt();
   mkdirSync(join(dir, 'data'));
   const db = await Database.open(real);
   db.close();

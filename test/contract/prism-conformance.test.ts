@@ -17,7 +17,7 @@ import {
   SUCCESS as SERVICE_SUCCESS,
   servicesContext,
 } from '../reference/services/conformance-cases.js';
-import type { Harness, Reply } from '../reference/services/harness.js';
+import type { Harness, Reply } from '../reference/services/support.js';
 import { call, start } from '../reference/support.js';
 import { type Prism, startPrism, writeDocument } from './tools.js';
 

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { DEMO_EMAIL } from '../../src/reference/demo.js';
 import { control, type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
-import { openWarehouse, query, TODAY, tempDir, WINDOW_MS } from '../sync/harness.js';
+import { TODAY } from '../fixtures.js';
+import { openWarehouse, query, tempDir, WINDOW_MS } from '../sync/support.js';
 import { type Prism, startPrism, writeDocument } from './tools.js';
 
 let server: ReferenceServer;

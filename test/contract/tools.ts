@@ -4,12 +4,12 @@
  * `npm ci --prefix test/contract`. A test that needs them and finds them missing fails with that command.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../src/api/index.js';
+import { tempDir } from '../fixtures.js';
 
 export const CONTRACT_DIR = dirname(fileURLToPath(import.meta.url));
 const MODULES = join(CONTRACT_DIR, 'node_modules');
@@ -56,7 +56,7 @@ export function writeDocument(options: Parameters<typeof buildOpenApiDocument>[0
   doc: OpenApiDocument;
 } {
   const doc = buildOpenApiDocument(options);
-  const path = join(mkdtempSync(join(tmpdir(), 'vwh-contract-')), 'openapi.json');
+  const path = join(tempDir('vwh-contract-').dir, 'openapi.json');
   writeFileSync(path, JSON.stringify(doc, null, 2));
   return { path, doc };
 }

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/api/index.js';
 import { ManualClock } from '../../src/core/clock.js';
-import { createAccount, type Harness, startHarness, until } from '../reference/services/harness.js';
 import { type Hit, type Receiver, startReceiver } from '../reference/services/receiver.js';
+import { createAccount, type Harness, startHarness, until } from '../reference/services/support.js';
 import { requireTool } from './tools.js';
 
 interface ValidateFunction {

@@ -5,9 +5,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT_CODES, ExitCode, exitCodesHelp } from '../../src/core/errors.js';
-import { BIN, ROOT, requireBuilt } from '../cli/cli-support.js';
+import { BIN, ROOT } from '../fixtures.js';
 
 /** `| code | meaning |` rows of a markdown table whose first cell is a number. */
 function tableRows(markdown: string): Map<number, string> {
@@ -62,7 +62,6 @@ describe('the exit codes', () => {
   });
 
   describe("every command's --help", () => {
-    beforeAll(() => requireBuilt());
     it.each(COMMANDS.map((c) => [c.join(' ') || '(vwh)', c] as const))(
       '%s ends with an Exit codes section whose codes mean what the table says',
       (_name, words) => {

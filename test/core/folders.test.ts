@@ -4,8 +4,7 @@
  * not writable even by root (CI runs as root, so permission bits would prove nothing), and /proc is where Node's
  * recursive mkdir never returns.
  */
-import { existsSync, mkdtempSync, openSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, openSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
@@ -19,8 +18,9 @@ import {
   refuseInputs,
 } from '../../src/core/folders.js';
 import { DEMO_WORLD, startEmbedded } from '../../src/ops/embedded.js';
+import { tempDir } from '../fixtures.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-folders-'));
+const dir = tempDir('vwh-folders-').dir;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function usage(fn: () => unknown): string {
@@ -123,7 +123,7 @@ describe('the embedded services', () => {
 });
 
 describe('refuseInputs', () => {
-  const root = mkdtempSync(join(tmpdir(), 'vwh-inputs-'));
+  const root = tempDir('vwh-inputs-').dir;
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const lake = join(root, 'lake');
   const inputs = [

@@ -1,13 +1,14 @@
 /** The one lock file of the run lock and the lake's lock: the staleness rules both rely on, on real files. */
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readHolder, tryLock } from '../../src/core/lock-file.js';
+import { tempDir } from '../fixtures.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vwh-lock-'));
+  dir = tempDir('vwh-lock-').dir;
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -2,15 +2,15 @@
  * Arrow IPC files (Feather v2) read back with apache-arrow: row counts across several record batches, the schema's
  * Arrow types, and sampled values against DuckDB's own.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportArrow } from '../../src/export/index.js';
+import { tempDir } from '../fixtures.js';
 import { runOn } from './support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-export-arrow-'));
+const dir = tempDir('vwh-export-arrow-').dir;
 const db = join(dir, 'w.duckdb');
 /** Small batches, so that a small table spans several of them. */
 const BATCH_ROWS = 1000;

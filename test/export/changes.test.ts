@@ -4,21 +4,20 @@
  * two sections on it (this week's alerts, what changed) read in Chromium. A world long enough for month-over-month
  * changes (70 days), of another seed and size than the export tests' own.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeHtmlReport } from '../../src/export/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { requireBuilt, vwh } from '../cli/cli-support.js';
+import { vwh } from '../cli/support.js';
+import { tempDir } from '../fixtures.js';
 import { buildExportWorld, type ExportWorld, type HtmlFigure, readHtmlSections } from './support.js';
 
 let world: ExportWorld;
 let out: string;
 beforeAll(async () => {
-  requireBuilt();
   world = await buildExportWorld({ seed: 31, projects: 2, prompts: 4, historyDays: 70, today: '2026-10-01' });
-  out = mkdtempSync(join(tmpdir(), 'vwh-changes-'));
+  out = tempDir('vwh-changes-').dir;
 }, 300_000);
 afterAll(() => {
   world?.cleanup();

@@ -3,16 +3,16 @@
  * and the cast of timestamps to TIMESTAMPTZ without ICU: on a crafted warehouse of a few rows, each change a partition
  * can see rewrites exactly that partition, and the cast's values equal DuckDB's CAST.
  */
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquetLake } from '../../src/export/index.js';
 import { portableColumn } from '../../src/export/portable-types.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { tempDir } from '../fixtures.js';
 import { readWithDuckDB, runOn } from './support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-export-hash-'));
+const dir = tempDir('vwh-export-hash-').dir;
 const db = join(dir, 'w.duckdb');
 
 beforeAll(async () => {

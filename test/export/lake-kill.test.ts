@@ -7,25 +7,22 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
 import { exportParquetLake, recoverLake } from '../../src/export/index.js';
 import type { LakeManifest } from '../../src/export/lake/manifest.js';
+import { BIN, tempDir } from '../fixtures.js';
 import { readWithDuckDB, runOn } from './support.js';
 
 /** The lake's module alone: the child starts in a fraction of the CLI's time. */
 const ENTRY = resolve('dist/src/export/lake/write.js');
-const BIN = resolve('dist/src/cli/bin.js');
-const built =
-  existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= statSync('src/export/lake/journal.ts').mtimeMs && existsSync(BIN);
 const SEED = Number(process.env.VWH_TEST_SEED ?? 20261124);
 const TABLES = ['facts', 'opportunities'];
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-lake-kill-'));
+const dir = tempDir('vwh-lake-kill-').dir;
 const before = join(dir, 'before.duckdb');
 const after = join(dir, 'after.duckdb');
 const previous = join(dir, 'lake-previous');
@@ -133,58 +130,54 @@ function seededPoints(total: number, commit: number, count: number, seed: number
 }
 
 describe('parquet lake under kill -9', () => {
-  it.skipIf(!built)(
-    'a kill between any two publish steps leaves whole files; recovery gives the previous export before the commit point, the new one after (needs npm run build)',
-    async () => {
-      const dry = join(dir, 'lake-dry');
-      cpSync(previous, dry, { recursive: true });
-      const { steps } = await exportKilledAt(dry, -1);
-      expect(dataFiles(visible(dry))).toEqual(dataFiles(visible(next)));
-      const commit = steps.indexOf('commit');
-      expect(steps.filter((s) => s.startsWith('set aside')).length).toBeGreaterThan(3);
-      expect(steps.filter((s) => s.startsWith('place')).length).toBeGreaterThan(3);
-      const old = visible(previous);
-      const points = seededPoints(steps.length, commit, 10, SEED);
-      for (const [i, point] of points.entries()) {
-        const lake = join(dir, `lake-kill-${point}`);
-        cpSync(previous, lake, { recursive: true });
-        const killed = await exportKilledAt(lake, point);
-        expect(killed.signal, `step ${point} ${steps[point]}`).toBe('SIGKILL');
-        // every file in sight is whole: DuckDB reads them all
-        const files = Object.keys(visible(lake))
-          .filter((f) => f.endsWith('.parquet'))
-          .map((f) => join(lake, f));
-        const [read] = await readWithDuckDB<{ n: number }>(
-          `select count(*)::int as n from read_parquet(${JSON.stringify(files).replace(/"/g, "'")})`,
-        );
-        expect(read?.n).toBeGreaterThan(0);
-        if (point <= steps.indexOf('journal') + 1) expect(visible(lake), `step ${point}`).toEqual(old);
-        // recovery: every other point in-process, the others through the readers' command
-        if (i % 2 === 0) await recoverLake(lake, silentLogger);
-        else {
-          const cli = await runNode([BIN, 'export', 'recover', '--out', lake, '--log-format', 'json']);
-          expect(cli.code, cli.stderr).toBe(0);
-        }
-        expect(existsSync(join(lake, '_staging')), `step ${point}`).toBe(false);
-        expect(existsSync(join(lake, '_manifest.lock')), `step ${point}`).toBe(false);
-        const now = visible(lake);
-        if (point <= commit) expect(now, `step ${point} ${steps[point]}`).toEqual(old);
-        else {
-          expect(dataFiles(now), `step ${point} ${steps[point]}`).toEqual(dataFiles(visible(next)));
-          for (const t of TABLES) expect(await differs(lake, next, t), `step ${point} ${t}`).toBe(0);
-          const manifest = JSON.parse(readFileSync(join(lake, '_manifest.json'), 'utf8')) as LakeManifest;
-          const fresh = JSON.parse(readFileSync(join(next, '_manifest.json'), 'utf8')) as LakeManifest;
-          for (const t of TABLES) expect(manifest.tables[`marts.${t}`]?.rows).toBe(fresh.tables[`marts.${t}`]?.rows);
-        }
-        // and the next export after it lands the new data whatever the kill left (checked at two points: cost)
-        if (point === commit || point === commit + 1) {
-          await exportParquetLake({ db: after, outDir: lake, tables: TABLES });
-          expect(dataFiles(visible(lake))).toEqual(dataFiles(visible(next)));
-          for (const t of TABLES) expect(await differs(lake, next, t), `step ${point} ${t} rerun`).toBe(0);
-        }
-        rmSync(lake, { recursive: true, force: true });
+  it('a kill between any two publish steps leaves whole files; recovery gives the previous export before the commit point, the new one after', async () => {
+    const dry = join(dir, 'lake-dry');
+    cpSync(previous, dry, { recursive: true });
+    const { steps } = await exportKilledAt(dry, -1);
+    expect(dataFiles(visible(dry))).toEqual(dataFiles(visible(next)));
+    const commit = steps.indexOf('commit');
+    expect(steps.filter((s) => s.startsWith('set aside')).length).toBeGreaterThan(3);
+    expect(steps.filter((s) => s.startsWith('place')).length).toBeGreaterThan(3);
+    const old = visible(previous);
+    const points = seededPoints(steps.length, commit, 10, SEED);
+    for (const [i, point] of points.entries()) {
+      const lake = join(dir, `lake-kill-${point}`);
+      cpSync(previous, lake, { recursive: true });
+      const killed = await exportKilledAt(lake, point);
+      expect(killed.signal, `step ${point} ${steps[point]}`).toBe('SIGKILL');
+      // every file in sight is whole: DuckDB reads them all
+      const files = Object.keys(visible(lake))
+        .filter((f) => f.endsWith('.parquet'))
+        .map((f) => join(lake, f));
+      const [read] = await readWithDuckDB<{ n: number }>(
+        `select count(*)::int as n from read_parquet(${JSON.stringify(files).replace(/"/g, "'")})`,
+      );
+      expect(read?.n).toBeGreaterThan(0);
+      if (point <= steps.indexOf('journal') + 1) expect(visible(lake), `step ${point}`).toEqual(old);
+      // recovery: every other point in-process, the others through the readers' command
+      if (i % 2 === 0) await recoverLake(lake, silentLogger);
+      else {
+        const cli = await runNode([BIN, 'export', 'recover', '--out', lake, '--log-format', 'json']);
+        expect(cli.code, cli.stderr).toBe(0);
       }
-    },
-    180_000,
-  );
+      expect(existsSync(join(lake, '_staging')), `step ${point}`).toBe(false);
+      expect(existsSync(join(lake, '_manifest.lock')), `step ${point}`).toBe(false);
+      const now = visible(lake);
+      if (point <= commit) expect(now, `step ${point} ${steps[point]}`).toEqual(old);
+      else {
+        expect(dataFiles(now), `step ${point} ${steps[point]}`).toEqual(dataFiles(visible(next)));
+        for (const t of TABLES) expect(await differs(lake, next, t), `step ${point} ${t}`).toBe(0);
+        const manifest = JSON.parse(readFileSync(join(lake, '_manifest.json'), 'utf8')) as LakeManifest;
+        const fresh = JSON.parse(readFileSync(join(next, '_manifest.json'), 'utf8')) as LakeManifest;
+        for (const t of TABLES) expect(manifest.tables[`marts.${t}`]?.rows).toBe(fresh.tables[`marts.${t}`]?.rows);
+      }
+      // and the next export after it lands the new data whatever the kill left (checked at two points: cost)
+      if (point === commit || point === commit + 1) {
+        await exportParquetLake({ db: after, outDir: lake, tables: TABLES });
+        expect(dataFiles(visible(lake))).toEqual(dataFiles(visible(next)));
+        for (const t of TABLES) expect(await differs(lake, next, t), `step ${point} ${t} rerun`).toBe(0);
+      }
+      rmSync(lake, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -5,8 +5,7 @@
  * in the WAL), a --full-refresh, a schema change and a lake of the previous version are still found by reading the
  * rows.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -16,10 +15,11 @@ import type { ScopeManifest } from '../../src/export/lake/manifest.js';
 import { loadProject } from '../../src/models/project.js';
 import { runProject } from '../../src/models/runner.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { tempDir } from '../fixtures.js';
 import { mtimes, readWithDuckDB, runOn } from './support.js';
 
 const DAY = 86_400_000;
-const dir = mkdtempSync(join(tmpdir(), 'vwh-lake-night-'));
+const dir = tempDir('vwh-lake-night-').dir;
 const modelsDir = join(dir, 'models');
 const db = join(dir, 'warehouse.duckdb');
 const lake = join(dir, 'lake');

@@ -3,17 +3,17 @@
  * months hold enough rows is written as one file per slot of its days (1-8, 9-16, 17-24, 25-31), so that a change
  * to some days rewrites their slot's file, not the month's. Read back by DuckDB (Hive partitions) and hyparquet.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquetLake } from '../../src/export/index.js';
 import type { ManifestTable, ScopeManifest } from '../../src/export/lake/manifest.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { tempDir } from '../fixtures.js';
 import { mtimes, readWithDuckDB, runOn } from './support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-lake-slots-'));
+const dir = tempDir('vwh-lake-slots-').dir;
 const db = join(dir, 'warehouse.duckdb');
 
 /** Three projects (two teams) × 40 keys a day from 2026-01-01 to 2026-04-20 (110 days): 13,200 rows, 3,300 a month. */

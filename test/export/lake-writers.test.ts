@@ -4,8 +4,7 @@
  * lake as one machine that syncs both teams: DuckDB's `read_parquet` with Hive partitions reads the same rows from
  * every table, whatever the partition layout.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,13 +13,13 @@ import { exportParquetLake } from '../../src/export/index.js';
 import type { LakeManifest } from '../../src/export/lake/manifest.js';
 import { runNightly } from '../../src/ops/nightly.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
+import { TODAY, tempDir } from '../fixtures.js';
 import { lakeDifferences, runOn, snapshot, tablesWithFiles } from './support.js';
 
-const TODAY = '2026-02-10';
 /** Two worlds of their own seeds, each a team with its own key; 40 days, so facts span two months. */
 const SHAPE = { projects: 2, prompts: 3, historyDays: 40, rateWindowMs: 200 } as const;
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-lake-writers-'));
+const dir = tempDir('vwh-lake-writers-').dir;
 const sharedLake = join(dir, 'lake-shared');
 const oneLake = join(dir, 'lake-one');
 let north: ReferenceServer;

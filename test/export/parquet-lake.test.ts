@@ -10,10 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSummary, exportParquetLake } from '../../src/export/index.js';
 import type { LakeManifest } from '../../src/export/lake/manifest.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { BIN } from '../fixtures.js';
 import { buildExportWorld, type ExportWorld, readWithDuckDB, snapshot } from './support.js';
-
-const BIN = 'dist/src/cli/bin.js';
-const built = existsSync(BIN) && statSync(BIN).mtimeMs >= statSync('src/export/lake/write.ts').mtimeMs;
 
 let world: ExportWorld;
 beforeAll(async () => {
@@ -176,79 +174,71 @@ describe('parquet lake', () => {
     expect(await difference(fewer, lake, 'share_of_voice_daily')).toEqual({ extra: 0, missing: 0 });
   }, 240_000);
 
-  it.skipIf(!built)(
-    'two processes export two teams into one lake; DuckDB over the lake is the union (needs npm run build)',
-    async () => {
-      // the same world under a second team: marts with a team column, and the project → team map the others use
-      const teamB = await world.copy(
-        'team-b.duckdb',
-        [
-          ...(await martsWithTeam(world.db)).map((t) => `update marts.${t} set team_id = 'team-b'`),
-          `update raw.projects set team_id = 'team-b'`,
-          `update ops.sync_runs set team_id = 'team-b'`,
-        ].join(';\n'),
-      );
-      const lake = join(world.dir, 'lake-shared');
-      const [a, b] = await Promise.all([
-        runCli(['export', 'parquet', '--db', world.db, '--out', lake, '--log-format', 'json']),
-        runCli(['export', 'parquet', '--db', teamB, '--out', lake, '--log-format', 'json']),
-      ]);
-      expect(a.code, a.stderr).toBe(0);
-      expect(b.code, b.stderr).toBe(0);
-      for (const table of await marts(world.db)) {
-        const [union] = await readWithDuckDB<{ a: number; b: number; n: number }>(
-          `select count(*) filter (where team_id = 'demo')::int as a, count(*) filter (where team_id = 'team-b')::int as b,
+  it('two processes export two teams into one lake; DuckDB over the lake is the union', async () => {
+    // the same world under a second team: marts with a team column, and the project → team map the others use
+    const teamB = await world.copy(
+      'team-b.duckdb',
+      [
+        ...(await martsWithTeam(world.db)).map((t) => `update marts.${t} set team_id = 'team-b'`),
+        `update raw.projects set team_id = 'team-b'`,
+        `update ops.sync_runs set team_id = 'team-b'`,
+      ].join(';\n'),
+    );
+    const lake = join(world.dir, 'lake-shared');
+    const [a, b] = await Promise.all([
+      runCli(['export', 'parquet', '--db', world.db, '--out', lake, '--log-format', 'json']),
+      runCli(['export', 'parquet', '--db', teamB, '--out', lake, '--log-format', 'json']),
+    ]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    for (const table of await marts(world.db)) {
+      const [union] = await readWithDuckDB<{ a: number; b: number; n: number }>(
+        `select count(*) filter (where team_id = 'demo')::int as a, count(*) filter (where team_id = 'team-b')::int as b,
                   count(*)::int as n
              from read_parquet('${lake}/marts/${table}/**/*.parquet', hive_partitioning = true)`,
-        );
-        const w = await Database.open(world.db, { access_mode: 'READ_ONLY' });
-        const rows = Number(await w.session.scalar(`select count(*) from marts.${table}`));
-        w.close();
-        expect(union, table).toEqual({ a: rows, b: rows, n: 2 * rows });
-      }
-      const manifest = JSON.parse(readFileSync(join(lake, '_manifest.json'), 'utf8')) as LakeManifest;
-      expect(manifest.writers.map((w) => w.scope).sort()).toEqual(['team_id=demo', 'team_id=team-b']);
-      expect(readdirSync(join(lake, '_manifests')).sort()).toEqual(['team_id=demo.json', 'team_id=team-b.json']);
-      // the demo writer re-exporting leaves team-b's partitions alone
-      const before = mtimes(lake);
-      await exportParquetLake({ db: world.db, outDir: lake });
-      expect(mtimes(lake)).toEqual(before);
-    },
-    240_000,
-  );
+      );
+      const w = await Database.open(world.db, { access_mode: 'READ_ONLY' });
+      const rows = Number(await w.session.scalar(`select count(*) from marts.${table}`));
+      w.close();
+      expect(union, table).toEqual({ a: rows, b: rows, n: 2 * rows });
+    }
+    const manifest = JSON.parse(readFileSync(join(lake, '_manifest.json'), 'utf8')) as LakeManifest;
+    expect(manifest.writers.map((w) => w.scope).sort()).toEqual(['team_id=demo', 'team_id=team-b']);
+    expect(readdirSync(join(lake, '_manifests')).sort()).toEqual(['team_id=demo.json', 'team_id=team-b.json']);
+    // the demo writer re-exporting leaves team-b's partitions alone
+    const before = mtimes(lake);
+    await exportParquetLake({ db: world.db, outDir: lake });
+    expect(mtimes(lake)).toEqual(before);
+  }, 240_000);
 
-  it.skipIf(!built)(
-    'a kill -9 while the export writes leaves the previous export complete; the next run finishes it (needs npm run build)',
-    async () => {
-      const lake = join(world.dir, 'lake-killed');
-      await exportParquetLake({ db: world.db, outDir: lake });
-      const previous = snapshot(lake);
-      const changed = await world.copy(
-        'killed.duckdb',
-        `update marts.brand_visibility_daily set mentions = mentions + 1 where true;
+  it('a kill -9 while the export writes leaves the previous export complete; the next run finishes it', async () => {
+    const lake = join(world.dir, 'lake-killed');
+    await exportParquetLake({ db: world.db, outDir: lake });
+    const previous = snapshot(lake);
+    const changed = await world.copy(
+      'killed.duckdb',
+      `update marts.brand_visibility_daily set mentions = mentions + 1 where true;
          update marts.share_of_voice_daily set brand_responses = brand_responses + 1 where true`,
-      );
-      // killed once the first changed table is staged, while the second is being written
-      const killed = await runCli(
-        ['export', 'parquet', '--db', changed, '--out', lake, '--log-format', 'json'],
-        /"export table staged","table":"marts\.brand_visibility_daily"/,
-      );
-      expect(killed.code).toBeNull();
-      const left = snapshot(lake);
-      const visible = (s: Record<string, string>) =>
-        Object.fromEntries(Object.entries(s).filter(([k]) => !k.startsWith('_staging/')));
-      expect(visible(left)).toEqual(previous);
-      expect(await difference(world.db, lake, 'brand_visibility_daily')).toEqual({ extra: 0, missing: 0 });
+    );
+    // killed once the first changed table is staged, while the second is being written
+    const killed = await runCli(
+      ['export', 'parquet', '--db', changed, '--out', lake, '--log-format', 'json'],
+      /"export table staged","table":"marts\.brand_visibility_daily"/,
+    );
+    expect(killed.code).toBeNull();
+    const left = snapshot(lake);
+    const visible = (s: Record<string, string>) =>
+      Object.fromEntries(Object.entries(s).filter(([k]) => !k.startsWith('_staging/')));
+    expect(visible(left)).toEqual(previous);
+    expect(await difference(world.db, lake, 'brand_visibility_daily')).toEqual({ extra: 0, missing: 0 });
 
-      const rerun = await runCli(['export', 'parquet', '--db', changed, '--out', lake, '--log-format', 'json']);
-      expect(rerun.code, rerun.stderr).toBe(0);
-      expect(rerun.stderr).toMatch(/removed the staging folder of an interrupted export/);
-      expect(existsSync(join(lake, '_staging'))).toBe(false);
-      expect(await difference(changed, lake, 'brand_visibility_daily')).toEqual({ extra: 0, missing: 0 });
-      expect(await difference(changed, lake, 'share_of_voice_daily')).toEqual({ extra: 0, missing: 0 });
-    },
-    240_000,
-  );
+    const rerun = await runCli(['export', 'parquet', '--db', changed, '--out', lake, '--log-format', 'json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toMatch(/removed the staging folder of an interrupted export/);
+    expect(existsSync(join(lake, '_staging'))).toBe(false);
+    expect(await difference(changed, lake, 'brand_visibility_daily')).toEqual({ extra: 0, missing: 0 });
+    expect(await difference(changed, lake, 'share_of_voice_daily')).toEqual({ extra: 0, missing: 0 });
+  }, 240_000);
 });
 
 /** Whether schema element `i` (of the flattened schema without its root) is nested inside an earlier group. */

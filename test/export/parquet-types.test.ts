@@ -2,16 +2,16 @@
  * The type mapping of the lake, on a crafted warehouse holding every awkward DuckDB type: what an independent
  * reader (hyparquet, not DuckDB) sees in the files, and what DuckDB reads back over the Hive layout.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetMetadata, type SchemaElement } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
 import { exportParquetLake } from '../../src/export/index.js';
+import { tempDir } from '../fixtures.js';
 import { readWithDuckDB, runOn } from './support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-export-types-'));
+const dir = tempDir('vwh-export-types-').dir;
 const db = join(dir, 'w.duckdb');
 
 beforeAll(async () => {

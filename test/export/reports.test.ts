@@ -2,7 +2,7 @@
  * The named reports on a synced, modelled world: every report in every format, CSV that parses back to the same
  * rows as JSON, parameters bound and checked, figures that add up; and the Arrow export of a real mart.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
@@ -12,13 +12,14 @@ import { VwhError } from '../../src/core/errors.js';
 import { uniqueLabels } from '../../src/export/html/chart-parts.js';
 import { exportArrow, loadReports, writeHtmlReport, writeReport } from '../../src/export/index.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { tempDir } from '../fixtures.js';
 import { buildExportWorld, CHROMIUM, type ExportWorld, type HtmlFigure, readHtmlSections } from './support.js';
 
 let world: ExportWorld;
 let out: string;
 beforeAll(async () => {
   world = await buildExportWorld();
-  out = mkdtempSync(join(tmpdir(), 'vwh-reports-'));
+  out = tempDir('vwh-reports-').dir;
 }, 300_000);
 afterAll(() => {
   world?.cleanup();
@@ -56,7 +57,7 @@ function parseCsv(text: string): string[][] {
 
 /** The CSV text of a one-off report `name` (the columns of its @report header, its query) on the test world. */
 async function adHocCsv(name: string, columns: string, sql: string): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'vwh-csv-reports-'));
+  const dir = tempDir('vwh-csv-reports-').dir;
   try {
     writeFileSync(
       join(dir, `${name}.sql`),
@@ -246,7 +247,7 @@ describe('reports', () => {
       expect((error as VwhError).message).toMatch(message);
     }
     // a report that fails in DuckDB (its SQL no longer matches the marts) leaves the previous file as it was
-    const broken = mkdtempSync(join(tmpdir(), 'vwh-broken-reports-'));
+    const broken = tempDir('vwh-broken-reports-').dir;
     writeFileSync(
       join(broken, 'broken.sql'),
       '/* @report\ntitle: Broken\ndescription: reads a column that is gone\ncolumns: {x: gone}\n*/\nselect no_such_column as x from marts.brand_visibility_daily',
@@ -542,7 +543,7 @@ describe('html report', () => {
   it('action verdicts: the headline of each action says what marts.action_verdicts says, read in Chromium', async () => {
     const file = join(out, 'verdicts.html');
     await writeHtmlReport({ db: world.db, out: file });
-    const profile = mkdtempSync(join(tmpdir(), 'vwh-chromium-'));
+    const profile = tempDir('vwh-chromium-').dir;
     const browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
@@ -622,7 +623,7 @@ describe('html report', () => {
     }
     const file = join(out, 'browser.html');
     await writeHtmlReport({ db: world.db, out: file });
-    const profile = mkdtempSync(join(tmpdir(), 'vwh-chromium-'));
+    const profile = tempDir('vwh-chromium-').dir;
     const browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       viewport: { width: 900, height: 1400 },

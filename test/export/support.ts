@@ -4,23 +4,14 @@
  * that facts land in more than one month partition.
  */
 import { createHash } from 'node:crypto';
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { chromium } from 'playwright-core';
 import type { EmbeddedWorld } from '../../src/ops/embedded.js';
 import { runNightly } from '../../src/ops/nightly.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { tempDir } from '../fixtures.js';
 
 export const EXPORT_WORLD = { seed: 11, historyDays: 40, projects: 2, prompts: 3 } as const;
 
@@ -35,7 +26,7 @@ export interface ExportWorld {
 
 /** `world`: another shape (and a fixed `today`, so that its days are the same on every run) than EXPORT_WORLD. */
 export async function buildExportWorld(world: Partial<EmbeddedWorld> = {}): Promise<ExportWorld> {
-  const dir = mkdtempSync(join(tmpdir(), 'vwh-export-'));
+  const dir = tempDir('vwh-export-').dir;
   const db = join(dir, 'warehouse.duckdb');
   const out = new PassThrough();
   out.resume();
@@ -180,7 +171,7 @@ export interface HtmlFigure {
 export async function readHtmlSections(
   file: string,
 ): Promise<{ sections: { heading: string; figures: HtmlFigure[] }[]; errors: string[] }> {
-  const profile = mkdtempSync(join(tmpdir(), 'vwh-chromium-'));
+  const profile = tempDir('vwh-chromium-').dir;
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],

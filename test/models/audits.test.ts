@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../src/models/runner.js';
-import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
+import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

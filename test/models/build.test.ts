@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/core/log.js';
-import { build, type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
+import { build, type Sandbox, sandbox, seedRaw, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

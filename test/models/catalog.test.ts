@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/models/artifacts/catalog.js';
 import { loadProject } from '../../src/models/project.js';
-import { build, type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
+import { build, type Sandbox, sandbox, seedRaw, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

@@ -6,7 +6,7 @@ import { ExitCode } from '../../src/core/errors.js';
 import { loadProject, shippedModelsDir } from '../../src/models/project.js';
 import { selectModels } from '../../src/models/selection.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
+import { type Sandbox, sandbox, seedRaw, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => {

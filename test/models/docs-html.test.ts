@@ -3,13 +3,13 @@
  * search box keeps a model, its upstream and its downstream lit while it dims the other boxes and hides the other
  * dictionary sections.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docsHtml } from '../../src/models/artifacts/docs-html.js';
 import type { Manifest, ManifestNode } from '../../src/models/artifacts/manifest.js';
+import { tempDir } from '../fixtures.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -40,7 +40,7 @@ function manifest(lanes: number, depth: number): Manifest {
 }
 
 describe('the models docs page in Chromium', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'vwh-docs-html-'));
+  const dir = tempDir('vwh-docs-html-').dir;
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('fits a 1280x800 window and its search keeps a model and its lineage, dimming the rest', async () => {

@@ -4,7 +4,7 @@ import { VwhError } from '../../src/core/errors.js';
 import { compileModel } from '../../src/models/compile.js';
 import { DependencyReader } from '../../src/models/dependencies.js';
 import { loadProject } from '../../src/models/project.js';
-import { fixturesDir, type Sandbox, sandbox, writeModels } from './helpers.js';
+import { fixturesDir, type Sandbox, sandbox, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadProject } from '../../src/models/project.js';
-import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
+import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

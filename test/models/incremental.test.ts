@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { planProject } from '../../src/models/plan.js';
 import { loadProject } from '../../src/models/project.js';
-import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
+import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadMacros } from '../../src/models/macros.js';
 import { loadProject, shippedModelsDir } from '../../src/models/project.js';
 import { runUnitTests } from '../../src/models/unit-tests.js';
-import { build, type Sandbox, sandbox, writeModels } from './helpers.js';
+import { build, type Sandbox, sandbox, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseModelHeader, splitFile } from '../../src/models/header.js';
-import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
+import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

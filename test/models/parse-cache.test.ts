@@ -3,8 +3,7 @@
  * artifacts, and a new process (its memos forgotten) that loads with the file parses nothing that did not change,
  * and gets the same project.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TABLES_READ } from '../../src/models/dependencies.js';
@@ -12,8 +11,9 @@ import { HEADERS } from '../../src/models/header.js';
 import { cacheVersion, forgetParses } from '../../src/models/parse-cache.js';
 import { loadProject, shippedModelsDir } from '../../src/models/project.js';
 import type { Project } from '../../src/models/types.js';
+import { tempDir } from '../fixtures.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-parse-cache-'));
+const dir = tempDir('vwh-parse-cache-').dir;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What a load decided for each model and test: its config, parents, sources, columns read and fingerprint. */

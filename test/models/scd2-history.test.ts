@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseModelHeader } from '../../src/models/header.js';
-import { build, type Sandbox, sandbox, writeModels } from './helpers.js';
+import { build, type Sandbox, sandbox, writeModels } from './support.js';
 
 /**
  * scd2 with a dated source: several rows per key (one per snapshot day, or per updated_at) rebuild the history on the

@@ -5,7 +5,7 @@ import type { NodeResult, NodeStatus } from '../../src/models/results.js';
 import { schedule } from '../../src/models/schedule.js';
 import type { Model } from '../../src/models/types.js';
 import { Session } from '../../src/warehouse/session.js';
-import { type Sandbox, sandbox, writeModels } from './helpers.js';
+import { type Sandbox, sandbox, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

@@ -4,7 +4,7 @@ import { VwhError } from '../../src/core/errors.js';
 import { planProject } from '../../src/models/plan.js';
 import { loadProject } from '../../src/models/project.js';
 import { selectModels } from '../../src/models/selection.js';
-import { addDay, build, fixturesDir, type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
+import { addDay, build, fixturesDir, type Sandbox, sandbox, seedRaw, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

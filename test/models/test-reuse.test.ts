@@ -3,7 +3,7 @@
  * the last build of every model above it) are those it last passed on is reported as passed and not queried.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './helpers.js';
+import { addDay, build, type Sandbox, sandbox, seedRaw, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadProject } from '../../src/models/project.js';
 import { runUnitTests } from '../../src/models/unit-tests.js';
-import { fixturesDir, type Sandbox, sandbox, writeModels } from './helpers.js';
+import { fixturesDir, type Sandbox, sandbox, writeModels } from './support.js';
 
 let s: Sandbox;
 afterEach(() => s?.cleanup());

@@ -17,7 +17,8 @@ import { withOps } from '../../src/ops/ledger.js';
 import { runNightly } from '../../src/ops/nightly.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
 import { configureServices } from '../../src/reference/services/registry.js';
-import { startWorld, TODAY } from '../sync/harness.js';
+import { TODAY } from '../fixtures.js';
+import { startWorld } from '../sync/support.js';
 import { capture, quiet, tempDir, writeConfig } from './support.js';
 
 const WINDOW_MS = 200;

@@ -5,13 +5,12 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuilt, vwh } from '../cli/cli-support.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { vwh } from '../cli/support.js';
 import { tempDir } from './support.js';
 
 const t = tempDir('vwh-config-first-');
 const config = join(t.dir, 'vwh.config.json');
-beforeAll(() => requireBuilt());
 afterAll(() => t.cleanup());
 
 describe('vwh run with a config it cannot use', () => {

@@ -14,13 +14,13 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Check, doctor } from '../../src/ops/doctor.js';
+import { tempDir } from '../fixtures.js';
 import { damageMiddleBlock, writeSmallWarehouse } from '../warehouse/damaged-file.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vwh-doctor-disk-'));
+const dir = tempDir('vwh-doctor-disk-').dir;
 // another file system than the temp folder's (tmpfs), for the published copy
 const shm = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/vwh-doctor-') : undefined;
 const previousKey = process.env.VWH_API_KEY;

@@ -6,7 +6,8 @@ import { dayToMs } from '../../src/core/days.js';
 import { doctor } from '../../src/ops/doctor.js';
 import { lockPathFor } from '../../src/ops/lock.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { startWorld, TODAY } from '../sync/harness.js';
+import { TODAY } from '../fixtures.js';
+import { startWorld } from '../sync/support.js';
 import { tempDir, writeConfig } from './support.js';
 
 describe('vwh doctor', () => {

@@ -16,7 +16,7 @@ import { type Receiver, startReceiver, verifyAny } from '../../src/ops/events/re
 import { withOps } from '../../src/ops/ledger.js';
 import { eventsStage } from '../../src/ops/stages/events.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { startWorld } from '../sync/harness.js';
+import { startWorld } from '../sync/support.js';
 import { quiet, stageContext, tempDir, writeConfig } from './support.js';
 
 const OLD_SECRET = 'whsec_old_0123456789abcdef';

@@ -5,13 +5,13 @@
  * that the next run resumes. Real embedded services, real DuckDB, a real child process for the signal.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNightly } from '../../src/ops/nightly.js';
 import type { PipelineResult } from '../../src/ops/pipeline.js';
 import { Database } from '../../src/warehouse/duckdb.js';
-import { newestSource } from './soak-support.js';
+import { BIN } from '../fixtures.js';
 import { capture, quiet, tempDir, tinyWorld } from './support.js';
 
 describe('two runs the same day', () => {
@@ -72,46 +72,39 @@ describe('two runs the same day', () => {
   });
 });
 
-const BIN = resolve('dist/src/cli/bin.js');
-const built = existsSync(BIN) && statSync(BIN).mtimeMs >= newestSource('src');
-
 describe('Ctrl-C during vwh run', () => {
   const t = tempDir('vwh-sigint-');
   afterAll(() => t.cleanup());
 
-  it.skipIf(!built)(
-    'is acknowledged at once; the run ends with what was saved and that the next run resumes, exit 130 (needs npm run build)',
-    async () => {
-      // a sync slow enough to be stopped: 3 prompts x 30 days at 70 requests per 3 s
-      const args = [BIN, 'run', '--db', t.db, '--config', tinyWorld(t.db, '2026-06-03').config as string];
-      args.push('--seed', '8', '--projects', '1', '--prompts', '3', '--history-days', '30');
-      args.push('--rate-window-ms', '3000', '--log-format', 'human');
-      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      let signalled = -1;
-      child.stdout.on('data', (c) => {
-        stdout += String(c);
-      });
-      child.stderr.on('data', (c) => {
-        stderr += String(c);
-        // the plan is printed: the sync is under way
-        if (signalled < 0 && stderr.includes('plan for')) {
-          signalled = stderr.length;
-          child.kill('SIGINT');
-        }
-      });
-      const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
-      expect(code).toBe(130);
-      // the acknowledgement comes before the sync's end
-      const ack = stderr.indexOf('SIGINT received: stopping at a safe point');
-      expect(ack).toBeGreaterThanOrEqual(signalled - 'plan for'.length);
-      expect(ack).toBeLessThan(stderr.indexOf('sync interrupted'));
-      expect(stdout).toMatch(/interrupted \(exit 130\)/);
-      expect(stdout).toMatch(/Saved: \d+ of \d+ sync units/);
-      expect(stdout).toMatch(/run` resumes where this one stopped/);
-      expect(stdout).not.toContain('Query it next');
-    },
-    120_000,
-  );
+  it('is acknowledged at once; the run ends with what was saved and that the next run resumes, exit 130', async () => {
+    // a sync slow enough to be stopped: 3 prompts x 30 days at 70 requests per 3 s
+    const args = [BIN, 'run', '--db', t.db, '--config', tinyWorld(t.db, '2026-06-03').config as string];
+    args.push('--seed', '8', '--projects', '1', '--prompts', '3', '--history-days', '30');
+    args.push('--rate-window-ms', '3000', '--log-format', 'human');
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let signalled = -1;
+    child.stdout.on('data', (c) => {
+      stdout += String(c);
+    });
+    child.stderr.on('data', (c) => {
+      stderr += String(c);
+      // the plan is printed: the sync is under way
+      if (signalled < 0 && stderr.includes('plan for')) {
+        signalled = stderr.length;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+    expect(code).toBe(130);
+    // the acknowledgement comes before the sync's end
+    const ack = stderr.indexOf('SIGINT received: stopping at a safe point');
+    expect(ack).toBeGreaterThanOrEqual(signalled - 'plan for'.length);
+    expect(ack).toBeLessThan(stderr.indexOf('sync interrupted'));
+    expect(stdout).toMatch(/interrupted \(exit 130\)/);
+    expect(stdout).toMatch(/Saved: \d+ of \d+ sync units/);
+    expect(stdout).toMatch(/run` resumes where this one stopped/);
+    expect(stdout).not.toContain('Query it next');
+  }, 120_000);
 });

@@ -11,7 +11,7 @@ import { msToDay } from '../../src/core/days.js';
 import { readJournal } from '../../src/ops/events/journal.js';
 import { withOps } from '../../src/ops/ledger.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { startWorld } from '../sync/harness.js';
+import { startWorld } from '../sync/support.js';
 import { tempDir, writeConfig } from './support.js';
 
 /** Resolves with the first match of `pattern` in the growing log, polled every 50 ms. */

@@ -4,7 +4,7 @@
  * other files as text).
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Database } from '../../src/warehouse/duckdb.js';
@@ -120,16 +120,6 @@ function walk(dir: string): string[] {
     else out.push(path);
   }
   return out.sort();
-}
-
-/** Newest modification time of the .ts files below `dir` (is dist/ built after the sources a child runs?). */
-export function newestSource(dir: string): number {
-  let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newestSource(path) : entry.name.endsWith('.ts') ? statSync(path).mtimeMs : 0);
-  }
-  return t;
 }
 
 /** Where a child's run is killed: after the `n`th line of its JSON log matching `after` (or at `else`, if sooner). */

@@ -21,7 +21,8 @@ import type { RunContext, Stage } from '../../src/ops/stage.js';
 import { alertsStage } from '../../src/ops/stages/alerts.js';
 import { statusReport } from '../../src/ops/status.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { runSync, startWorld, TODAY } from '../sync/harness.js';
+import { TODAY } from '../fixtures.js';
+import { runSync, startWorld } from '../sync/support.js';
 import { capture, quiet, tempDir } from './support.js';
 
 interface Received {

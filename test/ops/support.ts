@@ -1,12 +1,12 @@
-/** Shared pieces of the nightly-job tests: output capture, a temp folder, a tiny embedded world. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+/** Shared pieces of the nightly-job tests (on test/fixtures.ts): output capture, a temp folder, a tiny embedded world. */
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { systemClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/log.js';
 import type { NightlyFlags } from '../../src/ops/nightly.js';
 import type { RunContext } from '../../src/ops/stage.js';
+import { tempDir as newTempDir, type TempDir } from '../fixtures.js';
 
 export function capture(): { out: PassThrough; text: () => string } {
   const out = new PassThrough();
@@ -17,10 +17,8 @@ export function capture(): { out: PassThrough; text: () => string } {
   return { out, text: () => text };
 }
 
-export function tempDir(prefix = 'vwh-ops-'): { dir: string; db: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, db: join(dir, 'w.duckdb'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
+/** A temporary folder of the nightly-job tests (test/fixtures.ts: removed when the test file ends). */
+export const tempDir = (prefix = 'vwh-ops-'): TempDir => newTempDir(prefix);
 
 /** A world small enough for a run of the whole pipeline to stay in seconds (not the demo's seed or size). */
 export function tinyWorld(db: string, today: string, extra: Partial<NightlyFlags> = {}): NightlyFlags {

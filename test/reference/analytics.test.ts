@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { expectError, expectServed, firstProject, get, post, start, TODAY } from './support.js';
+import { TODAY } from '../fixtures.js';
+import { expectError, expectServed, firstProject, get, post, start } from './support.js';
 
 interface Chat {
   date: string;

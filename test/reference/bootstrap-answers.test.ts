@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
 import { configureServices } from '../../src/reference/services/registry.js';
+import { TODAY } from '../fixtures.js';
 import { type Receiver, startReceiver } from './services/receiver.js';
-import { expectServed, firstProject, get, type Json, post, start, TODAY } from './support.js';
+import { expectServed, firstProject, get, type Json, post, start } from './support.js';
 
 const NEXT_DAY = '2026-03-16';
 const PROVIDERS = 3;

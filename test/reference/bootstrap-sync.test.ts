@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
 import { configureServices } from '../../src/reference/services/registry.js';
-import { openWarehouse, query, runSync, startWorld, TODAY, tempDir } from '../sync/harness.js';
+import { TODAY } from '../fixtures.js';
+import { openWarehouse, query, runSync, startWorld, tempDir } from '../sync/support.js';
 import { type Receiver, startReceiver } from './services/receiver.js';
 import { get, type Json, post } from './support.js';
 

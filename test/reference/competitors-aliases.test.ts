@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NIL_UUID } from '../../src/api/index.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { call, del, expectError, expectServed, firstProject, get, patch, post, start, TODAY } from './support.js';
+import { TODAY } from '../fixtures.js';
+import { call, del, expectError, expectServed, firstProject, get, patch, post, start } from './support.js';
 
 describe('competitors', () => {
   let server: ReferenceServer;

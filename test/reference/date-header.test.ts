@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { call, get, post, start, TODAY } from './support.js';
+import { TODAY } from '../fixtures.js';
+import { call, get, post, start } from './support.js';
 
 const dayOf = (header: unknown) => new Date(String(header)).toISOString().slice(0, 10);
 

@@ -1,6 +1,5 @@
 /** `vwh serve` (flags, ready lines, key file), the control plane (clock, reset), OpenAPI, and route coverage. */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { allEndpoints, fullPath } from '../../src/api/index.js';
 import { runServe } from '../../src/cli/commands/serve.js';
 import { main } from '../../src/cli/main.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
+import { tempDir } from '../fixtures.js';
 import { call, firstProject, get, post, start } from './support.js';
 
 describe('vwh serve', () => {
@@ -17,7 +17,7 @@ describe('vwh serve', () => {
     out.on('data', (chunk) => {
       text += chunk;
     });
-    const keyFile = join(mkdtempSync(join(tmpdir(), 'vwh-serve-')), 'demo.key');
+    const keyFile = join(tempDir('vwh-serve-').dir, 'demo.key');
     const controller = new AbortController();
     const server = await runServe(
       {

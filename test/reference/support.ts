@@ -1,13 +1,12 @@
 /**
- * Test support: the reference server started in-process on port 0, and a small undici client that returns status,
+ * Test support: the reference server started in-process on port 0 (test/fixtures.ts's world, 30 days of history), and a small undici client that returns status,
  * headers and the parsed body. No mocks: every call is real HTTP.
  */
 import { request } from 'undici';
 import { expect } from 'vitest';
 import { type EndpointId, endpoint, errorSchema } from '../../src/api/index.js';
-import { type ReferenceServer, type ReferenceServerOptions, startReferenceServer } from '../../src/reference/index.js';
-
-export const TODAY = '2026-03-15';
+import type { ReferenceServer, ReferenceServerOptions } from '../../src/reference/index.js';
+import { referenceWorld } from '../fixtures.js';
 
 /** Parsed JSON, loosely typed on purpose: each test asserts the fields it reads (schemas check the rest). */
 // biome-ignore lint/suspicious/noExplicitAny: test replies are checked by assertions, not by the type system
@@ -20,17 +19,7 @@ export interface Reply {
 }
 
 export async function start(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
-  return startReferenceServer({
-    port: 0,
-    seed: 7,
-    today: TODAY,
-    demo: true,
-    projects: 2,
-    prompts: 6,
-    historyDays: 30,
-    backgroundDelayMs: 60_000,
-    ...options,
-  });
+  return referenceWorld({ historyDays: 30, backgroundDelayMs: 60_000, ...options });
 }
 
 export async function call(

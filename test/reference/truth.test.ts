@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/core/days.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { call, type Json, start, TODAY } from './support.js';
+import { TODAY } from '../fixtures.js';
+import { call, type Json, start } from './support.js';
 
 let server: ReferenceServer;
 let projects: Json[];

@@ -3,7 +3,8 @@ import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceServer } from '../../src/reference/index.js';
 import { runSync, syncProblems } from '../../src/sync/run.js';
-import { openWarehouse, query, startWorld, TODAY, tempDir, WINDOW_MS } from './harness.js';
+import { TODAY } from '../fixtures.js';
+import { openWarehouse, query, startWorld, tempDir, WINDOW_MS } from './support.js';
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;

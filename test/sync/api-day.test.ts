@@ -3,17 +3,8 @@ import { catalogue } from '../../src/api/index.js';
 import { addDays } from '../../src/core/days.js';
 import { createLogger } from '../../src/core/log.js';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
-import {
-  contentOf,
-  openWarehouse,
-  query,
-  runSync,
-  settings,
-  startWorld,
-  TODAY,
-  tempDir,
-  truthClient,
-} from './harness.js';
+import { TODAY } from '../fixtures.js';
+import { contentOf, openWarehouse, query, runSync, settings, startWorld, tempDir, truthClient } from './support.js';
 
 /** The machine's UTC date: what the sync would assume without --today and without the API's Date header. */
 const LOCAL_DAY = new Date().toISOString().slice(0, 10);

@@ -5,7 +5,7 @@ import { createLogger } from '../../src/core/log.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
 import { LogProgress, type ProgressSink } from '../../src/sync/progress.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { contentOf, openWarehouse, runSync, startWorld, tempDir } from './harness.js';
+import { contentOf, openWarehouse, runSync, startWorld, tempDir } from './support.js';
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { runSyncCommand } from '../../src/cli/commands/sync.js';
 import { main } from '../../src/cli/main.js';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
-import { CLI_COMMON, openWarehouse, query, startWorld, TODAY, tempDir, WINDOW_MS } from './harness.js';
+import { TODAY } from '../fixtures.js';
+import { CLI_COMMON, openWarehouse, query, startWorld, tempDir, WINDOW_MS } from './support.js';
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;

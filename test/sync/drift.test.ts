@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { CLI_COMMON, openWarehouse, query, runSync, startWorld, tempDir } from './harness.js';
 import { startRewritingProxy } from './proxy.js';
+import { CLI_COMMON, openWarehouse, query, runSync, startWorld, tempDir } from './support.js';
 
 describe('schema drift', () => {
   it('rejects the rows that fail their schema into ops.rejected_rows, keeps unknown fields, and goes on', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { control } from '../../src/reference/index.js';
-import { contentOf, openWarehouse, query, runSync, startWorld, tempDir } from './harness.js';
+import { contentOf, openWarehouse, query, runSync, startWorld, tempDir } from './support.js';
 
 describe('faults', () => {
   it('5xx, spurious 429s, connection resets and truncated bodies leave the result unchanged', async () => {

@@ -4,17 +4,8 @@ import { addDays } from '../../src/core/days.js';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
 import { mentionRows } from '../../src/sync/streams/chats.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
-import {
-  contentOf,
-  openWarehouse,
-  query,
-  runSync,
-  settings,
-  startWorld,
-  TODAY,
-  tempDir,
-  truthClient,
-} from './harness.js';
+import { TODAY } from '../fixtures.js';
+import { contentOf, openWarehouse, query, runSync, settings, startWorld, tempDir, truthClient } from './support.js';
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;

@@ -3,15 +3,12 @@
  * followed by a normal sync ends with the same raw.* as an uninterrupted sync: no row twice (issue 55, item 1).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
-import { CLI_COMMON, contentOf, openWarehouse, query, runSync, startWorld, tempDir } from './harness.js';
+import { BIN } from '../fixtures.js';
 import { startRewritingProxy } from './proxy.js';
-
-const BIN = 'dist/src/cli/bin.js';
-const built = existsSync(BIN) && statSync(BIN).mtimeMs >= statSync('src/sync/team-run.ts').mtimeMs;
+import { CLI_COMMON, contentOf, openWarehouse, query, runSync, startWorld, tempDir } from './support.js';
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;
@@ -86,7 +83,7 @@ describe('an interrupted --full-refresh', () => {
     }
   });
 
-  it.skipIf(!built)('after a kill -9 of `vwh sync --full-refresh` (needs `npm run build`), the same', async () => {
+  it('after a kill -9 of `vwh sync --full-refresh`, the same', async () => {
     const db = `${tmp.dir}/killed.duckdb`;
     const wh = await openWarehouse(db);
     expect((await runSync(server, wh)).status).toBe('succeeded');

@@ -1,24 +1,7 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { contentOf, openWarehouse, query, rng, runSync, spawnCliSync, startWorld, tempDir } from './harness.js';
-
-const BIN = 'dist/src/cli/bin.js';
-/** Newest modification time of the .ts files below `dir`. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(path) : entry.name.endsWith('.ts') ? statSync(path).mtimeMs : 0);
-  }
-  return t;
-}
-// The real kill -9 needs the compiled CLI, built after the sources it runs (CI builds before testing); the
-// in-process crash test (resume.test.ts) covers the rest.
-const built =
-  existsSync(BIN) &&
-  statSync(BIN).mtimeMs >= Math.max(...['src/sync', 'src/warehouse', 'src/client', 'src/cli'].map(newest));
+import { contentOf, openWarehouse, query, rng, runSync, spawnCliSync, startWorld, tempDir } from './support.js';
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;
@@ -62,44 +45,41 @@ async function landedUnits(db: string): Promise<number> {
 }
 
 describe('kill -9', () => {
-  it.skipIf(!built)(
-    'a sync killed with SIGKILL (needs `npm run build`) resumes to the uninterrupted result',
-    async () => {
-      const whA = await openWarehouse(`${tmp.dir}/a.duckdb`);
-      const clean = await runSync(server, whA);
-      expect(clean.status).toBe('succeeded');
-      const expected = await contentOf(whA);
-      whA.close();
+  it('a sync killed with SIGKILL resumes to the uninterrupted result', async () => {
+    const whA = await openWarehouse(`${tmp.dir}/a.duckdb`);
+    const clean = await runSync(server, whA);
+    expect(clean.status).toBe('succeeded');
+    const expected = await contentOf(whA);
+    whA.close();
 
-      // Two kills at random units (seeded), each well before the end of the run it interrupts: within the first
-      // half (then third) of the units still to land, since a kill lands after the batch that logged its unit.
-      const random = rng(Number(process.env.VWH_KILL_SEED ?? 4));
-      const total = clean.counters.unitsDone;
-      const db = `${tmp.dir}/killed.duckdb`;
-      const kills: number[] = [];
-      for (const part of [0.5, 0.3]) {
-        const left = total - (await landedUnits(db));
-        const after = 1 + Math.floor(random() * left * part);
-        kills.push(after);
-        expect(await childSync(db, after), `killed after ${after} units`).toBeNull();
-      }
-      expect(await childSync(db, undefined)).toBe(0);
+    // Two kills at random units (seeded), each well before the end of the run it interrupts: within the first
+    // half (then third) of the units still to land, since a kill lands after the batch that logged its unit.
+    const random = rng(Number(process.env.VWH_KILL_SEED ?? 4));
+    const total = clean.counters.unitsDone;
+    const db = `${tmp.dir}/killed.duckdb`;
+    const kills: number[] = [];
+    for (const part of [0.5, 0.3]) {
+      const left = total - (await landedUnits(db));
+      const after = 1 + Math.floor(random() * left * part);
+      kills.push(after);
+      expect(await childSync(db, after), `killed after ${after} units`).toBeNull();
+    }
+    expect(await childSync(db, undefined)).toBe(0);
 
-      const wh = await openWarehouse(db);
-      expect(await contentOf(wh)).toEqual(expected);
-      const runs = await query<{ status: string; units_done: number; units_planned: number; requests: number }>(
-        wh,
-        'SELECT status, units_done, units_planned, requests FROM ops.sync_runs ORDER BY started_at',
-      );
-      expect(runs.map((r) => r.status)).toEqual(['interrupted', 'interrupted', 'succeeded']);
-      // A killed run's record counts what it landed (written in each unit's transaction), not zeros.
-      for (const [i, after] of kills.entries()) {
-        const run = runs[i];
-        expect(run?.units_done, `run killed after ${after} units`).toBeGreaterThanOrEqual(after);
-        expect(run?.units_planned).toBeGreaterThan(run?.units_done ?? 0);
-        expect(run?.requests).toBeGreaterThanOrEqual(run?.units_done ?? 0);
-      }
-      wh.close();
-    },
-  );
+    const wh = await openWarehouse(db);
+    expect(await contentOf(wh)).toEqual(expected);
+    const runs = await query<{ status: string; units_done: number; units_planned: number; requests: number }>(
+      wh,
+      'SELECT status, units_done, units_planned, requests FROM ops.sync_runs ORDER BY started_at',
+    );
+    expect(runs.map((r) => r.status)).toEqual(['interrupted', 'interrupted', 'succeeded']);
+    // A killed run's record counts what it landed (written in each unit's transaction), not zeros.
+    for (const [i, after] of kills.entries()) {
+      const run = runs[i];
+      expect(run?.units_done, `run killed after ${after} units`).toBeGreaterThanOrEqual(after);
+      expect(run?.units_planned).toBeGreaterThan(run?.units_done ?? 0);
+      expect(run?.requests).toBeGreaterThanOrEqual(run?.units_done ?? 0);
+    }
+    wh.close();
+  });
 });

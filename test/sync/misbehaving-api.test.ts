@@ -13,6 +13,7 @@ import { control, type ReferenceServer } from '../../src/reference/index.js';
 import { defineStream } from '../../src/sync/declare.js';
 import { sourcesRequest } from '../../src/sync/streams/sources.js';
 import type { UnitContext } from '../../src/sync/types.js';
+import { TODAY } from '../fixtures.js';
 import {
   CLI_COMMON,
   contentOf,
@@ -21,10 +22,9 @@ import {
   runSync,
   settings,
   startWorld,
-  TODAY,
   tempDir,
   truthClient,
-} from './harness.js';
+} from './support.js';
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;

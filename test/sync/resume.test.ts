@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { contentOf, openWarehouse, query, rng, runSync, startWorld, tempDir } from './harness.js';
+import { contentOf, openWarehouse, query, rng, runSync, startWorld, tempDir } from './support.js';
 
 /** What the test hooks throw: the sync ends as a kill -9 would end it, and rejects with this error. */
 class SimulatedCrash extends Error {}

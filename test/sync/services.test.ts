@@ -4,8 +4,9 @@ import { runSyncCommand } from '../../src/cli/commands/sync.js';
 import { DEMO_EMAIL } from '../../src/reference/demo.js';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
-import { openWarehouse, query, runSync, startWorld, TODAY, tempDir, WINDOW_MS } from './harness.js';
+import { TODAY } from '../fixtures.js';
 import { startRewritingProxy } from './proxy.js';
+import { openWarehouse, query, runSync, startWorld, tempDir, WINDOW_MS } from './support.js';
 
 const STREAMS = ['content_tasks', 'articles', 'team_members'];
 

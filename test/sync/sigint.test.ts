@@ -2,12 +2,9 @@
  * Ctrl-C keeps what was fetched: a `vwh sync` stopped by SIGINT lands the units whose pages had all arrived, exits
  * 130, and the next sync fetches the rest, ending where a clean sync ends, without a duplicate.
  */
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceServer } from '../../src/reference/index.js';
-import { openWarehouse, query, spawnCliSync, startWorld, tempDir } from './harness.js';
-
-const BIN = 'dist/src/cli/bin.js';
+import { openWarehouse, query, spawnCliSync, startWorld, tempDir } from './support.js';
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;
@@ -59,40 +56,36 @@ async function chats(db: string): Promise<{ rows: number; ids: number }> {
 }
 
 describe('SIGINT during vwh sync', () => {
-  it.skipIf(!existsSync(BIN))(
-    'lands the units fetched, exits 130, and the next sync completes to a clean sync, no duplicates (needs `npm run build`)',
-    async () => {
-      const clean = `${tmp.dir}/clean.duckdb`;
-      const first = await childSync(clean);
-      expect(first.code, first.stderr.slice(-2000)).toBe(0);
-      const expected = await chats(clean);
-      expect(expected.rows).toBeGreaterThan(0);
+  it('lands the units fetched, exits 130, and the next sync completes to a clean sync, no duplicates', async () => {
+    const clean = `${tmp.dir}/clean.duckdb`;
+    const first = await childSync(clean);
+    expect(first.code, first.stderr.slice(-2000)).toBe(0);
+    const expected = await chats(clean);
+    expect(expected.rows).toBeGreaterThan(0);
 
-      const db = `${tmp.dir}/interrupted.duckdb`;
-      const stopped = await childSync(db, 12);
-      expect(stopped.code, stopped.stderr.slice(-2000)).toBe(130);
-      const kept = await chats(db);
-      expect(kept.rows).toBeGreaterThan(0);
-      expect(kept.rows).toBeLessThan(expected.rows);
-      // the run's record counts what landed (it said 0/180 units, no rows, while rows had landed)
-      const wh = await openWarehouse(db);
-      try {
-        const [run] = await query<{ units: number; status: string }>(
-          wh,
-          'SELECT units_done::INT AS units, status FROM ops.sync_runs',
-        );
-        expect(run?.status).toBe('interrupted');
-        expect(Number(run?.units)).toBeGreaterThan(0);
-      } finally {
-        wh.close();
-      }
+    const db = `${tmp.dir}/interrupted.duckdb`;
+    const stopped = await childSync(db, 12);
+    expect(stopped.code, stopped.stderr.slice(-2000)).toBe(130);
+    const kept = await chats(db);
+    expect(kept.rows).toBeGreaterThan(0);
+    expect(kept.rows).toBeLessThan(expected.rows);
+    // the run's record counts what landed (it said 0/180 units, no rows, while rows had landed)
+    const wh = await openWarehouse(db);
+    try {
+      const [run] = await query<{ units: number; status: string }>(
+        wh,
+        'SELECT units_done::INT AS units, status FROM ops.sync_runs',
+      );
+      expect(run?.status).toBe('interrupted');
+      expect(Number(run?.units)).toBeGreaterThan(0);
+    } finally {
+      wh.close();
+    }
 
-      const resumed = await childSync(db);
-      expect(resumed.code, resumed.stderr.slice(-2000)).toBe(0);
-      const after = await chats(db);
-      expect(after.ids).toBe(after.rows);
-      expect(after).toEqual(expected);
-    },
-    120_000,
-  );
+    const resumed = await childSync(db);
+    expect(resumed.code, resumed.stderr.slice(-2000)).toBe(0);
+    const after = await chats(db);
+    expect(after.ids).toBe(after.rows);
+    expect(after).toEqual(expected);
+  }, 120_000);
 });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
-import { CLI_COMMON, openWarehouse, query, startWorld, tempDir } from './harness.js';
+import { CLI_COMMON, openWarehouse, query, startWorld, tempDir } from './support.js';
 
 let server: ReferenceServer;
 let tmp: ReturnType<typeof tempDir>;

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TableLoad } from '../../src/warehouse/load-types.js';
 import { BATCH_ROWS, Loader } from '../../src/warehouse/loader.js';
 import { memoryBytes } from '../../src/warehouse/wal-checkpoint.js';
 import { Warehouse, type WarehouseSession } from '../../src/warehouse/warehouse.js';
+import { tempDir } from '../fixtures.js';
 
 let dir: string;
 let wh: Warehouse;
@@ -13,7 +13,7 @@ let ws: WarehouseSession;
 const run = { team_id: 'team-a', _sync_run_id: 'run-1', _extracted_at: new Date('2026-01-10T00:00:00Z') };
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'vwh-loader-'));
+  dir = tempDir('vwh-loader-').dir;
   wh = await Warehouse.open(join(dir, 'w.duckdb'));
   ws = await wh.session();
 });

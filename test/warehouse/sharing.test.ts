@@ -3,17 +3,17 @@
  * with, and a kysely transaction on a session holds the session, so a statement sent straight through the session
  * waits for its end instead of landing (and being rolled back) inside it.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Database, withSharedInstance } from '../../src/warehouse/duckdb.js';
 import { DuckDBDialect } from '../../src/warehouse/kysely/index.js';
+import { tempDir } from '../fixtures.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vwh-sharing-'));
+  dir = tempDir('vwh-sharing-').dir;
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadRows, vacuumIfDue } from '../../src/warehouse/vacuum.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { tempDir } from '../sync/harness.js';
+import { tempDir } from '../sync/support.js';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => {

@@ -1,17 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../../src/warehouse/migrate.js';
 import { Session } from '../../src/warehouse/session.js';
 import { Warehouse, type WarehouseSession } from '../../src/warehouse/warehouse.js';
+import { tempDir } from '../fixtures.js';
 
 let dir: string;
 let wh: Warehouse;
 let ws: WarehouseSession;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'vwh-wh-'));
+  dir = tempDir('vwh-wh-').dir;
   wh = await Warehouse.open(join(dir, 'w.duckdb'));
   ws = await wh.session();
 });

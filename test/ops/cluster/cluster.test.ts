@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/log.js';
 import { runNightly } from '../../../src/ops/nightly.js';
 import { type ReferenceServer, startReferenceServer } from '../../../src/reference/index.js';
-import { requireBuilt, start, vwh } from '../../cli/cli-support.js';
+import { requireBuilt, start, vwh } from '../../cli/support.js';
 import { lakeDifferences, tablesWithFiles } from '../../export/support.js';
 import { PG_PASSWORD, type Postgres, startPostgres } from './postgres.js';
 

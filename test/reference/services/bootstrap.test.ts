@@ -1,8 +1,8 @@
 /** Bootstrap service over HTTP: the phase machine, errors with retry from the failed phase, and the public pipeline. */
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
-import { createAccount, expectDetail, expectServed, type Harness, startHarness } from './harness.js';
 import { startReceiver } from './receiver.js';
+import { createAccount, expectDetail, expectServed, type Harness, startHarness } from './support.js';
 
 const UNKNOWN = '33333333-3333-4333-8333-333333333333';
 

@@ -10,7 +10,7 @@ import {
   expectServed,
   type Harness,
   startHarness,
-} from './harness.js';
+} from './support.js';
 
 describe('user_id as a query parameter or a body field', () => {
   let h: Harness;

@@ -12,7 +12,7 @@ import {
   errorSchema,
   MAX_BODY_BYTES,
 } from '../../../src/api/index.js';
-import { createAccount, type Harness, type Reply } from './harness.js';
+import { createAccount, type Harness, type Reply } from './support.js';
 
 export const SERVICES = allEndpoints().filter((def) => def.service !== 'public');
 const NAME_OF = new Map<ErrorRow, ErrorName>(Object.entries(ERRORS).map(([name, row]) => [row, name as ErrorName]));

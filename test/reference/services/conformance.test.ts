@@ -17,7 +17,7 @@ import {
   SUCCESS,
   servicesContext,
 } from './conformance-cases.js';
-import { expectServed, type Harness, startHarness } from './harness.js';
+import { expectServed, type Harness, startHarness } from './support.js';
 
 describe('services conformance tables', () => {
   it('have a success case for every services endpoint, a case for every declared row, and nothing stale', () => {

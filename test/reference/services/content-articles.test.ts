@@ -1,6 +1,6 @@
 /** Content service, articles over HTTP: list (publication_status, page, page_size), get, patch, delete. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectContentError, expectServed, type Harness, startHarness } from './harness.js';
+import { expectContentError, expectServed, type Harness, startHarness } from './support.js';
 
 describe('content articles', () => {
   let h: Harness;

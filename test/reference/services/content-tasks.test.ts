@@ -1,7 +1,7 @@
 /** Content service, tasks over HTTP: create bounds, the pipeline's phases on the simulated clock, list, cancel, errors. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countWords } from '../../../src/reference/services/content/words.js';
-import { expectContentError, expectServed, type Harness, startHarness } from './harness.js';
+import { expectContentError, expectServed, type Harness, startHarness } from './support.js';
 
 // 70 s of background delay: the pipeline's 7 steps are 10 s each on the simulated clock.
 const STEP_S = 10;

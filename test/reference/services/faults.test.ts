@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { expectContentError, expectDetail, expectServed, type Harness, startHarness } from './harness.js';
+import { expectContentError, expectDetail, expectServed, type Harness, startHarness } from './support.js';
 
 const SWITCH = '/_reference/services/faults';
 // 70 s of background delay: a task's 7 steps are 10 s each on the simulated clock.

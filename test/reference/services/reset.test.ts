@@ -1,6 +1,6 @@
 /** The services follow the reference server's reset: tasks, articles, memberships and workflows start afresh. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, type Harness, startHarness } from './harness.js';
+import { createAccount, type Harness, startHarness } from './support.js';
 
 describe('reset', () => {
   let h: Harness;

@@ -1,6 +1,6 @@
 /** Team service over HTTP: create, teams/me, members list/add/remove with the spec's rules. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, expectDetail, expectServed, type Harness, startHarness } from './harness.js';
+import { createAccount, expectDetail, expectServed, type Harness, startHarness } from './support.js';
 
 describe('team service', () => {
   let h: Harness;

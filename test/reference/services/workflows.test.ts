@@ -7,8 +7,8 @@ import { Workflow, WorkflowDelivery } from '../../../src/api/index.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, verifySignature } from '../../../src/reference/services/index.js';
 import { configureServices } from '../../../src/reference/services/registry.js';
-import { createAccount, expectDetail, type Harness, type Json, type Reply, startHarness, until } from './harness.js';
 import { type Plan, type Receiver, receiverVerifies, startReceiver } from './receiver.js';
+import { createAccount, expectDetail, type Harness, type Json, type Reply, startHarness, until } from './support.js';
 
 const ALL_EVENTS = ['action.checkpoint', 'action.completed', 'action.failed'];
 

@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { createWorld } from '../../../src/reference/world/index.js';
 import type { ChatItem } from '../../../src/reference/world/metrics/chats.js';
 import type { ProjectConfig } from '../../../src/reference/world/types.js';
-import { demo, query, SEED } from './fixtures.js';
+import { demo, query, SEED } from './support.js';
 
 test('an alias added on a day counts nickname mentions from that day on', () => {
   const world = createWorld({ seed: SEED });

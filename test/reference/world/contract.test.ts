@@ -15,7 +15,7 @@ import {
   VisibilityTrend,
 } from '../../../src/api/index.js';
 import { createWorld } from '../../../src/reference/world/index.js';
-import { demo, NOW, query, SEED } from './fixtures.js';
+import { demo, NOW, query, SEED } from './support.js';
 
 const world = createWorld({ seed: SEED });
 const projects = demo({ prompts: 8, days: 60 });

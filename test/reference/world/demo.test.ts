@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { createWorld } from '../../../src/reference/world/index.js';
 import type { ChatItem } from '../../../src/reference/world/metrics/chats.js';
-import { demo, NOW, query, SEED, TODAY, UUID } from './fixtures.js';
+import { demo, NOW, query, SEED, UUID, WORLD_DAY } from './support.js';
 
 const world = createWorld({ seed: SEED });
 const HISTORY_DAYS = 90;
-const historyStart = Date.parse(`${TODAY}T00:00:00.000Z`) - HISTORY_DAYS * 86_400_000;
+const historyStart = Date.parse(`${WORLD_DAY}T00:00:00.000Z`) - HISTORY_DAYS * 86_400_000;
 
 describe('demo team', () => {
   const projects = demo({ prompts: 30, days: HISTORY_DAYS });
@@ -92,7 +92,7 @@ describe('detected competitors and bootstrap', () => {
     const tracked = new Set([project.brand_name, ...project.competitors.map((c) => c.name)]);
     const counts = new Map<string, number>();
     for (const p of project.prompts) {
-      for (const chat of world.promptChats(project, p.id, query('2026-11-15', TODAY)).items as ChatItem[]) {
+      for (const chat of world.promptChats(project, p.id, query('2026-11-15', WORLD_DAY)).items as ChatItem[]) {
         for (const m of chat.all_mentions) if (!tracked.has(m.name)) counts.set(m.name, (counts.get(m.name) ?? 0) + 1);
       }
     }

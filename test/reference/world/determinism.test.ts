@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createWorld } from '../../../src/reference/world/index.js';
 import type { ChatItem } from '../../../src/reference/world/metrics/chats.js';
-import { demo, query, SEED, UUID } from './fixtures.js';
+import { demo, query, SEED, UUID } from './support.js';
 
 function snapshot(seed: number) {
   const world = createWorld({ seed });

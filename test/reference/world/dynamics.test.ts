@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { addDays } from '../../../src/core/days.js';
 import { createWorld } from '../../../src/reference/world/index.js';
 import type { ActionConfig, ProjectConfig } from '../../../src/reference/world/types.js';
-import { demo, NOW, query, SEED } from './fixtures.js';
+import { demo, NOW, query, SEED } from './support.js';
 
 const world = createWorld({ seed: SEED });
 

@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { expect, test } from 'vitest';
 import { createWorld } from '../../../src/reference/world/index.js';
 import type { ChatItem } from '../../../src/reference/world/metrics/chats.js';
-import { demo, query, SEED } from './fixtures.js';
+import { demo, query, SEED } from './support.js';
 
 function collector(): () => void {
   setFlagsFromString('--expose-gc');

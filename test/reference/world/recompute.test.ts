@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createWorld } from '../../../src/reference/world/index.js';
 import type { ChatItem } from '../../../src/reference/world/metrics/chats.js';
 import type { ProjectConfig } from '../../../src/reference/world/types.js';
-import { dayOf, demo, query, SEED } from './fixtures.js';
+import { dayOf, demo, query, SEED } from './support.js';
 
 const world = createWorld({ seed: SEED });
 const round2 = (x: number) => Math.round(x * 100) / 100;

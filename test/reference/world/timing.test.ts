@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { DAY_MS } from '../../../src/core/days.js';
 import { createWorld } from '../../../src/reference/world/index.js';
 import type { ChatItem } from '../../../src/reference/world/metrics/chats.js';
-import { dayOf, demo, query, SEED } from './fixtures.js';
+import { dayOf, demo, query, SEED } from './support.js';
 
 const HOUR = 3_600_000;
 

@@ -4,8 +4,12 @@ import { createWorld } from '../../../src/reference/world/index.js';
 import type { ProjectConfig, WorldQuery } from '../../../src/reference/world/types.js';
 
 export const SEED = 20251121;
-export const TODAY = '2026-11-21';
-export const NOW = Date.parse(`${TODAY}T12:00:00.000Z`);
+/**
+ * The world tests' day, not test/fixtures.ts's TODAY: their queries name fixed days of this world's history, a
+ * seed and size of its own (the demo of 2026-11-21).
+ */
+export const WORLD_DAY = '2026-11-21';
+export const NOW = Date.parse(`${WORLD_DAY}T12:00:00.000Z`);
 export const TEAM = '7e57c0de-0000-4000-8000-000000000001';
 
 export function demo(
@@ -17,12 +21,12 @@ export function demo(
     projects: options.projects ?? 3,
     promptsPerProject: options.prompts ?? 12,
     historyDays: options.days ?? 90,
-    today: TODAY,
+    today: WORLD_DAY,
     teamId: TEAM,
   });
 }
 
-export function query(dateFrom: string, dateTo: string = TODAY, now = NOW, providers?: string[]): WorldQuery {
+export function query(dateFrom: string, dateTo: string = WORLD_DAY, now = NOW, providers?: string[]): WorldQuery {
   return { range: { from: dateFrom, to: dateTo }, now, ...(providers ? { providers } : {}) };
 }
 

@@ -1,5 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../../src/core/clock.js';
@@ -7,6 +6,7 @@ import { silentLogger } from '../../src/core/log.js';
 import { loadProject } from '../../src/models/project.js';
 import { type RunOptions, type RunResults, runProject } from '../../src/models/runner.js';
 import { Database } from '../../src/warehouse/duckdb.js';
+import { tempDir } from '../fixtures.js';
 
 export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
@@ -21,7 +21,7 @@ export interface Sandbox {
 
 /** A temp folder with a copy of a fixture project (or none) and a warehouse file in it. */
 export async function sandbox(fixture?: string): Promise<Sandbox> {
-  const dir = mkdtempSync(join(tmpdir(), 'vwh-models-'));
+  const dir = tempDir('vwh-models-').dir;
   const modelsDir = join(dir, 'models');
   mkdirSync(modelsDir);
   if (fixture) cpSync(join(fixturesDir, fixture), modelsDir, { recursive: true });

@@ -1,17 +1,15 @@
-/** The built CLI as a child process (`node dist/src/cli/bin.js …`): what a user runs, its exit code, stdout and stderr. */
+/**
+ * The built CLI as a child process (`node dist/src/cli/bin.js …`, test/fixtures.ts's BIN): what a user runs, its exit
+ * code, stdout and stderr. test/setup/build.ts builds dist/ before the suite.
+ */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { newestSource } from '../ops/soak-support.js';
+import { BIN, ROOT } from '../fixtures.js';
+import { staleness } from '../setup/build.js';
 
-export const ROOT = resolve(__dirname, '../..');
-export const BIN = resolve(ROOT, 'dist/src/cli/bin.js');
-
-/** Throws unless dist/ is built from the current sources (the child would run old code). */
+/** Throws unless dist/ is built from the current sources (vitest's globalSetup builds it; this says so if not). */
 export function requireBuilt(): void {
-  if (!existsSync(BIN) || statSync(BIN).mtimeMs < newestSource(resolve(ROOT, 'src'))) {
-    throw new Error('dist/ is older than src/: run npm run build before this test');
-  }
+  const why = staleness();
+  if (why) throw new Error(`${why}: run npm run build before this test`);
 }
 
 export interface Ran {

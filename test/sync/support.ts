@@ -1,18 +1,16 @@
+/** The sync tests' pieces, on test/fixtures.ts: the CLI's flags, a world with a scaled window, content of raw.*. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ApiClient } from '../../src/client/api-client.js';
 import { RateBudget } from '../../src/client/rate-budget.js';
 import { silentLogger } from '../../src/core/log.js';
-import { type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
+import type { ReferenceServer } from '../../src/reference/index.js';
 import { prng } from '../../src/reference/world/hash.js';
 import { silentProgress } from '../../src/sync/progress.js';
 import { syncTeam } from '../../src/sync/team-sync.js';
 import type { SyncSettings, TeamSyncOptions } from '../../src/sync/types.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
+import { tempDir as newTempDir, referenceWorld, type TempDir, TODAY } from '../fixtures.js';
 
-export const TODAY = '2026-03-15';
 export const WINDOW_MS = 400;
 /** Flags every `vwh sync` of the tests passes: the reference's day, its scaled window, JSON logs. */
 export const CLI_COMMON = ['--today', TODAY, '--rate-window-ms', String(WINDOW_MS), '--log-format', 'json'];
@@ -34,27 +32,13 @@ export function spawnCliSync(server: ReferenceServer, db: string, args: readonly
   );
 }
 
-/** A small demo world: 2 projects × 6 prompts × 10 days, a rate window of 400 ms. */
+/** The small world of test/fixtures.ts (2 projects × 6 prompts × 10 days), a rate window of 400 ms, late answers. */
 export async function startWorld(extra: Record<string, unknown> = {}): Promise<ReferenceServer> {
-  const server = await startReferenceServer({
-    port: 0,
-    seed: 7,
-    today: TODAY,
-    demo: true,
-    projects: 2,
-    prompts: 6,
-    historyDays: 10,
-    rateWindowMs: WINDOW_MS,
-    lateFraction: 0.2,
-    ...extra,
-  });
-  return server;
+  return referenceWorld({ rateWindowMs: WINDOW_MS, lateFraction: 0.2, ...extra });
 }
 
-export function tempDir(): { dir: string; db: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'vwh-sync-'));
-  return { dir, db: join(dir, 'w.duckdb'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
+/** A temporary folder of the sync tests (test/fixtures.ts: removed when the test file ends). */
+export const tempDir = (): TempDir => newTempDir('vwh-sync-');
 
 export function settings(today = TODAY, extra: Partial<SyncSettings> = {}): SyncSettings {
   return {

@@ -22,8 +22,7 @@ import {
   type ServicesOptions,
 } from '../../../src/reference/services/index.js';
 import { createWorld } from '../../../src/reference/world/index.js';
-
-export const TODAY = '2026-03-15';
+import { TODAY } from '../../fixtures.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: test replies are checked by assertions and schemas
 export type Json = any;
