@@ -3,7 +3,7 @@
  * (`createReference`: the same application, the simulated `Date` header, no socket, no faults) and the product's own
  * sync (`syncTeam`: discovery, plan, every stream's declaration and row mapping, zod on every item, the loader, the
  * state) lands it, with `vwh sync`'s defaults (`SYNC_DEFAULTS`). Only the transport differs from a real sync, so
- * raw.* is the sync's, row for row (test/bench/land-world.test.ts holds it equal to `vwh sync` over HTTP). Memory is
+ * raw.* is the sync's, row for row (bench/test/land-world.test.ts holds it equal to `vwh sync` over HTTP). Memory is
  * the sync's: units of one stream × parent × ≤ 31 days, fetching paused while the warehouse is behind.
  *
  *   node dist/bench/land-world.js --world SEED,PROJECTS,PROMPTS,DAYS --out FILE.duckdb [--today YYYY-MM-DD]

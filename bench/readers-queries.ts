@@ -1,5 +1,5 @@
 /**
- * What the readers of the warehouse ask, as the readers bench times it and test/export/readers.test.ts checks it:
+ * What the readers of the warehouse ask, as the readers bench times it and bench/test/readers-queries.test.ts checks it:
  * the seven named reports (sql/reports), the HTML report's own queries (src/export/html/data.ts) and a set of
  * typical dashboard queries, each one SQL text over `marts.*` (and `staging.projects`) that runs unchanged on the
  * published copy (the DuckDB file BI tools open) and on the Parquet lake (an in-memory DuckDB whose `marts.*` are
