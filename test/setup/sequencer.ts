@@ -6,7 +6,7 @@
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** Longest first, as measured (2-core machine): the soak about 300 s in the suite, the truth file about 110 s. */
+/** Longest first, as measured (docs/lab/2026-12-suite-time.md): the soak, the truth file, the incremental build. */
 const LONGEST = ['test/ops/soak.test.ts', 'test/analytics/truth.test.ts', 'test/analytics/incremental-build.test.ts'];
 
 const rank = (spec: TestSpecification): number => {
