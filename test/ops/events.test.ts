@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from '../../src/core/clock.js';
@@ -164,6 +165,34 @@ describe('the webhook receiver and its journal', () => {
       413,
     );
     expect((await post(`${receiver.url}/bootstrap`, big)).status).toBe(413);
+  });
+
+  it('lets a client still sending a large body read its 413 every time (the connection closes after the body)', async () => {
+    // 2 MB streamed as a client uploads a file, still being written when the 413 comes: closing at once reset the
+    // connection and the client saw EPIPE / ECONNRESET instead of the answer.
+    const size = 2 * 1024 * 1024;
+    const chunk = Buffer.alloc(128 * 1024, 'a');
+    async function* upload() {
+      for (let sent = 0; sent < size; sent += chunk.length) {
+        yield chunk;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    }
+    const outcomes: Array<number | string> = [];
+    for (let i = 0; i < 10; i++) {
+      const declared = i % 2 === 0 ? { 'content-length': String(size) } : {};
+      const res = await request(`${receiver.url}/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...declared },
+        body: Readable.from(upload()),
+      }).catch((error: Error) => error);
+      if (res instanceof Error) outcomes.push(res.message);
+      else {
+        outcomes.push(res.statusCode);
+        await res.body.dump();
+      }
+    }
+    expect(outcomes).toEqual(Array(10).fill(413));
   });
 
   it('an event accepted while a run holds the warehouse is ingested by the next run, once', async () => {

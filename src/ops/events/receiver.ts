@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import * as z from 'zod';
 import type { Clock } from '../../core/clock.js';
+import { closeAfterTheBody } from '../../core/lingering-close.js';
 import type { Logger } from '../../core/log.js';
 import { bodyKey, type EventJournal } from './journal.js';
 
@@ -99,7 +100,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       size += chunk.length;
       if (size > limit) {
         req.removeAllListeners('data');
-        req.resume();
         reject(new TooLarge());
       } else chunks.push(chunk);
     });
@@ -126,6 +126,8 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       body = await readBody(req, o.maxBodyBytes);
     } catch (error) {
       if (error instanceof TooLarge) {
+        // the 413 must reach a client still sending its body: the connection closes after the body, not before
+        closeAfterTheBody(req);
         res.setHeader('connection', 'close');
         return answer(res, 413, { detail: `body larger than ${o.maxBodyBytes} bytes` });
       }

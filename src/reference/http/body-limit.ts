@@ -5,20 +5,16 @@
  * /api/v1 and /api/v2 too.
  *
  * The answer says `Connection: close`, and the connection closes only after it is sent and the rest of the body has
- * been read and dropped (up to LINGER_BYTES or LINGER_MS, nginx's lingering close): closing with the body still
- * arriving makes the kernel reset the connection, and a client still writing its body then loses the 413 to
- * `EPIPE` / `ECONNRESET`.
+ * been read and dropped (core/lingering-close.ts): closing with the body still arriving makes the kernel reset the
+ * connection, and a client still writing its body then loses the 413 to `EPIPE` / `ECONNRESET`.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { bodyTooLargeDetail, ERRORS, errorBody, MAX_BODY_BYTES } from '../../api/index.js';
+import { closeAfterTheBody, dropFromRequest } from '../../core/lingering-close.js';
 
 export { MAX_BODY_BYTES };
-
-/** What is read and dropped of a refused body before its connection closes: a 5 MB upload is read to its end. */
-export const LINGER_BYTES = 8 * 1024 * 1024;
-export const LINGER_MS = 5_000;
 
 export function boundedBodies(maxBytes = MAX_BODY_BYTES): MiddlewareHandler {
   const limit = bodyLimit({
@@ -26,7 +22,7 @@ export function boundedBodies(maxBytes = MAX_BODY_BYTES): MiddlewareHandler {
     onError: (c) => {
       c.header('Connection', 'close');
       const incoming = nodeRequest(c);
-      if (incoming) closeAfterTheBody(c, incoming);
+      if (incoming) closeAfterTheBody(incoming, (onBytes) => dropTheRest(c, incoming, onBytes));
       return c.json(errorBody(ERRORS.bodyTooLarge, bodyTooLargeDetail(maxBytes)) as object, 413);
     },
   });
@@ -37,39 +33,6 @@ export function boundedBodies(maxBytes = MAX_BODY_BYTES): MiddlewareHandler {
 /** The Node request under the app when served by @hono/node-server (none when the app is called in process). */
 function nodeRequest(c: Context): IncomingMessage | undefined {
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-}
-
-/**
- * Reads and drops the rest of a refused body, and holds the socket open until it is read: Node's server closes a
- * `Connection: close` answer's socket with destroySoon() once the answer is written, which here only half-closes (the
- * answer and a FIN go out) until the body has ended, LINGER_BYTES have come or LINGER_MS have passed.
- */
-function closeAfterTheBody(c: Context, incoming: IncomingMessage): void {
-  const socket = incoming.socket;
-  const destroySoon = socket.destroySoon.bind(socket);
-  let answered = false;
-  let drained = false;
-  let left = LINGER_BYTES;
-  const stop = () => {
-    if (drained) return;
-    drained = true;
-    clearTimeout(timer);
-    if (answered) destroySoon();
-  };
-  const timer = setTimeout(stop, LINGER_MS);
-  timer.unref();
-  incoming.once('end', stop);
-  incoming.once('error', stop);
-  dropTheRest(c, incoming, (bytes) => {
-    left -= bytes;
-    if (left < 0) stop();
-    return !drained;
-  });
-  socket.destroySoon = () => {
-    answered = true;
-    if (drained) destroySoon();
-    else socket.end();
-  };
 }
 
 /**
@@ -86,9 +49,5 @@ function dropTheRest(c: Context, incoming: IncomingMessage, onBytes: (bytes: num
     next().catch(() => undefined);
     return;
   }
-  incoming.removeAllListeners('data');
-  incoming.on('data', (chunk: Buffer) => {
-    if (!onBytes(chunk.length)) incoming.removeAllListeners('data');
-  });
-  incoming.resume();
+  dropFromRequest(incoming, onBytes);
 }
