@@ -71,7 +71,7 @@ export const BENCH_TODAY = '2026-11-20';
 const WINDOW_MS = 1;
 
 /** The client's transport answered by the reference application in process. */
-function inProcess(reference: InProcessReference): Transport {
+export function inProcess(reference: InProcessReference): Transport {
   return {
     request: ({ method, url, headers, body }) => reference.request({ method, url, headers, body }),
     close: async () => {},

@@ -129,11 +129,15 @@ const EMPTY: ParentState = { before: [], today: [] };
 
 /**
  * Each parent's night in the rotation: parents sorted by id take the nights of the period in turn, so every night
- * refreshes the same share of them (within one) and each one comes round once per period.
+ * refreshes the same share of them (within one) and each one comes round once per period. Prompts take the nights
+ * from the first, projects from the last: the nights holding one prompt more than the others are not also those
+ * holding one project more (10 projects and 500 prompts over 7 nights: 72 prompts on nights 0-2, 2 projects on 4-6).
  */
 export function rotationSlots(parents: readonly Parent[], period: number): Map<string, number> {
+  const nights = Math.max(1, period);
   const ids = parents.map((p) => p.id).sort();
-  return new Map(ids.map((id, i) => [id, i % Math.max(1, period)]));
+  const backwards = parents.length > 0 && parents.every((p) => p.promptId === undefined);
+  return new Map(ids.map((id, i) => [id, backwards ? nights - 1 - (i % nights) : i % nights]));
 }
 
 /** Tonight is a parent's rotation night, or it was never landed, or its last refresh is a whole period old. */

@@ -94,7 +94,8 @@ export interface StreamDef {
   unavailable?(scope: TeamScope): string | undefined;
   /**
    * Whether a parent of this stream is refreshed on the rotation rather than every night: what can be derived from
-   * the chats (prompt metrics, domains, URLs), and inactive prompts, which collect no new answers.
+   * the chats (prompt metrics, domains, URLs; a project's overview, sources and per-domain details and chats), and
+   * inactive prompts, which collect no new answers.
    */
   rotated?(parent: Parent): boolean;
   /**

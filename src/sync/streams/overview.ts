@@ -12,6 +12,9 @@ export const overviewStream = defineStream({
   name: 'overview',
   grain: 'snapshot',
   parents: projectParents,
+  // Aggregates of the answers over the window (the marts recompute them from the chats): refreshed on the rotation,
+  // each project on its night.
+  rotated: () => true,
   estimate: () => TYPES.length,
   requests: [
     listRequest({

@@ -33,6 +33,9 @@ const perDomain = {
   parents: projectParents,
   // The top domains are read from raw.source_top_domains, which source_analytics lands.
   readsLanded: true,
+  // A domain's cited URLs and the answers citing it are the chats' references: refreshed on the rotation, each
+  // project on its night (no model reads them beyond staging).
+  rotated: () => true,
   estimate: (_p: Parent, _r: DayRange, s: SyncSettings) => s.topDomains,
 } as const;
 

@@ -17,6 +17,9 @@ export const sourcesStream = defineStream({
   name: 'sources',
   grain: 'snapshot',
   parents: projectParents,
+  // The domains the project's answers cite and their counts are the chats' references; the domain catalogue takes
+  // each domain's category from the newest window of any source stream: refreshed on the rotation.
+  rotated: () => true,
   estimate: () => 2,
   requests: [sourcesRequest(100)],
 });
