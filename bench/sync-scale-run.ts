@@ -173,10 +173,13 @@ interface ChildInput {
   floorSampleEvery?: number;
 }
 
-/** `syncRun` of one team in a new process on the warehouse file `db`; its peak RSS is the process's own. */
-export function runInChild(input: ChildInput): Promise<Run> {
+/**
+ * `syncRun` of one team in a new process on the warehouse file `db`; its peak RSS is the process's own. `nodeFlags`
+ * go to that process's node (`--cpu-prof`).
+ */
+export function runInChild(input: ChildInput, nodeFlags: string[] = []): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), JSON.stringify(input)], {
+    const child = spawn(process.execPath, [...nodeFlags, fileURLToPath(import.meta.url), JSON.stringify(input)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
