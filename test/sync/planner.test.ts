@@ -192,4 +192,20 @@ describe('rotation', () => {
     // rotationDays 1: every night, every prompt.
     expect(planStream(rotatedDaily, prompts, new Map(), settings).units.length).toBe(prompts.length * 3);
   });
+
+  it('projects take the nights from the last backwards: a night with a prompt more is not one with a project more', () => {
+    const projects = Array.from({ length: 10 }, (_, i) => ({
+      id: `p${String(i).padStart(2, '0')}`,
+      start: '2026-01-01',
+    }));
+    const many = Array.from({ length: 500 }, (_, i) => ({ ...parent, id: `q${String(i).padStart(3, '0')}` }));
+    const perNight = (slots: Map<string, number>) =>
+      Array.from({ length: 7 }, (_, night) => [...slots.values()].filter((s) => s === night).length);
+    const promptNights = perNight(rotationSlots(many, 7));
+    const projectNights = perNight(rotationSlots(projects, 7));
+    expect(promptNights).toEqual([72, 72, 72, 71, 71, 71, 71]);
+    expect(projectNights).toEqual([1, 1, 1, 1, 2, 2, 2]);
+    // Every project still comes round once a period, each on a night of its own share.
+    expect(new Set(rotationSlots(projects, 7).values()).size).toBe(7);
+  });
 });
