@@ -5,7 +5,7 @@
  * day late are in the warehouse after the nights exactly as a backfill of the same API day lands them.
  * In process (the reference application answering the sync's client without a socket, as bench/land-world.ts does).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inProcess } from '../../bench/land-world.js';
 import { addDays } from '../../src/core/days.js';
 import { silentLogger } from '../../src/core/log.js';
@@ -15,15 +15,12 @@ import { SYNC_DEFAULTS } from '../../src/sync/run.js';
 import { syncTeam } from '../../src/sync/team-sync.js';
 import type { TeamResult } from '../../src/sync/types.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { query, tempDir } from './harness.js';
+import { tempDir } from '../fixtures.js';
+import { query } from './support.js';
 
 const FIRST = '2026-03-15';
 
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  tmp = tempDir();
-});
-afterAll(() => tmp.cleanup());
+const tmp = tempDir();
 
 function sync(reference: InProcessReference, warehouse: Warehouse, today: string): Promise<TeamResult> {
   const { concurrency, ...defaults } = SYNC_DEFAULTS;
