@@ -11,15 +11,15 @@ import { BASE_PATH, buildApp } from './app.js';
 import { withFaults } from './faults/injector.js';
 import { checkControlExposure, isLoopbackHost } from './http/control-guard.js';
 import { withSimulatedDate } from './http/sim-date.js';
-import { randomToken } from './ids.js';
-import { type ReferenceServerOptions, resolveOptions } from './options.js';
-import { ReferenceState } from './reference-state.js';
+import { ReferenceState } from './server/reference-state.js';
+import { randomToken } from './state/ids.js';
+import { type ReferenceServerOptions, resolveOptions } from './state/server-options.js';
 import { createWorld } from './world/index.js';
 
 export { BASE_PATH, CONTROL_PATH } from './app.js';
 export * as control from './control/ops.js';
-export type { ReferenceServerOptions } from './options.js';
-export { ReferenceState } from './reference-state.js';
+export { ReferenceState } from './server/reference-state.js';
+export type { ReferenceServerOptions } from './state/server-options.js';
 
 export interface ReferenceServer {
   /** `http://HOST:PORT` */

@@ -1,6 +1,7 @@
 /**
  * The layers of docs/architecture.md, held by the code's own imports: every file of src/ imports only from its own
- * folder or from a floor below it, and no files import each other in a loop. Imports are read with the TypeScript
+ * folder or from a floor below it, and so does every file of src/reference/ within the reference server's floors
+ * (docs/reference-server.md); no files import each other in a loop. Imports are read with the TypeScript
  * parser, type-only ones (`import type`, `import('…').T`) and `await import()` included.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,21 @@ const FLOORS: readonly (readonly string[])[] = [
   ['client', 'warehouse', 'reference'],
   ['api'],
   ['core'],
+];
+
+/**
+ * The reference server's floors, top to bottom; `.` is the files of src/reference/ itself. A folder's subfolders are
+ * the folder (services/workflows is services).
+ */
+const REFERENCE_FLOORS: readonly (readonly string[])[] = [
+  ['.'], // index.ts (the server) and app.ts (its Hono app)
+  ['routes'], // the public API's routes, the services' (routes/services/) and the control plane's
+  ['http', 'control'], // request plumbing (route builder, auth, guards, the simulated date); control-plane operations
+  ['server'], // ReferenceState, everything the server holds; the project bootstrap pipeline
+  ['services'], // the second document's services and the action workflows
+  ['views', 'faults'], // the API's views of the records; fault injection
+  ['state'], // the stores, ids, clocks, options and the demo team's seeding
+  ['world', 'net'], // the simulated world; the HTTP error answer and outbound requests (webhooks)
 ];
 
 type Graph = Map<string, string[]>;
@@ -55,18 +71,24 @@ function importGraph(root: string): Graph {
   return graph;
 }
 
-const folderOf = (file: string) => file.split('/')[1] ?? '';
-const floorOf = (folder: string) => FLOORS.findIndex((floor) => floor.includes(folder));
+/** The folder of `base` that `file` is in (`.` for a file of `base` itself); undefined outside `base`. */
+function folderIn(base: string, file: string): string | undefined {
+  if (!file.startsWith(`${base}/`)) return undefined;
+  const rest = file.slice(base.length + 1);
+  return rest.includes('/') ? (rest.split('/')[0] ?? '') : '.';
+}
 
-/** Folders of src that are on no floor, and every import that runs sideways or up a floor. */
-function layerViolations(graph: Graph): string[] {
+/** Folders of `base` that are on no floor, and every import inside `base` that runs sideways or up a floor. */
+function layerViolations(graph: Graph, floors = FLOORS, base = 'src', name = 'FLOORS'): string[] {
+  const floorOf = (folder: string) => floors.findIndex((floor) => floor.includes(folder));
   const found = new Set<string>();
   for (const [file, targets] of graph) {
-    const from = folderOf(file);
-    if (floorOf(from) < 0) found.add(`src/${from}/ is on no floor of the layers: add it to FLOORS and the docs`);
+    const from = folderIn(base, file);
+    if (from === undefined) continue;
+    if (floorOf(from) < 0) found.add(`${base}/${from}/ is on no floor of the layers: add it to ${name} and the docs`);
     for (const target of targets) {
-      const to = folderOf(target);
-      if (to === from || floorOf(to) < 0) continue;
+      const to = folderIn(base, target);
+      if (to === undefined || to === from || floorOf(to) < 0) continue;
       if (floorOf(to) <= floorOf(from)) found.add(`${file} imports ${target}: ${from} may not import ${to}`);
     }
   }
@@ -123,6 +145,10 @@ describe('layers', () => {
     expect(layerViolations(graph)).toEqual([]);
   });
 
+  it('inside src/reference every import runs down its floors (app → routes → http/control → server → services → views/faults → state → world/net)', () => {
+    expect(layerViolations(graph, REFERENCE_FLOORS, 'src/reference', 'REFERENCE_FLOORS')).toEqual([]);
+  });
+
   it('no files import each other in a loop, type-only imports included', () => {
     expect(circles(graph)).toEqual([]);
   });
@@ -148,6 +174,24 @@ describe('layers', () => {
         'src/models/run.ts imports src/export/x.ts: models may not import export',
       ]);
       expect(circles(planted)).toEqual([['src/models/graph.ts', 'src/models/types.ts']]);
+      // Inside src/reference: the state importing the server above it, a view importing fault injection beside it,
+      // a folder on no floor; the root's files and a services subfolder importing its own folder are fine.
+      write('src/reference/state/s.ts', "import type { R } from '../server/r.js';\nexport type S = R;\n");
+      write('src/reference/server/r.ts', "import { w } from '../world/w.js';\nexport type R = typeof w;\n");
+      write('src/reference/world/w.ts', 'export const w = 1;\n');
+      write('src/reference/views/v.ts', "export { f } from '../faults/f.js';\n");
+      write('src/reference/faults/f.ts', 'export const f = 1;\n');
+      write('src/reference/index.ts', "export * from './app.js';\nexport * from './routes/x.js';\n");
+      write('src/reference/app.ts', 'export {};\n');
+      write('src/reference/routes/x.ts', "export * from '../services/a/b.js';\n");
+      write('src/reference/services/a/b.ts', "export * from '../c.js';\n");
+      write('src/reference/services/c.ts', 'export {};\n');
+      write('src/reference/stuff/z.ts', 'export {};\n');
+      expect(layerViolations(importGraph(root), REFERENCE_FLOORS, 'src/reference', 'REFERENCE_FLOORS')).toEqual([
+        'src/reference/state/s.ts imports src/reference/server/r.ts: state may not import server',
+        'src/reference/stuff/ is on no floor of the layers: add it to REFERENCE_FLOORS and the docs',
+        'src/reference/views/v.ts imports src/reference/faults/f.ts: views may not import faults',
+      ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { DEMO_EMAIL } from '../../src/reference/demo.js';
 import { control, type ReferenceServer, startReferenceServer } from '../../src/reference/index.js';
+import { DEMO_EMAIL } from '../../src/reference/state/demo-team.js';
 import { TODAY } from '../fixtures.js';
 import { openWarehouse, query, tempDir, WINDOW_MS } from '../sync/support.js';
 import { type Prism, startPrism, writeDocument } from './tools.js';

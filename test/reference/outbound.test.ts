@@ -5,8 +5,8 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboundDispatcher, outboundTarget, refusalOf, refusedAddress } from '../../src/reference/http/outbound.js';
 import type { ReferenceServer } from '../../src/reference/index.js';
+import { outboundDispatcher, outboundTarget, refusalOf, refusedAddress } from '../../src/reference/net/outbound.js';
 import { post, start } from './support.js';
 
 describe('outbound targets', () => {

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSyncCommand } from '../../src/cli/commands/sync.js';
-import { DEMO_EMAIL } from '../../src/reference/demo.js';
 import { control, type ReferenceServer } from '../../src/reference/index.js';
+import { DEMO_EMAIL } from '../../src/reference/state/demo-team.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { TODAY } from '../fixtures.js';
 import { startRewritingProxy } from './proxy.js';

@@ -5,8 +5,8 @@
 
 import { DAY_MS } from '../../core/days.js';
 import { registerSecret } from '../../core/errors.js';
-import { fail } from '../http/http-error.js';
-import type { ReferenceState } from '../reference-state.js';
+import { fail } from '../net/http-error.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import type { ApiKeyRecord, Role, Tier } from '../state/accounts.js';
 import { PLANS, type Plan } from '../state/plans.js';
 

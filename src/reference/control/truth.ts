@@ -3,8 +3,8 @@
  * tests and for anyone checking an estimator against it. Not part of the real service.
  */
 import { dayFromNumber, dayOfInstant, isCalendarDay } from '../../core/days.js';
-import { fail } from '../http/http-error.js';
-import type { ReferenceState } from '../reference-state.js';
+import { fail } from '../net/http-error.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import type { ProjectRecord } from '../state/projects.js';
 import { lastCompleteDay } from '../world/truth.js';
 

@@ -7,7 +7,7 @@
  * Only the services under `/api/` are faulted, never `/_reference/`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { prng } from '../ids.js';
+import { prng } from '../state/ids.js';
 import { BASE_PATH, type FaultRule, parseFaultSpec, pickFault } from './spec.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;

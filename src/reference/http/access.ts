@@ -1,9 +1,9 @@
 /** Team scoping of a project (spec "Authentication" 7) and the admin-only checks. */
 import { ERRORS } from '../../api/index.js';
-import type { ReferenceState } from '../reference-state.js';
+import { rowError } from '../net/http-error.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import type { ProjectRecord } from '../state/projects.js';
 import type { ApiContext } from './env.js';
-import { rowError } from './http-error.js';
 
 export function loadProject(state: ReferenceState, c: ApiContext): ProjectRecord {
   const id = c.req.param('project_id') ?? '';

@@ -3,9 +3,9 @@
  * sliding-window rate limit; then `X-RateLimit-*` and `X-Credit-Available` on every authenticated response.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { ReferenceState } from '../reference-state.js';
+import { fail, HttpError } from '../net/http-error.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import type { ApiEnv } from './env.js';
-import { fail, HttpError } from './http-error.js';
 
 const OPEN_PATHS = new Set(['/account/create', '/account/api-key', '/openapi.json']);
 

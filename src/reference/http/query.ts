@@ -3,9 +3,9 @@
  * `duration_days`; `date_to` defaults to the simulated today), the providers filter and the simulated now.
  */
 import { DateRangeError, ERRORS, resolveDateRange } from '../../api/index.js';
-import type { ReferenceState } from '../reference-state.js';
+import { rowError } from '../net/http-error.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import type { WorldQuery } from '../world/types.js';
-import { rowError } from './http-error.js';
 
 export interface RangeQuery {
   duration_days?: number;

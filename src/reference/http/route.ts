@@ -28,11 +28,11 @@ import {
   wrap,
 } from '../../api/index.js';
 import { Uuid } from '../../api/schemas/common.js';
-import type { ReferenceState } from '../reference-state.js';
+import { contentFail, type HttpError, rowError } from '../net/http-error.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import type { ProjectRecord } from '../state/projects.js';
 import { loadProject } from './access.js';
 import type { ApiContext } from './env.js';
-import { contentFail, type HttpError, rowError } from './http-error.js';
 
 export interface RouteInput<E extends EndpointDef> {
   /** The request (every app of the server is a `Hono<ApiEnv>`; `key` and `team` are set on the public API only). */

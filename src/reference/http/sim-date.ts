@@ -4,7 +4,7 @@
  * and 429 answers carry it too; a handler that sets its own `Date` still wins (writeHead merges over setHeader).
  */
 import type { NodeListener } from '../faults/injector.js';
-import type { SimClock } from '../sim-clock.js';
+import type { SimClock } from '../state/sim-clock.js';
 
 export function withSimulatedDate(listener: NodeListener, sim: SimClock): NodeListener {
   return (req, res) => {

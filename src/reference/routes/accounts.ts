@@ -1,14 +1,14 @@
 /** Account endpoints (envelope B): create an account, create an API key, create a project (202 + bootstrap). */
 import type { Hono } from 'hono';
 import { ERRORS, projectLimitDetail } from '../../api/index.js';
-import { runBootstrap } from '../bootstrap.js';
 import type { ApiEnv } from '../http/env.js';
-import { rowError } from '../http/http-error.js';
-import { outboundTarget } from '../http/outbound.js';
 import { route } from '../http/route.js';
-import { randomToken } from '../ids.js';
-import type { ReferenceState } from '../reference-state.js';
+import { rowError } from '../net/http-error.js';
+import { outboundTarget } from '../net/outbound.js';
+import { runBootstrap } from '../server/bootstrap-pipeline.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import { normalizeEmail } from '../state/accounts.js';
+import { randomToken } from '../state/ids.js';
 import { PLAN_LIMITS } from '../state/plans.js';
 
 export function registerAccounts(api: Hono<ApiEnv>, state: ReferenceState): void {

@@ -3,9 +3,9 @@ import type { Hono } from 'hono';
 import type * as z from 'zod';
 import { ALIAS_LIMIT, ALIAS_MAX_LENGTH, ERRORS, type ErrorRow } from '../../api/index.js';
 import type { ApiEnv } from '../http/env.js';
-import { rowError } from '../http/http-error.js';
 import { route } from '../http/route.js';
-import type { ReferenceState } from '../reference-state.js';
+import { rowError } from '../net/http-error.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import type { ProjectRecord } from '../state/projects.js';
 import type { AliasConfig } from '../world/types.js';
 

@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import type { ApiEnv } from '../http/env.js';
 import { worldQuery } from '../http/query.js';
 import { route } from '../http/route.js';
-import type { ReferenceState } from '../reference-state.js';
+import type { ReferenceState } from '../server/reference-state.js';
 
 export function registerAnalytics(api: Hono<ApiEnv>, state: ReferenceState): void {
   route(api, state, 'getOverview', ({ project, query }) => {

@@ -4,8 +4,8 @@
  */
 import { Hono } from 'hono';
 import * as ops from '../control/ops.js';
-import { fail, onError } from '../http/http-error.js';
-import type { ReferenceState } from '../reference-state.js';
+import { fail, onError } from '../net/http-error.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import { truthRoutes } from './truth.js';
 
 async function body(c: { req: { text(): Promise<string> } }): Promise<Record<string, unknown>> {

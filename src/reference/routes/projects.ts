@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import type { ApiEnv } from '../http/env.js';
 import { route } from '../http/route.js';
-import type { ReferenceState } from '../reference-state.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import { projectView } from '../views/project.js';
 
 export function registerProjects(api: Hono<ApiEnv>, state: ReferenceState): void {

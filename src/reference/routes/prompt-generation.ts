@@ -5,11 +5,11 @@
 import type { Hono } from 'hono';
 import { ERRORS, promptTypeToCamel } from '../../api/index.js';
 import type { ApiEnv } from '../http/env.js';
-import { rowError } from '../http/http-error.js';
 import { route } from '../http/route.js';
-import { suggestionTexts, urlPromptText } from '../prompt-texts.js';
-import type { ReferenceState } from '../reference-state.js';
+import { rowError } from '../net/http-error.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import { currentPromptType, type ProjectRecord } from '../state/projects.js';
+import { suggestionTexts, urlPromptText } from '../world/prompt-texts.js';
 import type { Intent, PromptConfig, PromptType } from '../world/types.js';
 import { normalizeUrl } from './recording.js';
 

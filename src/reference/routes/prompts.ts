@@ -2,9 +2,9 @@
 import type { Hono } from 'hono';
 import { ERRORS, promptTypeFromCamel } from '../../api/index.js';
 import type { ApiEnv } from '../http/env.js';
-import { fail, rowError } from '../http/http-error.js';
 import { route } from '../http/route.js';
-import type { ReferenceState } from '../reference-state.js';
+import { fail, rowError } from '../net/http-error.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import { PLAN_LIMITS } from '../state/plans.js';
 import { currentPromptType, type ProjectRecord } from '../state/projects.js';
 import { promptCamelView, promptCreatedView, promptView } from '../views/prompt.js';

@@ -5,9 +5,9 @@
 import type { Hono } from 'hono';
 import { ERRORS } from '../../api/index.js';
 import type { ApiEnv } from '../http/env.js';
-import { rowError } from '../http/http-error.js';
 import { route } from '../http/route.js';
-import type { ReferenceState } from '../reference-state.js';
+import { rowError } from '../net/http-error.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import type { ProjectRecord, RecordedUrl } from '../state/projects.js';
 import { iconUrls } from '../views/competitor.js';
 

@@ -6,7 +6,7 @@ import type { Hono } from 'hono';
 import type { ApiEnv } from '../http/env.js';
 import { worldQuery } from '../http/query.js';
 import { route } from '../http/route.js';
-import type { ReferenceState } from '../reference-state.js';
+import type { ReferenceState } from '../server/reference-state.js';
 import type { ProjectRecord } from '../state/projects.js';
 import type { WorldQuery } from '../world/types.js';
 

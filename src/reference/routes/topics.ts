@@ -6,7 +6,7 @@ import type { Hono } from 'hono';
 import { wrapA } from '../../api/index.js';
 import { loadProject } from '../http/access.js';
 import type { ApiEnv } from '../http/env.js';
-import type { ReferenceState } from '../reference-state.js';
+import type { ReferenceState } from '../server/reference-state.js';
 
 export function registerTopics(api: Hono<ApiEnv>, state: ReferenceState): void {
   api.get('/projects/:project_id/topics', (c) => {

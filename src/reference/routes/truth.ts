@@ -1,7 +1,7 @@
 /** `GET /_reference/truth/{actions,events,visibility}`: the world's ground truth (control/truth.ts). */
 import type { Hono } from 'hono';
 import * as truth from '../control/truth.js';
-import type { ReferenceState } from '../reference-state.js';
+import type { ReferenceState } from '../server/reference-state.js';
 
 export function truthRoutes(app: Hono, state: ReferenceState): void {
   app.get('/truth/actions', (c) => c.json(truth.truthActions(state, c.req.query('project_id'))));

@@ -3,11 +3,11 @@ import type { Hono } from 'hono';
 import { ERRORS } from '../../api/index.js';
 import { requireAdmin } from '../http/access.js';
 import type { ApiEnv } from '../http/env.js';
-import { rowError } from '../http/http-error.js';
-import { outboundTarget } from '../http/outbound.js';
 import { route } from '../http/route.js';
-import { randomToken } from '../ids.js';
-import type { ReferenceState } from '../reference-state.js';
+import { rowError } from '../net/http-error.js';
+import { outboundTarget } from '../net/outbound.js';
+import type { ReferenceState } from '../server/reference-state.js';
+import { randomToken } from '../state/ids.js';
 import type { WebhookRecord } from '../state/webhooks.js';
 
 function publicView(w: WebhookRecord) {

@@ -4,11 +4,11 @@
  */
 
 import type { Accounts } from '../state/accounts.js';
-import type { Stores } from '../stores.js';
+import type { ServicesOptions } from '../state/services-options.js';
+import type { Stores } from '../state/stores.js';
 import { BootstrapMachine } from './bootstrap/machine.js';
 import { STEPS } from './content/pipeline.js';
 import { ContentStore } from './content/store.js';
-import type { ServicesOptions } from './options.js';
 import { Membership } from './teams/membership.js';
 import { TeamRules } from './teams/rules.js';
 import { WorkflowEngine } from './workflows/engine.js';

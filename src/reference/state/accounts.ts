@@ -1,6 +1,6 @@
 /** Teams, users and API keys. Only a key's sha256 hash and its 12-character prefix are stored. */
-import type { IdSource } from '../ids.js';
-import { randomToken, sha256 } from '../ids.js';
+import type { IdSource } from './ids.js';
+import { randomToken, sha256 } from './ids.js';
 import type { Plan } from './plans.js';
 import { PLAN_LIMITS } from './plans.js';
 

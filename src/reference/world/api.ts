@@ -41,7 +41,7 @@ export interface DemoTeamOptions {
   projects: number;
   promptsPerProject: number;
   historyDays: number;
-  /** Planted step changes of each project's own brand (demo.ts `ownShiftsFor`); default 0. */
+  /** Planted step changes of each project's own brand (demo-projects.ts `ownShiftsFor`); default 0. */
   ownShifts?: number;
   /** The simulated today; history starts `historyDays` before it. */
   today: Day;

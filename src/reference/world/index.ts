@@ -5,7 +5,7 @@
 import { dayNumber } from '../../core/days.js';
 import type { World, WorldOptions } from './api.js';
 import { bootstrap } from './bootstrap.js';
-import { demoTeam } from './demo.js';
+import { demoTeam } from './demo-projects.js';
 import { Engine, type EngineStats } from './engine.js';
 import { promptChats, sourceChats } from './metrics/chats.js';
 import { competitors, detectCompetitors, overview } from './metrics/competitors.js';

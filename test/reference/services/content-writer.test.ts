@@ -4,9 +4,9 @@
  * same text. Pure functions (the HTTP side is in content-tasks.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { prng } from '../../../src/reference/ids.js';
 import { countWords } from '../../../src/reference/services/content/words.js';
 import { type Brief, minimumWords, wordBounds, writeArticle } from '../../../src/reference/services/content/writer.js';
+import { prng } from '../../../src/reference/state/ids.js';
 
 const WORDS = ['soil', 'river', 'fast', 'quiet', 'Zürich', '2026', 'bike', 'energy', 'tea', 'x', '&', 'long-tail'];
 

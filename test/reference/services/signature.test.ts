@@ -1,9 +1,9 @@
 /** The delivery signature and the delivery URL rules (pure functions; the HTTP side is in workflows.test.ts). */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { outboundTarget as targetUrl } from '../../../src/reference/http/outbound.js';
+import { outboundTarget as targetUrl } from '../../../src/reference/net/outbound.js';
 import { sign, verifySignature } from '../../../src/reference/services/index.js';
-import { defaultServicesOptions } from '../../../src/reference/services/options.js';
+import { defaultServicesOptions } from '../../../src/reference/state/services-options.js';
 
 describe('X-Webhook-Signature', () => {
   const secret = 'whsec_test';

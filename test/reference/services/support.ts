@@ -12,15 +12,10 @@ import { type EndpointId, endpoint } from '../../../src/api/index.js';
 import { type Clock, systemClock } from '../../../src/core/clock.js';
 import { BASE_PATH, buildApp } from '../../../src/reference/app.js';
 import { withFaults } from '../../../src/reference/faults/injector.js';
-import { type ReferenceServerOptions, resolveOptions } from '../../../src/reference/options.js';
-import { ReferenceState } from '../../../src/reference/reference-state.js';
-import {
-  configureServices,
-  registerServiceRoutes,
-  registerWorkflowRoutes,
-  type Services,
-  type ServicesOptions,
-} from '../../../src/reference/services/index.js';
+import { registerServiceRoutes, registerWorkflowRoutes } from '../../../src/reference/routes/services/index.js';
+import { ReferenceState } from '../../../src/reference/server/reference-state.js';
+import { configureServices, type Services, type ServicesOptions } from '../../../src/reference/services/index.js';
+import { type ReferenceServerOptions, resolveOptions } from '../../../src/reference/state/server-options.js';
 import { createWorld } from '../../../src/reference/world/index.js';
 import { TODAY } from '../../fixtures.js';
 

@@ -8,7 +8,7 @@
 
 import { PLAN_LIMITS } from '../../state/plans.js';
 import type { ProjectRecord } from '../../state/projects.js';
-import type { Stores } from '../../stores.js';
+import type { Stores } from '../../state/stores.js';
 import { normalizeWebsite } from '../../views/competitor.js';
 import type { CompetitorConfig, PromptConfig, TopicConfig } from '../../world/types.js';
 

@@ -6,9 +6,9 @@
  * Retrying re-posts the step that starts the failed phase.
  */
 import { BOOTSTRAP_STATUSES, type BootstrapStatus, ERRORS } from '../../../api/index.js';
-import { rowError } from '../../http/http-error.js';
+import { rowError } from '../../net/http-error.js';
 import type { ProjectRecord } from '../../state/projects.js';
-import type { Stores } from '../../stores.js';
+import type { Stores } from '../../state/stores.js';
 import { type BootTarget, completeEffect, initializeEffect, PhaseError, promptEffect } from './effects.js';
 
 export type BootPhase = 'initialize' | 'prompt' | 'analysis' | 'complete';

@@ -3,8 +3,8 @@
  * settled on every read: a task seen completed for the first time gets its article written then.
  */
 import { type ArticleUpdateBody, ERRORS } from '../../../api/index.js';
-import { contentFail, rowError } from '../../http/http-error.js';
-import type { IdSource } from '../../ids.js';
+import { contentFail, rowError } from '../../net/http-error.js';
+import type { IdSource } from '../../state/ids.js';
 import { type PlannedFailure, timeline } from './pipeline.js';
 import { type Brief, minimumWords, wordBounds, writeArticle } from './writer.js';
 

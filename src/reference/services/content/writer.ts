@@ -5,7 +5,7 @@
  * between `min_words` and `max_words` (default 600-1,200).
  */
 import { createHash } from 'node:crypto';
-import { prng } from '../../ids.js';
+import { prng } from '../../state/ids.js';
 import { capitalize, countWords, hostOf, slugify } from './words.js';
 
 export interface Brief {

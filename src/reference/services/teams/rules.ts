@@ -3,7 +3,7 @@
  * `user_id` given (authentication: not shown); access to a team is verified by that user being an active member.
  */
 import { ERRORS } from '../../../api/index.js';
-import { fail, rowError } from '../../http/http-error.js';
+import { fail, rowError } from '../../net/http-error.js';
 import type { Team } from '../../state/accounts.js';
 import { normalizeEmail } from '../../state/accounts.js';
 import type { MemberRecord, Membership } from './membership.js';

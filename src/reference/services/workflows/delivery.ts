@@ -1,14 +1,14 @@
 /**
  * Delivery of workflow events to a team's webhooks (spec, Delivery rules): a POST of the JSON body, signed in
  * `X-Webhook-Signature`, with a delivery id that stays the same across retries (`X-Webhook-Delivery-Id`) so
- * receivers can be idempotent. Sent by the server's one webhook sender (http/webhook-sender.ts: retries after the
- * backoff waits on the injected Clock, http/outbound.ts's targets only, a refused target not retried); a webhook
+ * receivers can be idempotent. Sent by the server's one webhook sender (net/webhook-sender.ts: retries after the
+ * backoff waits on the injected Clock, net/outbound.ts's targets only, a refused target not retried); a webhook
  * deleted or deactivated meanwhile gets no further attempt.
  */
 import type { Clock } from '../../../core/clock.js';
-import { sendWebhook } from '../../http/webhook-sender.js';
+import { sendWebhook } from '../../net/webhook-sender.js';
+import type { ServicesOptions } from '../../state/services-options.js';
 import type { WebhookRecord } from '../../state/webhooks.js';
-import type { ServicesOptions } from '../options.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, sign } from './signature.js';
 
 export interface DeliveryAttempt {

@@ -7,13 +7,13 @@
  * moves to `in_progress` when the workflow starts and to `completed` when it completes.
  */
 import { CHECKPOINT_OPTION_ACTIONS, WORKFLOW_CHECKPOINTS } from '../../../api/index.js';
-import { fail } from '../../http/http-error.js';
+import { fail } from '../../net/http-error.js';
 import { replaceAction } from '../../state/projects.js';
-import type { Stores } from '../../stores.js';
+import type { ServicesOptions } from '../../state/services-options.js';
+import type { Stores } from '../../state/stores.js';
 import { uuidFrom } from '../../world/hash.js';
 import type { ContentStore } from '../content/store.js';
 import { type Brief, outlineMarkdown, writeArticle } from '../content/writer.js';
-import type { ServicesOptions } from '../options.js';
 import { type DeliveryRecord, deliver } from './delivery.js';
 
 export const CHECKPOINTS = WORKFLOW_CHECKPOINTS;

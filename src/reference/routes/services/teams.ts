@@ -5,9 +5,9 @@
 import type { Hono } from 'hono';
 import * as z from 'zod';
 import { ERRORS, Uuid } from '../../../api/index.js';
-import { rowError } from '../../http/http-error.js';
 import { route } from '../../http/route.js';
-import type { ReferenceState } from '../../reference-state.js';
+import { rowError } from '../../net/http-error.js';
+import type { ReferenceState } from '../../server/reference-state.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the reference server's root app
 export function registerTeamRoutes(app: Hono<any>, state: ReferenceState): void {

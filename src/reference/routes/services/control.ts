@@ -15,8 +15,8 @@
 import type { Hono } from 'hono';
 import * as z from 'zod';
 import { BOOTSTRAP_PHASES, TASK_PHASES } from '../../../api/index.js';
-import type { Services } from '../registry.js';
-import { CHECKPOINTS } from '../workflows/engine.js';
+import type { Services } from '../../services/registry.js';
+import { CHECKPOINTS } from '../../services/workflows/engine.js';
 
 export const SERVICE_FAULTS_PATH = '/_reference/services/faults';
 

@@ -3,7 +3,7 @@
  * any window of `windowMs` (60 s, scalable for tests). Runs on the injected Clock.
  */
 import type { Clock } from '../../core/clock.js';
-import type { Tier } from '../state/accounts.js';
+import type { Tier } from './accounts.js';
 
 export const TIER_LIMITS: Record<Tier, number> = { standard: 70, premium: 350 };
 

@@ -4,30 +4,30 @@
  * world. `reset()` empties
  * the stores and re-seeds the demo team with the same demo key.
  */
-import type { Clock } from '../core/clock.js';
-import { registerSecret } from '../core/errors.js';
-import { Background } from './background.js';
-import { seedDemoTeam } from './demo.js';
-import { FaultInjector } from './faults/injector.js';
-import { RateLimiter } from './http/rate-limit.js';
-import { IdSource } from './ids.js';
-import type { ResolvedOptions } from './options.js';
-import { defaultServicesOptions, type ServicesOptions } from './services/options.js';
-import { createServices, type Services } from './services/registry.js';
-import { SimClock } from './sim-clock.js';
-import { Accounts } from './state/accounts.js';
-import { IdempotencyStore } from './state/idempotency.js';
-import { Projects } from './state/projects.js';
-import { Webhooks } from './state/webhooks.js';
-import type { Stores } from './stores.js';
-import type { World } from './world/api.js';
+import type { Clock } from '../../core/clock.js';
+import { registerSecret } from '../../core/errors.js';
+import { FaultInjector } from '../faults/injector.js';
+import { createServices, type Services } from '../services/registry.js';
+import { Accounts } from '../state/accounts.js';
+import { Background } from '../state/background.js';
+import { seedDemoTeam } from '../state/demo-team.js';
+import { IdempotencyStore } from '../state/idempotency.js';
+import { IdSource } from '../state/ids.js';
+import { Projects } from '../state/projects.js';
+import { RateLimiter } from '../state/rate-limit.js';
+import type { ResolvedOptions } from '../state/server-options.js';
+import { defaultServicesOptions, type ServicesOptions } from '../state/services-options.js';
+import { SimClock } from '../state/sim-clock.js';
+import type { Stores } from '../state/stores.js';
+import { Webhooks } from '../state/webhooks.js';
+import type { World } from '../world/api.js';
 
 export interface CallbackRecord {
   url: string;
   body: unknown;
   status: number | null;
   attempt: number;
-  /** Why the target was refused (http/outbound.ts), when it was. */
+  /** Why the target was refused (net/outbound.ts), when it was. */
   refused?: string;
 }
 

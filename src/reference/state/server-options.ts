@@ -1,7 +1,7 @@
 /** Options of `startReferenceServer` and `vwh serve`, with their defaults. */
-import type { Clock } from '../core/clock.js';
-import { msToDay } from '../core/days.js';
-import type { Day } from './world/types.js';
+import type { Clock } from '../../core/clock.js';
+import { msToDay } from '../../core/days.js';
+import type { Day } from '../world/types.js';
 
 export interface ReferenceServerOptions {
   host?: string;
@@ -17,7 +17,7 @@ export interface ReferenceServerOptions {
   prompts?: number;
   /**
    * Extension for estimator tests: planted step changes of each demo project's own brand (its mention probability on
-   * every prompt, ramped like an action's effect), that many per project; default 0 (none). See demo.ts.
+   * every prompt, ramped like an action's effect), that many per project; default 0 (none). See world/demo-projects.ts.
    */
   ownShifts?: number;
   /** The sliding rate-limit window (60 000 ms in the spec); scaled down in tests. */

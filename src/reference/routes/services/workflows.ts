@@ -11,9 +11,9 @@ import type { Hono } from 'hono';
 import { CheckpointAnswerBody, WORKFLOW_CHECKPOINTS, wrapA } from '../../../api/index.js';
 import { loadProject, requireAdmin } from '../../http/access.js';
 import type { ApiContext } from '../../http/env.js';
-import { fail } from '../../http/http-error.js';
-import type { ReferenceState } from '../../reference-state.js';
-import { ANSWERS, type WorkflowEngine, workflowView } from '../workflows/engine.js';
+import { fail } from '../../net/http-error.js';
+import type { ReferenceState } from '../../server/reference-state.js';
+import { ANSWERS, type WorkflowEngine, workflowView } from '../../services/workflows/engine.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the public API app (its auth middleware sets key and team)
 export function registerWorkflowEndpoints(api: Hono<any>, state: ReferenceState, engine: () => WorkflowEngine): void {

@@ -4,7 +4,7 @@
  * the parts). Secrets (API keys, passwords) are not seeded: they come from node:crypto.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { uuidFrom } from './world/hash.js';
+import { uuidFrom } from '../world/hash.js';
 
 /** Hands out distinct seeded UUIDs in order; `kind` keeps families apart. */
 export class IdSource {
@@ -17,7 +17,7 @@ export class IdSource {
 }
 
 /** mulberry32, the world's seeded PRNG (one implementation for ids, faults and generated text). */
-export { prng } from './world/hash.js';
+export { prng } from '../world/hash.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

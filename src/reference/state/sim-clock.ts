@@ -2,9 +2,9 @@
  * The simulated calendar. `now` = the start of `--today` + the time elapsed on the injected Clock + the offset the
  * control plane moved. The rate-limit window runs on the Clock itself, never on this calendar.
  */
-import type { Clock } from '../core/clock.js';
-import { dayToMs, msToDay } from '../core/days.js';
-import type { Day } from './world/types.js';
+import type { Clock } from '../../core/clock.js';
+import { dayToMs, msToDay } from '../../core/days.js';
+import type { Day } from '../world/types.js';
 
 /** The simulated day starts at 06:00 UTC: the night's collection of the previous day has finished. */
 export const START_HOUR_UTC = 6;

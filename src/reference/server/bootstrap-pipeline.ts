@@ -1,20 +1,19 @@
 /**
  * The project bootstrap pipeline of POST /account/projects: every phase back to back (topics, prompts, initial
  * answers, competitor detection; research credits per prompt × provider), then the `project.bootstrap` callback
- * POSTed to `webhook_url` by the server's one webhook sender (http/webhook-sender.ts: unsigned; retried up to 3
- * times with 1 s, 2 s, 4 s backoff on the Clock; only where http/outbound.ts allows, a refused target recorded once
+ * POSTed to `webhook_url` by the server's one webhook sender (net/webhook-sender.ts: unsigned; retried up to 3
+ * times with 1 s, 2 s, 4 s backoff on the Clock; only where net/outbound.ts allows, a refused target recorded once
  * and not retried).
  */
-import { sendWebhook } from './http/webhook-sender.js';
+import { sendWebhook } from '../net/webhook-sender.js';
+import type { ProjectRecord } from '../state/projects.js';
 import type { ReferenceState } from './reference-state.js';
-import { runAutoBootstrap } from './services/index.js';
-import type { ProjectRecord } from './state/projects.js';
 
 export function runBootstrap(state: ReferenceState, project: ProjectRecord): Promise<void> {
   if (!project.bootstrap) return Promise.resolve();
   // The phases themselves belong to the bootstrap state machine of src/reference/services (shared with the
   // /api/v1/bootstrap/* service); it writes the outcome into `project.bootstrap`.
-  runAutoBootstrap(state, project);
+  state.services.bootstrap.runAuto(project);
   return deliverCallback(state, project);
 }
 

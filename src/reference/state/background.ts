@@ -2,7 +2,7 @@
  * Background work (bootstrap pipeline, filling suggested placeholders, fetching titles). A task runs after
  * `delayMs` of the injected Clock, or at once when the simulated clock is advanced past its due time.
  */
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../../core/clock.js';
 
 interface Task {
   dueSim: number;

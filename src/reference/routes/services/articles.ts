@@ -2,8 +2,8 @@
 import type { Hono } from 'hono';
 import { ERRORS } from '../../../api/index.js';
 import { route } from '../../http/route.js';
-import type { ReferenceState } from '../../reference-state.js';
-import type { ArticleRecord } from '../content/store.js';
+import type { ReferenceState } from '../../server/reference-state.js';
+import type { ArticleRecord } from '../../services/content/store.js';
 
 export function articleView(a: ArticleRecord) {
   const { seq: _seq, ...view } = a;

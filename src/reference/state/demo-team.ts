@@ -3,9 +3,9 @@
  * gives the configuration (prompts, competitors, actions); the server adds the texts only it keeps (action titles).
  */
 
-import type { ActionDetails } from './state/projects.js';
+import type { ActionConfig } from '../world/types.js';
+import type { ActionDetails } from './projects.js';
 import type { Stores } from './stores.js';
-import type { ActionConfig } from './world/types.js';
 
 export const DEMO_EMAIL = 'demo@example.com';
 

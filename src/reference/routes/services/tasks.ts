@@ -1,9 +1,9 @@
 /** Content service, tasks: create (202, pending), list (status, limit, offset), get, cancel, a task's articles. */
 import type { Hono } from 'hono';
 import { CONTENT_ERROR_STATUS, ERRORS } from '../../../api/index.js';
-import { HttpError } from '../../http/http-error.js';
 import { route } from '../../http/route.js';
-import type { ReferenceState } from '../../reference-state.js';
+import { HttpError } from '../../net/http-error.js';
+import type { ReferenceState } from '../../server/reference-state.js';
 import { articleView } from './articles.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the reference server's root app

@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import { ERRORS } from '../../../api/index.js';
 import { route } from '../../http/route.js';
-import type { ReferenceState } from '../../reference-state.js';
+import type { ReferenceState } from '../../server/reference-state.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the reference server's root app
 export function registerBootstrapRoutes(app: Hono<any>, state: ReferenceState): void {

@@ -1,6 +1,6 @@
 /**
  * The one outbound webhook sender of the reference server, for the bootstrap callback (unsigned) and the workflow
- * events (signed): a POST of a JSON body to a target that http/outbound.ts allows (checked before each attempt and
+ * events (signed): a POST of a JSON body to a target that net/outbound.ts allows (checked before each attempt and
  * inside the connection's DNS lookup), retried after a non-2xx answer, no answer within the timeout or a connection
  * error, after each wait of `backoffMs` slept on the injected Clock. A refused target is not retried.
  */
@@ -13,7 +13,7 @@ export interface WebhookAttempt {
   attempt: number;
   /** The receiver's status; null when there was no answer. */
   status: number | null;
-  /** Why the target was refused (http/outbound.ts), when it was. */
+  /** Why the target was refused (net/outbound.ts), when it was. */
   refused: string | null;
   /** What went wrong when there was no answer (`refused: …`, `no answer within N ms`, `request failed: Name`). */
   error: string | null;

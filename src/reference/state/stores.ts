@@ -1,18 +1,18 @@
 /**
  * What the reference state holds beneath its services: the options, the clocks, the ids and the stores. The
- * services (bootstrap, workflows, content, teams) and the demo team's seeding work on this; reference-state.ts, the
+ * services (bootstrap, workflows, content, teams) and the demo team's seeding work on this; server/reference-state.ts, the
  * class that composes stores and services, is above them all, so that no file below imports it back.
  */
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../../core/clock.js';
+import type { World } from '../world/api.js';
+import type { Accounts } from './accounts.js';
 import type { Background } from './background.js';
 import type { IdSource } from './ids.js';
-import type { ResolvedOptions } from './options.js';
-import type { ServicesOptions } from './services/options.js';
+import type { Projects } from './projects.js';
+import type { ResolvedOptions } from './server-options.js';
+import type { ServicesOptions } from './services-options.js';
 import type { SimClock } from './sim-clock.js';
-import type { Accounts } from './state/accounts.js';
-import type { Projects } from './state/projects.js';
-import type { Webhooks } from './state/webhooks.js';
-import type { World } from './world/api.js';
+import type { Webhooks } from './webhooks.js';
 
 export interface Stores {
   readonly options: ResolvedOptions;

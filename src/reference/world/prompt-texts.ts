@@ -2,8 +2,8 @@
  * Texts of generated prompts (suggested and URL-recommended placeholders, filled in the background). The world's
  * bootstrap prompts come first; templates over the brand, competitors and topics give more when a batch needs them.
  */
-import type { World } from './world/api.js';
-import type { ProjectConfig } from './world/types.js';
+import type { World } from './api.js';
+import type { ProjectConfig } from './types.js';
 
 const TEMPLATES = [
   'What are the best alternatives to {brand}?',
