@@ -7,6 +7,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { loadConfig, readKey, type SyncConfig } from '../core/config.js';
 import { ensureWritableFile } from '../core/folders.js';
 import { createLogger, jsonLine, type LogFormat, type Logger, wantsColor } from '../core/log.js';
+import type { LakeCatalog } from '../export/lake/catalog.js';
 import { shippedModelsDir } from '../models/project.js';
 import type { SyncOptions } from '../sync/run.js';
 import { DEMO_WORLD, type EmbeddedWorld, embeddedSyncOptions, startEmbedded, wantsEmbedded } from './embedded.js';
@@ -50,6 +51,8 @@ export interface NightlyOptions {
   summary?: boolean;
   /** See runPipeline: a reason not to run, checked once the run lock is held. */
   onlyIf?: (dbPath: string) => Promise<string | undefined>;
+  /** The Parquet lake's manifest kept in a catalog (a cluster worker's PostgreSQL), not in the lake's folder. */
+  lakeCatalog?: LakeCatalog;
 }
 
 const SUMMARY_LEVEL = { succeeded: 'info', partial: 'warn', interrupted: 'warn', failed: 'error' } as const;
@@ -111,6 +114,7 @@ export async function runNightly(flags: NightlyFlags, options: NightlyOptions = 
       logger,
       out,
       stop: options.stop ?? new AbortController().signal,
+      ...(options.lakeCatalog ? { lakeCatalog: options.lakeCatalog } : {}),
       onlyIf: options.onlyIf ? () => options.onlyIf?.(dbPath) ?? Promise.resolve(undefined) : undefined,
     });
     if (options.summary !== false && !result.skipped) {

@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock.js';
 import type { SyncConfig } from '../core/config.js';
 import { STAGE_EXIT_CODES } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import type { LakeCatalog } from '../export/lake/catalog.js';
 import type { SyncOptions } from '../sync/run.js';
 import type { StageStatus, Trigger } from './ledger.js';
 
@@ -41,6 +42,8 @@ export interface RunContext {
   outcomes: Map<StageName, StageOutcome>;
   /** The run's stages in order (publish names those after it in the published copy). */
   plan: StageName[];
+  /** Where the Parquet lake's manifest is kept when not in its folder (a cluster's PostgreSQL). */
+  lakeCatalog?: LakeCatalog;
 }
 
 export interface Stage {

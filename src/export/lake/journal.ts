@@ -130,7 +130,7 @@ function rollBack(root: string, stagingDir: string, journal: Journal): void {
 }
 
 /** Removes the folders the moves left empty, deepest first, up to (not including) the lake's root. */
-function pruneEmptyFolders(root: string, moves: Move[]): void {
+export function pruneEmptyFolders(root: string, moves: Move[]): void {
   const base = resolve(root);
   const dirs = new Set<string>();
   for (const move of moves) {

@@ -2,6 +2,8 @@
  * The lake's manifests. Each writer owns the manifest of the teams it exports (`_manifests/team_id=<team>.json`,
  * `_manifests/unpartitioned.json` for tables without a team), so writers never rewrite each other's records;
  * `_manifest.json` is the union of them all, rebuilt under the lake's lock (lake/lock.ts) by whichever writer finishes.
+ * With a catalog (lake/catalog.ts) the scope manifests live there, not in `_manifests/`, and `_manifest.json` is
+ * their union as the catalog last committed it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -119,9 +121,14 @@ export function readScopeManifests(root: string): Map<string, ScopeManifest> {
 
 /** Every scope manifest of the lake, merged: tables' partitions unioned, writers listed. */
 export function mergeManifests(root: string, generatedAt: string): LakeManifest {
+  return mergeScopes(readScopeManifests(root).values(), generatedAt);
+}
+
+/** The scope manifests (in the scopes' order) as the lake's one `_manifest.json`. */
+export function mergeScopes(scopes: Iterable<ScopeManifest>, generatedAt: string): LakeManifest {
   const merged: LakeManifest = { format: LAKE_FORMAT, generated_at: generatedAt, writers: [], tables: {} };
   const schemaAt = new Map<string, string>();
-  for (const scope of readScopeManifests(root).values()) {
+  for (const scope of scopes) {
     merged.writers.push(scope.writer);
     for (const [name, table] of Object.entries(scope.tables)) {
       const into = merged.tables[name] ?? { ...table, partitions: [], rows: 0, files: 0, bytes: 0 };

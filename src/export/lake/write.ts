@@ -8,6 +8,8 @@
  * export does not list are removed, so re-exporting the same data yields the same file set. The manifests and
  * `_SUCCESS` are written last.
  */
+
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -23,6 +25,8 @@ import { checkSegment, inside } from '../paths.js';
 import { exportSession, withWarehouse } from '../source.js';
 import type { ExportSummary } from '../summary.js';
 import { type ExportTable, selectTables } from '../tables.js';
+import type { LakeCatalog } from './catalog.js';
+import { LakeConflict, publishToCatalog, repairFromCatalog, taggedName } from './catalog-publish.js';
 import {
   type Move,
   newJournal,
@@ -46,7 +50,7 @@ import {
 } from './manifest.js';
 import { type PlannedPartition, type PlannedTable, planTable, SLOT_MIN_MONTH_ROWS, splitsMonths } from './plan.js';
 import { type RowGroupPrint, StorageReader } from './storage.js';
-import { checkOtherWriters } from './writers.js';
+import { checkOtherWriters, checkShapes, type TableShapes } from './writers.js';
 
 export interface ParquetLakeOptions {
   db: string;
@@ -61,16 +65,41 @@ export interface ParquetLakeOptions {
   onStep?: StepHook;
   /** What the output may not replace or write into (the warehouse, its WAL, the published copy, the lake, the journal). */
   inputs?: readonly GuardedInput[];
+  /**
+   * Where the lake's manifest is kept instead of `_manifests/` and `_manifest.lock` (the cluster's PostgreSQL):
+   * a publish is one transaction of the catalog (lake/catalog-publish.ts).
+   */
+  catalog?: LakeCatalog;
 }
 
+/** Plans made again when a catalog's scope changed under the export (lake/catalog-publish.ts, LakeConflict). */
+const CONFLICT_ATTEMPTS = 3;
+
 export async function exportParquetLake(options: ParquetLakeOptions): Promise<ExportSummary> {
-  const started = Date.now();
   const log = options.log ?? silentLogger;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await exportOnce(options, log);
+    } catch (error) {
+      if (!(error instanceof LakeConflict) || attempt >= CONFLICT_ATTEMPTS) throw error;
+      log.warn('lake export planned again: another export published the same scope meanwhile', {
+        why: error.message,
+        attempt,
+      });
+    }
+  }
+}
+
+async function exportOnce(options: ParquetLakeOptions, log: Logger): Promise<ExportSummary> {
+  const started = Date.now();
+  const { catalog } = options;
   const root = ensureWritableDir(options.outDir, '--out', options.inputs, 'lake');
   const runId = `${new Date().toISOString().replace(/[-:.]/g, '')}-${checkSegment(hostname(), 'Host')}-${process.pid}`;
   const stagingDir = inside(root, STAGING, runId);
-  // a writer that died publishing is undone (or completed) before this one reads the manifests it plans from
-  await recoverLake(root, log);
+  // a writer that died publishing is undone (or completed) before this one reads the manifests it plans from; with
+  // a catalog, the files it does not list are removed and `_manifest.json` is rewritten from it
+  if (catalog) await repairFromCatalog(root, catalog, log, runId);
+  else await recoverLake(root, log);
 
   return withWarehouse(options.db, async (db) => {
     const tables = await selectTables(db, options);
@@ -85,7 +114,7 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
     mkdirSync(stagingDir, { recursive: true });
     const sessions = [db.session];
     // the manifests the plan compares with, and the warehouse's storage that tells which hashes still hold
-    const manifests = readScopeManifests(root);
+    const manifests = catalog ? await catalog.read() : readScopeManifests(root);
     // a view has no storage of its own: its rows are hashed every time
     const storage = StorageReader.open(options.db);
     // the base tables and their rows (DuckDB's count, without reading them): a table's size decides its months' files
@@ -189,7 +218,30 @@ export async function exportParquetLake(options: ParquetLakeOptions): Promise<Ex
       }
       const writers = await writerRecords(db, runId);
       const publishStarted = Date.now();
-      await publish(root, stagingDir, planned, writers, outputs, log, options.onStep);
+      if (catalog) {
+        const tag = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+        tagChangedFiles(planned, tag);
+        await publishToCatalog({
+          root,
+          stagingDir,
+          catalog,
+          planned: manifests,
+          build: (current) => {
+            outputs.length = 0;
+            return publishPlan(root, planned, writers, outputs, (scope) => current.get(scope));
+          },
+          check: (current, own) =>
+            checkShapes(
+              root,
+              shapesOf(planned),
+              new Map([...current].filter(([scope]) => !own.has(scope))),
+              (scope) => `${scope}'s record in ${catalog.name}`,
+            ),
+          log,
+          onStep: options.onStep,
+        });
+        outputs.unshift(join(root, '_manifest.json'));
+      } else await publish(root, stagingDir, planned, writers, outputs, log, options.onStep);
       log.info('export published', { files, ms: Date.now() - publishStarted });
     } finally {
       storage?.close();
@@ -316,11 +368,57 @@ async function publish(
   log: Logger,
   onStep: StepHook | undefined,
 ): Promise<void> {
+  const { moves, scopes } = publishPlan(root, planned, writer, outputs, (scope) => readScopeManifest(root, scope));
+  const journal = newJournal(writer.run_id, writer.generated_at, moves, scopes);
+  await withLakeLock(root, (lock) => {
+    // a writer of another team may have died publishing since this one started
+    recoverUnderLock(root, log, writer.run_id);
+    // under the lock: the other writers' manifests cannot change until this publish is done
+    checkOtherWriters(root, shapesOf(planned), new Set(scopes.map((s) => s.writer.scope)));
+    publishJournaled(root, stagingDir, journal, new Steps(onStep, lock));
+  });
+  outputs.unshift(join(root, '_manifest.json'));
+}
+
+/** Each table's shape as the lake's other writers must have it too (lake/writers.ts). */
+function shapesOf(planned: PlannedTable[]): TableShapes {
+  const shapes: TableShapes = new Map();
+  for (const plan of planned) {
+    const columns = plan.layout.columns.map((c) => ({ name: c.name, type: c.type, source_type: c.sourceType }));
+    const files = plan.partitions.reduce((n, p) => n + p.files.length, 0);
+    shapes.set(plan.key, { partition_by: plan.layout.partitionBy, columns, files });
+  }
+  return shapes;
+}
+
+/**
+ * Gives the changed partitions' files the names of this publish (lake/catalog-publish.ts): placed beside the files
+ * they replace, which stay until the catalog has committed.
+ */
+function tagChangedFiles(planned: PlannedTable[], tag: string): void {
+  for (const plan of planned) {
+    for (const part of plan.partitions.filter((p) => p.changed)) {
+      part.staged = part.files.map((file, i) => part.staged?.[i] ?? join(part.path, file).split(sep).join('/'));
+      part.files = part.files.map((file) => taggedName(file, tag));
+    }
+  }
+}
+
+/**
+ * The moves of a publish (staged files into place, files of its teams no longer listed removed) and the manifests
+ * of the scopes it writes, each built on `previous(scope)` (its tables this export does not write stay listed).
+ */
+function publishPlan(
+  root: string,
+  planned: PlannedTable[],
+  writer: Omit<WriterRecord, 'scope'>,
+  outputs: string[],
+  previous: (scope: string) => ScopeManifest | undefined,
+): { moves: Move[]; scopes: ScopeManifest[] } {
   const scopes = new Map<string, ScopeManifest>();
   const scopeManifest = (scope: string): ScopeManifest => {
     let manifest = scopes.get(scope);
     if (!manifest) {
-      const previous = readScopeManifest(root, scope);
       manifest = {
         format: LAKE_FORMAT,
         writer: {
@@ -328,7 +426,7 @@ async function publish(
           scope,
           sync_runs: writer.sync_runs.filter((r) => scope === 'unpartitioned' || `team_id=${r.team_id}` === scope),
         },
-        tables: previous?.tables ?? {},
+        tables: { ...previous(scope)?.tables },
       };
       scopes.set(scope, manifest);
     }
@@ -338,8 +436,6 @@ async function publish(
     ...new Set(planned.flatMap((p) => p.partitions.map((part) => part.team_id)).filter((t): t is string => t !== null)),
   ];
   const moves: Move[] = [];
-  // each table's shape as the lake's other writers must have it too (lake/writers.ts)
-  const shapes = new Map<string, Pick<ManifestTable, 'partition_by' | 'columns'> & { files: number }>();
   for (const plan of planned) {
     const { schema, name } = plan.layout.table;
     const tableRoot = inside(root, schema, name);
@@ -356,8 +452,6 @@ async function publish(
     for (const file of unlisted(tableRoot, plan, owned))
       moves.push({ target: `${schema}/${name}/${file}`, staged: null });
     const columns = plan.layout.columns.map((c) => ({ name: c.name, type: c.type, source_type: c.sourceType }));
-    const files = plan.partitions.reduce((n, p) => n + p.files.length, 0);
-    shapes.set(plan.key, { partition_by: plan.layout.partitionBy, columns, files });
     for (const team of owned) {
       const scope = team === null ? 'unpartitioned' : `team_id=${team}`;
       const table: ManifestTable = {
@@ -380,15 +474,7 @@ async function publish(
       scopeManifest(scope).tables[plan.key] = table;
     }
   }
-  const journal = newJournal(writer.run_id, writer.generated_at, moves, [...scopes.values()]);
-  await withLakeLock(root, (lock) => {
-    // a writer of another team may have died publishing since this one started
-    recoverUnderLock(root, log, writer.run_id);
-    // under the lock: the other writers' manifests cannot change until this publish is done
-    checkOtherWriters(root, shapes, new Set(scopes.keys()));
-    publishJournaled(root, stagingDir, journal, new Steps(onStep, lock));
-  });
-  outputs.unshift(join(root, '_manifest.json'));
+  return { moves, scopes: [...scopes.values()] };
 }
 
 /** Files of `owned` teams below the table that the plan does not list (paths relative to the table's folder). */

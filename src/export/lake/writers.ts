@@ -9,7 +9,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { VwhError } from '../../core/errors.js';
-import { MANIFESTS_DIR, type ManifestTable, readScopeManifest } from './manifest.js';
+import { MANIFESTS_DIR, type ManifestTable, readScopeManifest, type ScopeManifest } from './manifest.js';
 
 /** What a Hive reader binds of a table: its partition columns, then its columns as `name type`, by name. */
 function shapeOf(table: Pick<ManifestTable, 'partition_by' | 'columns'>): { partitions: string; columns: string[] } {
@@ -19,21 +19,34 @@ function shapeOf(table: Pick<ManifestTable, 'partition_by' | 'columns'>): { part
   };
 }
 
+export type TableShapes = Map<string, Pick<ManifestTable, 'partition_by' | 'columns'> & { files: number }>;
+
 /**
  * Throws USAGE when a table this export writes (with files) is held by another scope of the lake (with files) in
  * another shape. `tables`: the tables this export lists, by key; `own`: the scopes it writes.
  */
-export function checkOtherWriters(
-  root: string,
-  tables: Map<string, Pick<ManifestTable, 'partition_by' | 'columns'> & { files: number }>,
-  own: ReadonlySet<string>,
-): void {
+export function checkOtherWriters(root: string, tables: TableShapes, own: ReadonlySet<string>): void {
   const dir = join(root, MANIFESTS_DIR);
   if (!existsSync(dir)) return;
+  const others = new Map<string, ScopeManifest | undefined>();
   for (const file of readdirSync(dir).sort()) {
     const scope = file.endsWith('.json') ? file.slice(0, -'.json'.length) : undefined;
-    if (scope === undefined || own.has(scope)) continue;
-    const other = readScopeManifest(root, scope);
+    if (scope !== undefined && !own.has(scope)) others.set(scope, readScopeManifest(root, scope));
+  }
+  checkShapes(root, tables, others, (scope) => `${join(MANIFESTS_DIR, `${scope}.json`)}`);
+}
+
+/**
+ * The same check against the other scopes' manifests as a catalog lists them (`others`: every scope but the
+ * export's own); `record` names where a scope's record lives, for the message.
+ */
+export function checkShapes(
+  root: string,
+  tables: TableShapes,
+  others: ReadonlyMap<string, ScopeManifest | undefined>,
+  record: (scope: string) => string,
+): void {
+  for (const [scope, other] of others) {
     for (const [key, theirs] of Object.entries(other?.tables ?? {})) {
       const mine = tables.get(key);
       if (!mine || mine.files === 0 || !theirs.partitions.some((p) => p.files.length > 0)) continue;
@@ -56,7 +69,7 @@ export function checkOtherWriters(
         `${key} differs from the files ${scope} wrote into ${root} (${what}, by ${other?.writer.run_id}); a Hive ` +
           'reader reads one table across every writer, so every writer of a lake must export the same tables in the ' +
           `same shape: run the same vwh version and models on every machine (upgrade them together), or remove ${scope}'s ` +
-          `files and ${join(MANIFESTS_DIR, `${scope}.json`)} if no writer exports that team any more. Nothing was changed.`,
+          `files and ${record(scope)} if no writer exports that team any more. Nothing was changed.`,
         { details: { table: key, scope } },
       );
     }

@@ -4,7 +4,7 @@
  * exactly `vwh run` of one team (sync → models → exports into the shared lake → publish), the same code.
  */
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ClusterSettings } from '../../core/cluster-config.js';
 import type { SyncConfig, TeamConfig } from '../../core/config.js';
 import { VwhError } from '../../core/errors.js';
@@ -45,6 +45,18 @@ export function teamPlaces(settings: ClusterSettings, config: SyncConfig, team: 
     lake: resolve(config.exports?.parquet?.outDir ?? join(data, 'lake')),
     config: join(dir, 'vwh.config.json'),
   };
+}
+
+/**
+ * The shared lake the teams' nights export to (none when the config's exports have no Parquet lake) and its name in
+ * the cluster's lake catalog: its folder relative to the shared folder, the same on every machine whatever its mount.
+ */
+export function sharedLake(settings: ClusterSettings, config: SyncConfig): { dir: string; name: string } | undefined {
+  if (config.exports && !config.exports.parquet) return undefined;
+  const data = resolve(settings.dataDir);
+  const dir = resolve(config.exports?.parquet?.outDir ?? join(data, 'lake'));
+  const rel = relative(data, dir);
+  return { dir, name: rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : dir };
 }
 
 /** The team's entry of the config, or a config error saying the worker's config does not know it. */

@@ -12,9 +12,11 @@ import type { ClusterSettings } from '../../core/cluster-config.js';
 import type { SyncConfig } from '../../core/config.js';
 import { redact } from '../../core/errors.js';
 import type { LogFormat, Logger } from '../../core/log.js';
+import { repairFromCatalog } from '../../export/lake/catalog-publish.js';
 import type { PipelineResult } from '../pipeline.js';
 import { BOSS_SCHEMA, type Cluster, NIGHT_QUEUE, openCluster, retrying } from './connect.js';
-import { type NightJob, writeTeamConfig } from './team-night.js';
+import { postgresLakeCatalog } from './lake-catalog.js';
+import { type NightJob, sharedLake, writeTeamConfig } from './team-night.js';
 
 export interface WorkerOptions {
   config: SyncConfig;
@@ -36,6 +38,9 @@ interface Held {
   stop: AbortController;
 }
 
+/** Days after which a stopped or silent worker's row is deleted. */
+const FORGET_WORKERS_DAYS = 7;
+
 /** Why a night was stopped: the worker's own stop, or its lease lost to another worker. */
 const LEASE_LOST = 'lease lost';
 
@@ -50,7 +55,20 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     process.pid,
     o.concurrency,
   ]);
+  // workers stopped, or silent, for a week are forgotten (vwh status lists those of the last day; their nights stay
+  // in vwh.team_runs)
+  await cluster.pool.query(
+    `delete from vwh.workers where coalesce(stopped_at, heartbeat_at) < now() - make_interval(days => $1)`,
+    [FORGET_WORKERS_DAYS],
+  );
   logger.info('worker started', { worker: workerId, concurrency: o.concurrency, lease_s: settings.leaseSeconds });
+  // an export that died after its commit, or before it, left the lake's folder unlike its catalog: made alike
+  const lake = sharedLake(settings, o.config);
+  if (lake) {
+    await repairFromCatalog(lake.dir, postgresLakeCatalog(cluster.pool, lake.name), logger).catch((error: Error) =>
+      logger.warn('worker: could not repair the lake from its catalog', { error: redact(error.message) }),
+    );
+  }
   const beat = setInterval(() => {
     heartbeat(cluster, workerId, held, logger).catch((error: Error) =>
       logger.warn('worker: heartbeat failed', { error: redact(error.message) }),
@@ -135,6 +153,7 @@ async function runJob(
   try {
     if (o.stop.aborted) throw new Error('the worker is stopping');
     const places = writeTeamConfig(settings, o.config, team);
+    const lake = sharedLake(settings, o.config);
     const { runNightly } = await import('../nightly.js');
     result = await runNightly(
       {
@@ -146,7 +165,14 @@ async function runJob(
         modelsDir: options.modelsDir,
         logFormat: o.logFormat,
       },
-      { trigger: job.data.trigger, stop: stop.signal, logger, out: o.out, summary: false },
+      {
+        trigger: job.data.trigger,
+        stop: stop.signal,
+        logger,
+        out: o.out,
+        summary: false,
+        ...(lake ? { lakeCatalog: postgresLakeCatalog(cluster.pool, lake.name) } : {}),
+      },
     );
   } catch (error) {
     const e = error as { message?: string; exitCode?: number };

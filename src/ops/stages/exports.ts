@@ -28,6 +28,7 @@ export const exportsStage: Stage = {
         tables,
         inputs,
         log: ctx.logger,
+        ...(ctx.lakeCatalog ? { catalog: ctx.lakeCatalog } : {}),
       });
       counts.parquet = {
         path: outDir,
