@@ -56,11 +56,11 @@ columns:
   after_to: last day of the after window (cut at the last complete day; null while the window has not begun)
   before_responses: answers of the targeted prompts in the before window
   before_mentions: of which naming the own brand
-  before_visibility: before_mentions / before_responses (0..1)
+  before_visibility_pct: 100 × before_mentions / before_responses
   after_responses: answers of the targeted prompts in the after window
   after_mentions: of which naming the own brand
-  after_visibility: after_mentions / after_responses (0..1)
-  delta_pp: "(after_visibility − before_visibility) × 100: the raw change, drift and other actions included (not the effect)"
+  after_visibility_pct: 100 × after_mentions / after_responses
+  delta_pp: "after_visibility_pct − before_visibility_pct: the raw change, drift and other actions included (not the effect)"
   method: did_prompts | placebo_brands | none
   n_treated_prompts: treated prompts in the estimate (answered in both windows; in a cell with a control for did_prompts)
   n_control_prompts: control prompts in the estimate
@@ -462,10 +462,10 @@ select
   f.after_to,
   coalesce(r.before_responses, 0) as before_responses,
   coalesce(r.before_mentions, 0) as before_mentions,
-  r.before_mentions / nullif(r.before_responses, 0) as before_visibility,
+  100 * r.before_mentions / nullif(r.before_responses, 0) as before_visibility_pct,
   coalesce(r.after_responses, 0) as after_responses,
   coalesce(r.after_mentions, 0) as after_mentions,
-  r.after_mentions / nullif(r.after_responses, 0) as after_visibility,
+  100 * r.after_mentions / nullif(r.after_responses, 0) as after_visibility_pct,
   100 * (r.after_mentions / nullif(r.after_responses, 0) - r.before_mentions / nullif(r.before_responses, 0))
     as delta_pp,
   f.method,

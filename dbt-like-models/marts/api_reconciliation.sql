@@ -30,9 +30,9 @@ columns:
   date: UTC day
   responses: chats we hold for the prompt, provider and day
   mentions: of which name the own brand
-  visibility_ours: 100 mentions / responses
-  visibility_api: the API's visibility_chart value
-  visibility_diff: visibility_ours - visibility_api
+  visibility_ours_pct: 100 mentions / responses
+  visibility_api_pct: the API's visibility_chart value
+  visibility_diff_pp: visibility_ours_pct - visibility_api_pct
   position_n: mentioning chats with a position (the n of position_ours)
   position_ours: position_sum / position_n over mentioning chats
   position_api: the API's position_chart value
@@ -66,7 +66,7 @@ with ours as (
 served as (
   select
     team_id, project_id, prompt_id, provider, date,
-    max(value) filter (where metric = 'visibility') as visibility_api,
+    max(value) filter (where metric = 'visibility') as visibility_api_pct,
     max(value) filter (where metric = 'position') as position_api,
     max(value) filter (where metric = 'sentiment') as sentiment_api,
     max(_extracted_at) as api_extracted_at
@@ -103,8 +103,8 @@ side_by_side as (
     coalesce(ours.date, served.date) as date,
     coalesce(ours.responses, 0) as responses,
     coalesce(ours.mentions, 0) as mentions,
-    round(100 * ours.mentions / ours.responses, 6) as visibility_ours,
-    served.visibility_api,
+    round(100 * ours.mentions / ours.responses, 6) as visibility_ours_pct,
+    served.visibility_api_pct,
     coalesce(ours.position_n, 0) as position_n,
     round(ours.position_sum / nullif(ours.position_n, 0), 6) as position_ours,
     served.position_api,
@@ -136,10 +136,10 @@ side_by_side as (
 diffs as (
   select
     *,
-    round(visibility_ours - visibility_api, 6) as visibility_diff,
+    round(visibility_ours_pct - visibility_api_pct, 6) as visibility_diff_pp,
     round(position_ours - position_api, 6) as position_diff,
     round(sentiment_ours - sentiment_api, 6) as sentiment_diff,
-    (abs(round(visibility_ours - visibility_api, 6)) <= 0.0051 or (visibility_ours is null and visibility_api is null))
+    (abs(round(visibility_ours_pct - visibility_api_pct, 6)) <= 0.0051 or (visibility_ours_pct is null and visibility_api_pct is null))
       and (abs(round(position_ours - position_api, 6)) <= 0.0051 or (position_ours is null and position_api is null))
       and (abs(round(sentiment_ours - sentiment_api, 6)) <= 0.0051 or (sentiment_ours is null and sentiment_api is null))
       as within_rounding_now
@@ -154,9 +154,9 @@ select
   diffs.date,
   diffs.responses,
   diffs.mentions,
-  diffs.visibility_ours,
-  diffs.visibility_api,
-  diffs.visibility_diff,
+  diffs.visibility_ours_pct,
+  diffs.visibility_api_pct,
+  diffs.visibility_diff_pp,
   diffs.position_n,
   diffs.position_ours,
   diffs.position_api,

@@ -20,16 +20,16 @@ columns:
   competitor_mentions: answers naming the competitor
   brand_mentions: answers naming the own brand
   gap_responses: answers naming the competitor and not the own brand
-  competitor_visibility: competitor_mentions / responses
-  competitor_visibility_ci_low: Wilson 95% lower bound of competitor_visibility (n = responses)
-  competitor_visibility_ci_high: Wilson 95% upper bound
-  brand_visibility: brand_mentions / responses
-  brand_visibility_ci_low: Wilson 95% lower bound of brand_visibility (n = responses)
-  brand_visibility_ci_high: Wilson 95% upper bound
-  visibility_gap: "competitor_visibility − brand_visibility (negative when the brand leads overall); no interval: both shares come from the same answers, read the two intervals"
-  gap_share: gap_responses / responses
-  gap_share_ci_low: Wilson 95% lower bound of gap_share (n = responses)
-  gap_share_ci_high: Wilson 95% upper bound
+  competitor_visibility_pct: 100 × competitor_mentions / responses
+  competitor_visibility_ci_low_pct: Wilson 95% lower bound of competitor_visibility_pct (n = responses), percent
+  competitor_visibility_ci_high_pct: Wilson 95% upper bound, percent
+  brand_visibility_pct: 100 × brand_mentions / responses
+  brand_visibility_ci_low_pct: Wilson 95% lower bound of brand_visibility_pct (n = responses), percent
+  brand_visibility_ci_high_pct: Wilson 95% upper bound, percent
+  visibility_gap_pp: "competitor_visibility_pct − brand_visibility_pct, percentage points (negative when the brand leads overall); no interval: both shares come from the same answers, read the two intervals"
+  gap_share_pct: 100 × gap_responses / responses
+  gap_share_ci_low_pct: Wilson 95% lower bound of gap_share_pct (n = responses), percent
+  gap_share_ci_high_pct: Wilson 95% upper bound, percent
   competitor_avg_position: mean rank of the competitor in the gap answers (its n is gap_responses, the competitor being named, so ranked, in each)
   brand_absent: the brand is named in none of the answers (brand_mentions = 0)
 audits:
@@ -89,16 +89,16 @@ select
   c.competitor_mentions,
   pp.brand_mentions,
   c.gap_responses,
-  c.competitor_mentions / pp.responses as competitor_visibility,
-  wilson_low(c.competitor_mentions, pp.responses) as competitor_visibility_ci_low,
-  wilson_high(c.competitor_mentions, pp.responses) as competitor_visibility_ci_high,
-  pp.brand_mentions / pp.responses as brand_visibility,
-  wilson_low(pp.brand_mentions, pp.responses) as brand_visibility_ci_low,
-  wilson_high(pp.brand_mentions, pp.responses) as brand_visibility_ci_high,
-  (c.competitor_mentions - pp.brand_mentions) / pp.responses as visibility_gap,
-  c.gap_responses / pp.responses as gap_share,
-  wilson_low(c.gap_responses, pp.responses) as gap_share_ci_low,
-  wilson_high(c.gap_responses, pp.responses) as gap_share_ci_high,
+  100 * c.competitor_mentions / pp.responses as competitor_visibility_pct,
+  100 * wilson_low(c.competitor_mentions, pp.responses) as competitor_visibility_ci_low_pct,
+  100 * wilson_high(c.competitor_mentions, pp.responses) as competitor_visibility_ci_high_pct,
+  100 * pp.brand_mentions / pp.responses as brand_visibility_pct,
+  100 * wilson_low(pp.brand_mentions, pp.responses) as brand_visibility_ci_low_pct,
+  100 * wilson_high(pp.brand_mentions, pp.responses) as brand_visibility_ci_high_pct,
+  100 * (c.competitor_mentions - pp.brand_mentions) / pp.responses as visibility_gap_pp,
+  100 * c.gap_responses / pp.responses as gap_share_pct,
+  100 * wilson_low(c.gap_responses, pp.responses) as gap_share_ci_low_pct,
+  100 * wilson_high(c.gap_responses, pp.responses) as gap_share_ci_high_pct,
   c.competitor_avg_position,
   pp.brand_mentions = 0 as brand_absent
 from per_competitor as c

@@ -12,7 +12,7 @@ description: |
   - win: `opportunity_searches_per_month = demand × intent_weight × gap_ci_low_pp / 100`, the searches a month
     whose answers a competitor leads, by the lower 95% bound of its lead: a prompt is an opportunity in proportion
     to the gap a competitor holds over the brand, as far as the sample shows it, times its demand.
-  - defend: `defend_searches_per_month = demand × intent_weight × visibility`, the searches a month whose answers
+  - defend: `defend_searches_per_month = demand × intent_weight × visibility_pct / 100`, the searches a month whose answers
     the brand holds (what losing them would cost); null on win rows. opportunity_searches_per_month is 0 there.
 
   Both in intent-weighted searches per month, between 0 and the prompt's demand: not 0–100 scores.
@@ -35,9 +35,9 @@ description: |
     demand_imputed true): its figure is a placeholder, not the prompt's own demand.
   - `intent_weight` = how close the prompt's intent (the prompt list's `intent`) is to a purchase: transactional
     1.0, commercial 0.8, informational 0.5, navigational 0.3 (the asker wants a given site), unknown 0.5.
-  - `position_weighted_visibility` = Σ brand_weight / answers, brand_weight = 1 / position when the own brand is
+  - `position_weighted_visibility_pct` = 100 × Σ brand_weight / answers, brand_weight = 1 / position when the own brand is
     named, else 0 (named first counts fully, second half, ...), as in marts.brand_visibility_daily.
-  - `best_competitor_visibility` = the highest share of answers naming one tracked competitor: how open the
+  - `best_competitor_visibility_pct` = the highest share (percent) of answers naming one tracked competitor: how open the
     answer space is to brands (0 when AI answers name no competitor: nothing to take).
 
   Before issue 54 the score was demand × intent_weight × (1 − position-weighted visibility) × best competitor
@@ -55,16 +55,16 @@ columns:
   window_to: last day of the window (the project's last complete day)
   responses: answers in the window
   brand_mentions: answers naming the own brand
-  visibility: brand_mentions / responses (0..1)
-  visibility_ci_low: Wilson 95% lower bound of visibility (n = responses)
-  visibility_ci_high: Wilson 95% upper bound of visibility
-  position_weighted_visibility: Σ (1 / position) over answers naming the brand / responses (0..1)
+  visibility_pct: 100 × brand_mentions / responses
+  visibility_ci_low_pct: Wilson 95% lower bound of visibility_pct (n = responses), percent
+  visibility_ci_high_pct: Wilson 95% upper bound of visibility_pct, percent
+  position_weighted_visibility_pct: 100 × Σ (1 / position) over answers naming the brand / responses
   best_competitor_id: its competitor id (answers are counted per id, so a renamed competitor is one)
   best_competitor: the tracked competitor named in most answers (ties by name), current name
   best_competitor_mentions: answers naming it
-  best_competitor_visibility: best_competitor_mentions / responses (0 when none)
-  best_competitor_visibility_ci_low: Wilson 95% lower bound of best_competitor_visibility (n = responses)
-  best_competitor_visibility_ci_high: Wilson 95% upper bound
+  best_competitor_visibility_pct: 100 × best_competitor_mentions / responses (0 when none)
+  best_competitor_visibility_ci_low_pct: Wilson 95% lower bound of best_competitor_visibility_pct (n = responses), percent
+  best_competitor_visibility_ci_high_pct: Wilson 95% upper bound, percent
   demand: estimated monthly search demand
   demand_source: "overview | project_median"
   demand_imputed: demand is the project's median (the prompt has no demand of its own in the overview)
@@ -73,18 +73,18 @@ columns:
   is_listed: active at the window's end (answers on window_to) and prompt_responses >= 30; only listed prompts are ranked
   intent: the prompt's intent (null when the API gives none)
   intent_weight: documented weight of the intent
-  gap_pp: 100 × (best_competitor_visibility − visibility), percentage points; > 0 when a competitor leads
+  gap_pp: best_competitor_visibility_pct − visibility_pct, percentage points; > 0 when a competitor leads
   gap_ci_low_pp: Newcombe 95% lower bound of gap_pp
   gap_ci_high_pp: Newcombe 95% upper bound of gap_pp
   list: "win (a competitor leads beyond sampling noise: gap_ci_low_pp > 0) | defend (no competitor shown to lead)"
   opportunity_searches_per_month: "win: demand × intent_weight × gap_ci_low_pp / 100, intent-weighted searches per month; 0 on defend rows"
-  defend_searches_per_month: "defend: demand × intent_weight × visibility, the searches a month whose answers the brand holds; null on win rows"
+  defend_searches_per_month: "defend: demand × intent_weight × visibility_pct / 100, the searches a month whose answers the brand holds; null on win rows"
   score_rank: 1 = the largest score of the project's listed prompts on this provider in its list (opportunity_searches_per_month on win, defend_searches_per_month on defend); null when not listed
 audits:
   - unique: [team_id, project_id, prompt_id, provider]
-  - not_null: [team_id, project_id, prompt_id, provider, responses, visibility, position_weighted_visibility, best_competitor_visibility, intent_weight, opportunity_searches_per_month, is_listed]
-  - expression: {sql: "position_weighted_visibility between 0 and visibility", name: pwv_within_visibility}
-  - expression: {sql: "best_competitor_visibility between 0 and 1", name: competitor_visibility_in_range}
+  - not_null: [team_id, project_id, prompt_id, provider, responses, visibility_pct, position_weighted_visibility_pct, best_competitor_visibility_pct, intent_weight, opportunity_searches_per_month, is_listed]
+  - expression: {sql: "position_weighted_visibility_pct between 0 and visibility_pct", name: pwv_within_visibility}
+  - expression: {sql: "best_competitor_visibility_pct between 0 and 100", name: competitor_visibility_in_range}
   - expression: {sql: "opportunity_searches_per_month between 0 and coalesce(demand, 0)", name: score_within_demand}
   - expression: {sql: "(score_rank is not null) = is_listed", name: ranked_iff_listed}
   - expression: {sql: "(list = 'win') = coalesce(gap_ci_low_pp > 0, false) and coalesce(defend_searches_per_month between 0 and coalesce(demand, 0), list = 'win')", name: lists_and_defend_score}
@@ -226,16 +226,16 @@ select
   window_to,
   responses,
   brand_mentions,
-  visibility,
-  wilson_low(brand_mentions, responses) as visibility_ci_low,
-  wilson_high(brand_mentions, responses) as visibility_ci_high,
-  position_weighted_visibility,
+  100 * visibility as visibility_pct,
+  100 * wilson_low(brand_mentions, responses) as visibility_ci_low_pct,
+  100 * wilson_high(brand_mentions, responses) as visibility_ci_high_pct,
+  100 * position_weighted_visibility as position_weighted_visibility_pct,
   best_competitor_id,
   best_competitor,
   best_competitor_mentions,
-  best_competitor_visibility,
-  wilson_low(best_competitor_mentions, responses) as best_competitor_visibility_ci_low,
-  wilson_high(best_competitor_mentions, responses) as best_competitor_visibility_ci_high,
+  100 * best_competitor_visibility as best_competitor_visibility_pct,
+  100 * wilson_low(best_competitor_mentions, responses) as best_competitor_visibility_ci_low_pct,
+  100 * wilson_high(best_competitor_mentions, responses) as best_competitor_visibility_ci_high_pct,
   demand,
   demand_source,
   intent,

@@ -22,10 +22,10 @@ columns:
   category: "0 corporate, 1 editorial, 2 institutional, 3 reference, 4 ugc, 5 other (the API's source categories)"
   category_name: name of the category
   is_own_domain: the project's own website
-  responses: answers of the project that day and provider (the denominator of citing_share)
+  responses: answers of the project that day and provider (the denominator of citing_share_pct)
   citing_responses: answers citing the domain at least once
   citations: references to the domain (an answer may cite it more than once)
-  citing_share: citing_responses / responses (0..1)
+  citing_share_pct: 100 × citing_responses / responses
   brand_mentioned_responses: citing answers that name the own brand
   unbranded_citations: citations in answers that do not name the own brand (the API's opportunity count)
   competitor_only_responses: citing answers naming at least one tracked competitor and not the own brand
@@ -107,7 +107,7 @@ select
   r.responses,
   p.citing_responses,
   p.citations,
-  p.citing_responses / r.responses as citing_share,
+  100 * p.citing_responses / r.responses as citing_share_pct,
   p.brand_mentioned_responses,
   p.unbranded_citations,
   p.competitor_only_responses,

@@ -6,7 +6,9 @@ description: |
   included as in the API's counts; the 30 days ending on the project's last complete day when none was landed).
   All providers pooled.
 
-  `opportunity_score = 100 × reach × (0.25 + 0.75 × gap_share_shrunk) × category_weight`
+  `opportunity_score = 100 × raw / the project's highest raw`, `raw = reach × (0.25 + 0.75 × gap_share_shrunk) ×
+  category_weight` (the factors as fractions of 1; the columns give them in percent): 0–100, the project's best
+  domain 100, so the range the column states is the one it takes on every world.
 
   - `reach` = Wilson 95% lower bound of citing_responses / responses (z = 1.96): how often AI answers cite the
     domain, discounted for small samples.
@@ -24,17 +26,18 @@ description: |
     lists can be pitched), ugc 0.9 (forums the brand can take part in), reference 0.7, other 0.6,
     institutional 0.5, corporate 0.3 (a competitor's own site).
 
-  Each factor is in [0, 1], so the score is in [0, 100] and grows with each of the three (100 would be a domain
-  every answer cites, every citing answer leaving the brand out, editorial: on the reference worlds the top score
-  is 10–20). The own website and the tracked competitors' own websites (`is_competitor_domain`: the domain, or a
+  Each factor is in [0, 1], so raw is too and grows with each of the three; it rarely passes 0.2 (a domain every
+  answer cites, every citing answer leaving the brand out, editorial, would be 1), so a score of raw × 100 labelled
+  0–100 topped out near 17 (issue 54): scaled to the project's best, 100 is a domain to start with and 50 one
+  worth half as much. The own website and the tracked competitors' own websites (`is_competitor_domain`: the domain, or a
   subdomain of it, of a competitor's `website` in staging.competitors) get no score and are no opportunity: the
   brand cannot earn a place on a rival's site. Nor do they count in the project's gap share. When the gap term does not move (tau2 = 0: every domain's gap_share_shrunk is the project's share g),
-  the score is 100 × (0.25 + 0.75 g) × reach × category_weight: a constant times reach × category weight, so the
+  raw is (0.25 + 0.75 g) × reach × category_weight: a constant times reach × category weight, so the
   ranking is by how often AI cites the domain and the kind of site, nothing more.
 
   `is_opportunity` (the list to work through) is a threshold on the gap, not on reach: not the own website, cited
   without the brand at least 3 times (the API's rule), not a competitor's website, and the 95% lower bound of its
-  gap share above the project's gap share (project_gap_share, over its cited third-party domains): answers citing
+  gap share above the project's gap share (project_gap_share_pct, over its cited third-party domains): answers citing
   the domain leave the brand out for a competitor more often than the project's answers do, beyond sampling noise.
   On the reference worlds 0–10% of a project's domains pass (the API's rule alone passed 117 of 118).
   `addressed_by_action_id` marks a domain a completed action already targeted (a domain target of staging.actions):
@@ -60,30 +63,30 @@ columns:
   responses: answers of the project in the window
   citing_responses: answers citing the domain
   citations: references to the domain
-  citing_share: citing_responses / responses
-  reach: Wilson 95% lower bound of citing_share
-  citing_share_ci_high: Wilson 95% upper bound of citing_share (reach is the lower)
+  citing_share_pct: 100 × citing_responses / responses
+  reach_pct: Wilson 95% lower bound of citing_share_pct, percent
+  citing_share_ci_high_pct: Wilson 95% upper bound of citing_share_pct, percent (reach_pct is the lower)
   brand_mentioned_responses: citing answers naming the own brand
   competitor_only_responses: citing answers naming a tracked competitor and not the brand
-  gap_share: competitor_only_responses / citing_responses
-  gap_share_ci_low: Wilson 95% lower bound of gap_share (n = citing_responses)
-  gap_share_ci_high: Wilson 95% upper bound of gap_share
-  gap_share_shrunk: gap_share shrunk toward the project's share by its reliability (the score's gap term)
+  gap_share_pct: 100 × competitor_only_responses / citing_responses
+  gap_share_ci_low_pct: Wilson 95% lower bound of gap_share_pct (n = citing_responses), percent
+  gap_share_ci_high_pct: Wilson 95% upper bound of gap_share_pct, percent
+  gap_share_shrunk_pct: gap_share_pct shrunk toward the project's share by its reliability (the score's gap term)
   competitors_present: distinct tracked competitors (by id) in the citing answers
   competitor_mentions: tracked competitors named, summed over the citing answers
   competitors_in_window: distinct tracked competitors in all the project's answers of the window
-  competitor_density: competitor_mentions / (citing_responses × competitors_in_window), 0..1 (0 when none seen)
+  competitor_density_pct: 100 × competitor_mentions / (citing_responses × competitors_in_window) (0 when none seen)
   category_weight: documented weight of the category (above)
-  opportunity_score: "0..100, rounded to 4 decimals; null for the own website and the competitors' websites"
-  score_rank: 1 = best score of the project
+  opportunity_score: "0–100, 100 = the project's best domain (raw / the project's highest raw), rounded to 4 decimals; null for the own website and the competitors' websites"
+  score_rank: "1 = the first domain to work on: the opportunities (is_opportunity) by score, then the other scored domains by score, then the own and competitors' websites"
   unbranded_citations: citations in answers not naming the brand (the API's citation_count)
   meets_api_rule: not the own website and unbranded_citations >= 3
   api_listed: the API's opportunities list of this window has the domain (null when no window was landed)
   api_citation_count: the API's citation_count for the domain (null when not listed)
   api_window_modelled: every answer the API's window counted is in the build (false when the sync landed answers of days after the build's last day inside it, e.g. today's on-time answers on a run during the day; null without an API window)
   agrees_with_api: meets_api_rule = api_listed and the counts are equal when listed (null without an API window, or when api_window_modelled is false)
-  project_gap_share: the project's gap share over its cited third-party domains, neither its own nor a competitor's website (Σ competitor_only_responses / Σ citing_responses)
-  is_opportunity: meets_api_rule, not a competitor's website, and gap_share_ci_low > project_gap_share (the gap is larger than the project's, beyond sampling)
+  project_gap_share_pct: the project's gap share over its cited third-party domains, neither its own nor a competitor's website (100 × Σ competitor_only_responses / Σ citing_responses)
+  is_opportunity: meets_api_rule, not a competitor's website, and gap_share_ci_low_pct > project_gap_share_pct (the gap is larger than the project's, beyond sampling)
   addressed_by_action_id: a completed action of the project that targets this domain (the newest completed), null when none
   addressed_by_action: that action's title
 audits:
@@ -91,10 +94,10 @@ audits:
   - not_null: [team_id, project_id, window_from, window_to, domain, category, responses, citing_responses, is_opportunity]
   - expression: {sql: "opportunity_score between 0 and 100 or is_own_domain or is_competitor_domain", name: score_in_range}
   - expression: {sql: "not (is_competitor_domain and is_opportunity)", name: competitor_domain_never_opportunity}
-  - expression: {sql: "reach <= citing_share + 1e-12", name: reach_below_share}
-  - expression: {sql: "competitor_density between 0 and 1 and gap_share between 0 and 1", name: factors_in_range}
+  - expression: {sql: "reach_pct <= citing_share_pct + 1e-10", name: reach_below_share}
+  - expression: {sql: "competitor_density_pct between 0 and 100 and gap_share_pct between 0 and 100", name: factors_in_range}
   - expression: {sql: "not (is_own_domain and is_opportunity)", name: own_domain_never_opportunity}
-  - expression: {sql: "not is_opportunity or (meets_api_rule and gap_share_ci_low > project_gap_share)", name: opportunity_is_a_gap}
+  - expression: {sql: "not is_opportunity or (meets_api_rule and gap_share_ci_low_pct > project_gap_share_pct)", name: opportunity_is_a_gap}
   - expression: {sql: "agrees_with_api is not false", name: agrees_with_api, severity: warn}
 */
 with api_windows as (
@@ -286,6 +289,19 @@ shrunk as (
   from factors as f
   left join project_gap as g on g.team_id = f.team_id and g.project_id = f.project_id
 ),
+listed as (
+  -- The score's factors (each in [0, 1]) multiplied, and the threshold on the gap that makes a domain an
+  -- opportunity. Own and competitors' websites get neither.
+  select
+    s.*,
+    not s.is_own_domain and not s.is_competitor_domain as scored,
+    coalesce(s.reach, 0) * (0.25 + 0.75 * s.gap_share_shrunk) * s.category_weight as raw_score,
+    g.gap_project,
+    not s.is_own_domain and not s.is_competitor_domain and s.unbranded_citations >= 3
+      and coalesce(wilson_low(s.competitor_only_responses, s.citing_responses) > g.gap_project, false) as is_opportunity
+  from shrunk as s
+  left join project_gap_share as g on g.team_id = s.team_id and g.project_id = s.project_id
+),
 action_domains as (
   select team_id, project_id, action_id, title, completed_at, unnest(target_domains) as target_domain
   from staging.actions
@@ -314,27 +330,26 @@ select
   f.responses,
   f.citing_responses,
   f.citations,
-  f.citing_share,
-  f.reach,
-  wilson_high(f.citing_responses, f.responses) as citing_share_ci_high,
+  100 * f.citing_share as citing_share_pct,
+  100 * f.reach as reach_pct,
+  100 * wilson_high(f.citing_responses, f.responses) as citing_share_ci_high_pct,
   f.brand_mentioned_responses,
   f.competitor_only_responses,
-  f.gap_share,
-  wilson_low(f.competitor_only_responses, f.citing_responses) as gap_share_ci_low,
-  wilson_high(f.competitor_only_responses, f.citing_responses) as gap_share_ci_high,
-  f.gap_share_shrunk,
+  100 * f.gap_share as gap_share_pct,
+  100 * wilson_low(f.competitor_only_responses, f.citing_responses) as gap_share_ci_low_pct,
+  100 * wilson_high(f.competitor_only_responses, f.citing_responses) as gap_share_ci_high_pct,
+  100 * f.gap_share_shrunk as gap_share_shrunk_pct,
   f.competitors_present,
   f.competitor_mentions,
   f.competitors_in_window,
-  f.competitor_density,
+  100 * f.competitor_density as competitor_density_pct,
   f.category_weight,
-  case when not f.is_own_domain and not f.is_competitor_domain then
-    round(100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share_shrunk) * f.category_weight, 4)
+  -- rounded so that the best domain is 100 exactly (the division leaves it 99.99999999999999 on some worlds)
+  case when f.scored then round(100 * f.raw_score / nullif(max(f.raw_score) filter (where f.scored) over project, 0), 4)
   end as opportunity_score,
   row_number() over (
     partition by f.team_id, f.project_id
-    order by f.is_own_domain or f.is_competitor_domain, 100 * coalesce(f.reach, 0) * (0.25 + 0.75 * f.gap_share_shrunk) * f.category_weight desc,
-      f.domain
+    order by not f.scored, f.is_opportunity desc, f.raw_score desc, f.domain
   ) as score_rank,
   f.unbranded_citations,
   not f.is_own_domain and f.unbranded_citations >= 3 as meets_api_rule,
@@ -345,12 +360,11 @@ select
     (not f.is_own_domain and f.unbranded_citations >= 3) = f.in_api_list
     and (not f.in_api_list or f.unbranded_citations = f.api_citation_count)
   end as agrees_with_api,
-  g.gap_project as project_gap_share,
-  not f.is_own_domain and not f.is_competitor_domain and f.unbranded_citations >= 3
-    and coalesce(wilson_low(f.competitor_only_responses, f.citing_responses) > g.gap_project, false) as is_opportunity,
+  100 * f.gap_project as project_gap_share_pct,
+  f.is_opportunity,
   ad.action_id as addressed_by_action_id,
   ad.title as addressed_by_action
-from shrunk as f
+from listed as f
 join windows as w on w.team_id = f.team_id and w.project_id = f.project_id
-left join project_gap_share as g on g.team_id = f.team_id and g.project_id = f.project_id
 left join addressed as ad on ad.team_id = f.team_id and ad.project_id = f.project_id and ad.domain = f.domain
+window project as (partition by f.team_id, f.project_id)

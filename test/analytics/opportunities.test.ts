@@ -206,13 +206,16 @@ describe('marts.source_opportunities against the API', () => {
     }
   }, 120_000);
 
-  it('scores domains from 0 to 100, only the own website unscored, and ranks by score', async () => {
+  it('scores domains from 0 to 100 (the best 100), own and rivals’ websites unscored, opportunities ranked first', async () => {
     const scored = await rows<{
       project_id: string;
       opportunity_score: number | null;
       is_own_domain: boolean;
+      is_competitor_domain: boolean;
+      is_opportunity: boolean;
     }>(
-      'select project_id, opportunity_score, is_own_domain from marts.source_opportunities order by project_id, score_rank',
+      `select project_id, opportunity_score, is_own_domain, is_competitor_domain, is_opportunity
+       from marts.source_opportunities order by project_id, score_rank`,
     );
     const projects = [...new Set(scored.map((r) => r.project_id))];
     expect(projects).toHaveLength(WORLD.projects);
@@ -221,10 +224,18 @@ describe('marts.source_opportunities against the API', () => {
       const own = mine.filter((r) => r.is_own_domain);
       expect(own).toHaveLength(1);
       expect(own[0]?.opportunity_score).toBeNull();
-      const scores = mine.filter((r) => !r.is_own_domain).map((r) => Number(r.opportunity_score));
+      const ranked = mine.filter((r) => !r.is_own_domain && !r.is_competitor_domain);
+      // the list to work through: the opportunities first, then the others, each by score
+      const firsts = ranked.map((r) => r.is_opportunity);
+      expect(firsts).toEqual([...firsts].sort((x, y) => Number(y) - Number(x)));
+      for (const part of [true, false]) {
+        const scores = ranked.filter((r) => r.is_opportunity === part).map((r) => Number(r.opportunity_score));
+        expect(scores).toEqual([...scores].sort((x, y) => y - x));
+      }
+      // the stated range is the one the column takes: 0–100, the project's best domain 100 (issue 54: it was 17.45)
+      const scores = ranked.map((r) => Number(r.opportunity_score));
       expect(scores.every((x) => x >= 0 && x <= 100)).toBe(true);
-      expect(scores).toEqual([...scores].sort((x, y) => y - x));
-      expect(scores[0]).toBeGreaterThan(0);
+      expect(Math.max(...scores)).toBe(100);
     }
   });
 
@@ -233,7 +244,7 @@ describe('marts.source_opportunities against the API', () => {
       select (count(*) filter (where meets_api_rule))::int as api_rule,
         (count(*) filter (where is_opportunity))::int as opportunities,
         (count(*) filter (where is_opportunity <> (meets_api_rule and not is_competitor_domain
-          and wilson_low(competitor_only_responses, citing_responses) > project_gap_share)))::int as wrong,
+          and 100 * wilson_low(competitor_only_responses, citing_responses) > project_gap_share_pct)))::int as wrong,
         (count(*) filter (where is_competitor_domain and citing_responses > 0))::int as rivals
       from marts.source_opportunities`);
     expect(counts?.wrong).toBe(0);
@@ -373,8 +384,8 @@ describe('marts.prompt_opportunities and marts.competitor_gaps', () => {
     const bad = await rows(`
       select o.prompt_id, o.provider from marts.prompt_opportunities as o
       where o.opportunity_searches_per_month > o.demand * o.intent_weight
-         or (o.best_competitor_visibility > 0) <> (o.best_competitor is not null)
-         or o.position_weighted_visibility > o.visibility`);
+         or (o.best_competitor_visibility_pct > 0) <> (o.best_competitor is not null)
+         or o.position_weighted_visibility_pct > o.visibility_pct`);
     expect(bad).toEqual([]);
   });
 });

@@ -129,7 +129,7 @@ describe('build on a synced reference world', () => {
       max_sent: number;
       with_position: number;
     }>(`select count(*) as n, count(*) filter (where not within_rounding) as disagreeing,
-          max(abs(visibility_diff)) as max_vis, max(abs(position_diff)) as max_pos,
+          max(abs(visibility_diff_pp)) as max_vis, max(abs(position_diff)) as max_pos,
           max(abs(sentiment_diff)) as max_sent, count(position_diff) as with_position
         from marts.api_reconciliation`);
     const [expected] = await rows<{ n: number }>(
