@@ -12,10 +12,10 @@ parameters:
   from: {type: DATE, default: null, description: "first completion day; no lower bound when omitted"}
   to: {type: DATE, default: null, description: "last completion day; no upper bound when omitted"}
 columns:
-  action_id: the action
-  project_id: project id
   project_name: project name (the API's, as staging.projects has it now)
+  project_id: project id
   title: the action's title
+  action_id: the action
   completed_at: when it reached completed (UTC)
   scope: targeted or project
   targeted_prompts: prompts in scope (n_treated_prompts from a causal estimator)
@@ -28,10 +28,10 @@ columns:
   after_to: last day of the after window (null while it has not begun)
   before_responses: answers of the targeted prompts before (n)
   before_mentions: of which naming the own brand
-  before_visibility: before_mentions / before_responses (0..1)
+  before_visibility_pct: 100 × before_mentions / before_responses
   after_responses: answers of the targeted prompts after (n)
   after_mentions: of which naming the own brand
-  after_visibility: after_mentions / after_responses (0..1)
+  after_visibility_pct: 100 × after_mentions / after_responses
   "effect_pp, delta_pp, net_delta_pp, …": the mart's estimate(s) in percentage points, each with its `_ci_low_pp` / `_ci_high_pp` interval where the mart has one
   significant: the effect's interval excludes 0
   method: how the mart estimated the effect
@@ -44,13 +44,15 @@ columns:
   status: measured, awaiting_data or no_baseline
 */
 select
-  project_id,
   (select any_value(p.project_name) from staging.projects p where p.project_id = action_impact.project_id) as project_name,
+  project_id,
+  title,
+  action_id,
   columns(c -> c in (
-    'action_id', 'title', 'completed_at', 'scope', 'targeted_prompts', 'n_treated_prompts',
+    'completed_at', 'scope', 'targeted_prompts', 'n_treated_prompts',
     'n_control_prompts', 'control_prompts', 'before_from', 'before_to', 'after_from', 'after_to',
-    'before_responses', 'before_mentions', 'before_visibility', 'after_responses', 'after_mentions',
-    'after_visibility', 'effect_pp', 'effect_ci_low_pp', 'effect_ci_high_pp', 'delta_pp', 'delta_ci_low_pp',
+    'before_responses', 'before_mentions', 'before_visibility_pct', 'after_responses', 'after_mentions',
+    'after_visibility_pct', 'effect_pp', 'effect_ci_low_pp', 'effect_ci_high_pp', 'delta_pp', 'delta_ci_low_pp',
     'delta_ci_high_pp', 'control_delta_pp', 'net_delta_pp', 'net_delta_ci_low_pp', 'net_delta_ci_high_pp',
     'significant', 'method', 'expected_impact_min', 'expected_impact_max', 'vs_expected', 'p_positive',
     'p_within_expected', 'days_to_decide', 'status'))

@@ -18,14 +18,14 @@ description: |
   - share of voice (tracked brands): 100 × the brand's answers / the tracked brands' mentions over each window,
     from marts.share_of_voice_daily; its change in points, without a test.
 
-  Rates are percentages rounded to 1 decimal, changes in points. Rows per project and period in rank order:
+  Rates are percentages, changes in points (CSV and Markdown round them to 1 decimal, JSON keeps them whole). Rows per project and period in rank order:
   significant changes first, largest first (`rank`).
 parameters:
   project: {type: VARCHAR, default: null, description: "project id or name; all projects when omitted"}
   to: {type: DATE, default: null, description: "the day the windows end on; the newest complete day of each project when omitted"}
 columns:
-  project_id: project id
   project_name: project name (the API's, as staging.projects has it now)
+  project_id: project id
   period: "day (since yesterday) | week (7 days against the 7 before) | month (28 days against the 28 before)"
   rank: 1 = the first row of the project and period (significant first, then the largest change)
   brand_name: brand name
@@ -174,8 +174,8 @@ sov as (
   join sov_totals as t using (team_id, project_id, provider, period)
 )
 select
-  c.project_id,
   (select any_value(p.project_name) from staging.projects p where p.project_id = c.project_id) as project_name,
+  c.project_id,
   c.period,
   row_number() over (
     partition by c.team_id, c.project_id, c.period
@@ -191,17 +191,17 @@ select
   c.date_to - c.days as prev_to,
   c.responses,
   c.responses_prev,
-  round(c.visibility_pct, 1) as visibility_pct,
-  round(c.visibility_prev_pct, 1) as visibility_prev_pct,
-  round(c.change_pp, 1) as change_pp,
-  round(c.change_ci_low_pp, 1) as change_ci_low_pp,
-  round(c.change_ci_high_pp, 1) as change_ci_high_pp,
+  c.visibility_pct,
+  c.visibility_prev_pct,
+  c.change_pp,
+  c.change_ci_low_pp,
+  c.change_ci_high_pp,
   coalesce(c.significant, false) as significant,
-  round(c.p_value, 4) as p_value,
-  round(c.mde_pp, 1) as mde_pp,
-  round(s.sov_pct, 1) as sov_pct,
-  round(s.sov_prev_pct, 1) as sov_prev_pct,
-  round(s.sov_pct - s.sov_prev_pct, 1) as sov_change_pp,
+  c.p_value,
+  c.mde_pp,
+  s.sov_pct,
+  s.sov_prev_pct,
+  s.sov_pct - s.sov_prev_pct as sov_change_pp,
   c.brand_id
 from changes as c
 left join sov as s

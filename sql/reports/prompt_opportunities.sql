@@ -13,47 +13,42 @@ description: |
 parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
 columns:
-  project_id: project id
   project_name: project name (the API's, as staging.projects has it now)
+  project_id: project id
   provider: AI provider id, or all
   list: win (a competitor leads beyond sampling noise) or defend (none is shown to lead)
   score_rank: 1 = best score of the project on this provider within its list
-  prompt_id: prompt
   prompt_content: the prompt's current text
+  prompt_id: prompt
   window_from: first day of the window
   window_to: last day of the window
   opportunity_searches_per_month: "win: demand × intent_weight × gap_ci_low_pp / 100, in searches per month; 0 on defend rows"
-  defend_searches_per_month: "defend: demand × intent_weight × visibility, in searches per month; empty on win rows"
+  defend_searches_per_month: "defend: demand × intent_weight × visibility_pct / 100, in searches per month; empty on win rows"
   gap_pp: best competitor's visibility − the brand's, percentage points (> 0 when the competitor leads)
   gap_ci_low_pp: Newcombe 95% lower bound of gap_pp
   gap_ci_high_pp: Newcombe 95% upper bound of gap_pp
   prompt_responses: the prompt's answers over all providers in the window (at least 30 to be listed)
   responses: answers in the window (n)
-  brand_mentions: answers naming the own brand (numerator of visibility)
-  visibility: brand_mentions / responses (0..1)
-  visibility_ci_low: Wilson 95% lower bound (0..1)
-  visibility_ci_high: Wilson 95% upper bound (0..1)
+  brand_mentions: answers naming the own brand (numerator of visibility_pct)
+  visibility_pct: 100 × brand_mentions / responses
+  visibility_ci_low_pct: Wilson 95% lower bound, percent
+  visibility_ci_high_pct: Wilson 95% upper bound, percent
   best_competitor: the tracked competitor named in most answers
-  best_competitor_mentions: answers naming it (numerator of best_competitor_visibility)
-  best_competitor_visibility: best_competitor_mentions / responses (0..1)
-  best_competitor_visibility_ci_low: Wilson 95% lower bound of best_competitor_visibility
-  best_competitor_visibility_ci_high: Wilson 95% upper bound of best_competitor_visibility
+  best_competitor_mentions: answers naming it (numerator of best_competitor_visibility_pct)
+  best_competitor_visibility_pct: 100 × best_competitor_mentions / responses
+  best_competitor_visibility_ci_low_pct: Wilson 95% lower bound of best_competitor_visibility_pct
+  best_competitor_visibility_ci_high_pct: Wilson 95% upper bound of best_competitor_visibility_pct
   demand: estimated monthly search demand (searches per month)
   demand_imputed: demand is the project's median, not the prompt's own (the prompt has none in the overview)
   intent: the prompt's intent
 */
 select
-  project_id, (select any_value(p.project_name) from staging.projects p where p.project_id = prompt_opportunities.project_id) as project_name,
-  provider, list, score_rank, prompt_id, prompt_content, window_from, window_to,
-  round(opportunity_searches_per_month, 2) as opportunity_searches_per_month,
-  round(defend_searches_per_month, 2) as defend_searches_per_month,
-  round(gap_pp, 1) as gap_pp, round(gap_ci_low_pp, 1) as gap_ci_low_pp, round(gap_ci_high_pp, 1) as gap_ci_high_pp,
-  prompt_responses, responses, brand_mentions, round(visibility, 4) as visibility,
-  round(wilson_low(brand_mentions, responses), 4) as visibility_ci_low,
-  round(wilson_high(brand_mentions, responses), 4) as visibility_ci_high,
-  best_competitor, best_competitor_mentions, round(best_competitor_visibility, 4) as best_competitor_visibility,
-  round(best_competitor_visibility_ci_low, 4) as best_competitor_visibility_ci_low,
-  round(best_competitor_visibility_ci_high, 4) as best_competitor_visibility_ci_high,
+  (select any_value(p.project_name) from staging.projects p where p.project_id = prompt_opportunities.project_id) as project_name, project_id,
+  provider, list, score_rank, prompt_content, prompt_id, window_from, window_to,
+  opportunity_searches_per_month, defend_searches_per_month, gap_pp, gap_ci_low_pp, gap_ci_high_pp,
+  prompt_responses, responses, brand_mentions, visibility_pct, visibility_ci_low_pct, visibility_ci_high_pct,
+  best_competitor, best_competitor_mentions, best_competitor_visibility_pct, best_competitor_visibility_ci_low_pct,
+  best_competitor_visibility_ci_high_pct,
   demand, demand_imputed, intent
 from marts.prompt_opportunities
 where is_listed and ($project is null or project_id = $project)

@@ -17,12 +17,12 @@ parameters:
   from: {type: DATE, default: null, description: "first day counted; 6 days before the last day counted when omitted (7 days)"}
   to: {type: DATE, default: null, description: "last day counted; each project's last complete day when omitted"}
 columns:
-  project_id: project id
   project_name: project name (the API's, as staging.projects has it now)
+  project_id: project id
   provider: AI provider id, or all
   rank: 1 = most answers naming the brand (brand_responses), ties by name
-  brand_key: the brand (tracked brand id, or name:<lower-case name> for untracked brands)
   brand_name: brand name
+  brand_key: the brand (tracked brand id, or name:<lower-case name> for untracked brands)
   is_own_brand: the project's own brand
   is_tracked: a tracked brand (own brand or active competitor)
   responses: answers of the project over the range (n)
@@ -96,32 +96,32 @@ totals as (
   from per_brand
 )
 select
-  t.project_id,
   (select any_value(p.project_name) from staging.projects p where p.project_id = t.project_id) as project_name,
+  t.project_id,
   t.provider,
   row_number() over (partition by t.project_id, t.provider order by t.brand_responses desc, t.brand_name) as rank,
-  t.brand_key,
   t.brand_name,
+  t.brand_key,
   t.is_own_brand,
   t.is_tracked,
   a.responses::bigint as responses,
   t.brand_responses::bigint as brand_responses,
   t.all_mentions_total::bigint as all_mentions_total,
-  round(100 * t.brand_responses / nullif(t.all_mentions_total, 0), 2) as sov_all_pct,
-  round(100 * share_low(t.brand_responses, t.all_mentions_total, t.brand_co_mentions, a.mentions_sq_total, a.responses), 2)
+  100 * t.brand_responses / nullif(t.all_mentions_total, 0) as sov_all_pct,
+  100 * share_low(t.brand_responses, t.all_mentions_total, t.brand_co_mentions, a.mentions_sq_total, a.responses)
     as sov_all_ci_low_pct,
-  round(100 * share_high(t.brand_responses, t.all_mentions_total, t.brand_co_mentions, a.mentions_sq_total, a.responses), 2)
+  100 * share_high(t.brand_responses, t.all_mentions_total, t.brand_co_mentions, a.mentions_sq_total, a.responses)
     as sov_all_ci_high_pct,
   t.tracked_brand_responses::bigint as tracked_brand_responses,
   case when t.is_tracked then t.tracked_mentions_total::bigint end as tracked_mentions_total,
-  case when t.is_tracked then round(100 * t.tracked_brand_responses / nullif(t.tracked_mentions_total, 0), 2) end as sov_tracked_pct,
-  case when t.is_tracked then round(100 * share_low(t.tracked_brand_responses, t.tracked_mentions_total,
-    t.tracked_co_mentions, a.tracked_mentions_sq_total, a.responses), 2) end as sov_tracked_ci_low_pct,
-  case when t.is_tracked then round(100 * share_high(t.tracked_brand_responses, t.tracked_mentions_total,
-    t.tracked_co_mentions, a.tracked_mentions_sq_total, a.responses), 2) end as sov_tracked_ci_high_pct,
-  round(100 * t.brand_responses / nullif(a.responses, 0), 2) as visibility_pct,
-  round(100 * wilson_low(t.brand_responses, a.responses), 2) as visibility_ci_low_pct,
-  round(100 * wilson_high(t.brand_responses, a.responses), 2) as visibility_ci_high_pct,
+  case when t.is_tracked then 100 * t.tracked_brand_responses / nullif(t.tracked_mentions_total, 0) end as sov_tracked_pct,
+  case when t.is_tracked then 100 * share_low(t.tracked_brand_responses, t.tracked_mentions_total,
+    t.tracked_co_mentions, a.tracked_mentions_sq_total, a.responses) end as sov_tracked_ci_low_pct,
+  case when t.is_tracked then 100 * share_high(t.tracked_brand_responses, t.tracked_mentions_total,
+    t.tracked_co_mentions, a.tracked_mentions_sq_total, a.responses) end as sov_tracked_ci_high_pct,
+  100 * t.brand_responses / nullif(a.responses, 0) as visibility_pct,
+  100 * wilson_low(t.brand_responses, a.responses) as visibility_ci_low_pct,
+  100 * wilson_high(t.brand_responses, a.responses) as visibility_ci_high_pct,
   f.date_from,
   f.date_to,
   f.days_partial,

@@ -13,11 +13,11 @@ parameters:
   project: {type: VARCHAR, default: null, description: "project id; all projects when omitted"}
   to: {type: DATE, default: null, description: "the day whose week is compared; the newest day of each project when omitted"}
 columns:
-  project_id: project id
   project_name: project name (the API's, as staging.projects has it now)
+  project_id: project id
   date: last day of the current 7-day window
-  brand_id: tracked brand
   brand_name: brand name
+  brand_id: tracked brand
   is_own_brand: the project's own brand
   provider: AI provider id, or all
   responses_7d: answers in the last 7 days (n)
@@ -43,10 +43,13 @@ with last_day as (
   group by project_id
 )
 select
-  t.project_id,
   (select any_value(p.project_name) from staging.projects p where p.project_id = t.project_id) as project_name,
+  t.project_id,
+  t.date,
+  t.brand_name,
+  t.brand_id,
   columns(c -> c in (
-    'date', 'brand_id', 'brand_name', 'is_own_brand', 'provider', 'responses_7d', 'mentions_7d',
+    'is_own_brand', 'provider', 'responses_7d', 'mentions_7d',
     'visibility_7d_pct', 'responses_prev_7d', 'mentions_prev_7d', 'visibility_prev_7d_pct', 'wow_delta_pp',
     'wow_ci_low_pp', 'wow_ci_high_pp', 'wow_significant', 'wow_mde_pp', 'wow_flag', 'wow_alert', 'complete_window',
     'measurement_change'))

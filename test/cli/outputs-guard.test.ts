@@ -130,7 +130,7 @@ describe('report --out', () => {
   it('still writes anywhere else', async () => {
     const out = join(world.dir, 'reports', 'weekly.csv');
     expect((await vwh('report', 'weekly_visibility', '--db', db, '--format', 'csv', '--out', out)).code).toBe(0);
-    expect(readFileSync(out, 'utf8')).toMatch(/^project_id,project_name,week_start/);
+    expect(readFileSync(out, 'utf8')).toMatch(/^project_name,project_id,week_start/);
   });
 });
 

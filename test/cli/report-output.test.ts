@@ -76,20 +76,20 @@ describe('vwh report output', () => {
     expect(byName.stdout).toBe(byId.stdout);
     const rows = byId.stdout.trim().split('\r\n').slice(1);
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(row.startsWith(`${first.id},${first.name},`)).toBe(true);
+    for (const row of rows) expect(row.startsWith(`${first.name},${first.id},`)).toBe(true);
     const unknown = await report(['weekly_visibility', '--project', 'No Such Brand']);
     expect(unknown.code).toBe(64);
     for (const p of projects) expect(unknown.stderr).toContain(`${JSON.stringify(p.name)} (${p.id})`);
   });
 
-  it('every report has the project name beside the project id in every row', async () => {
+  it('every report leads with the project name, then the project id, in every row (names before ids)', async () => {
     const names = new Map(projects.map((p) => [p.id, p.name]));
     for (const name of loadReports().keys()) {
       const out = join(t.dir, `${name}.json`);
       await writeReport({ db: t.db, name, format: 'json', out });
       const rows = JSON.parse(readFileSync(out, 'utf8')) as Array<Record<string, unknown>>;
       for (const row of rows) {
-        expect(Object.keys(row).slice(0, 2), name).toEqual(['project_id', 'project_name']);
+        expect(Object.keys(row).slice(0, 2), name).toEqual(['project_name', 'project_id']);
         expect(row.project_name, name).toBe(names.get(String(row.project_id)));
       }
     }

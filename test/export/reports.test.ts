@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VwhError } from '../../src/core/errors.js';
 import { uniqueLabels } from '../../src/export/html/chart-parts.js';
 import { exportArrow, loadReports, writeHtmlReport, writeReport } from '../../src/export/index.js';
+import { peopleDecimals } from '../../src/export/reports/precision.js';
 import { Database } from '../../src/warehouse/duckdb.js';
 import { tempDir } from '../fixtures.js';
 import { buildExportWorld, CHROMIUM, type ExportWorld, type HtmlFigure, readHtmlSections } from './support.js';
@@ -106,11 +107,17 @@ describe('reports', () => {
       const objects = JSON.parse(readFileSync(join(out, `${name}.json`), 'utf8')) as Record<string, unknown>[];
       expect(rows).toHaveLength(objects.length);
       expect(header).toEqual(Object.keys(objects[0] ?? {}));
-      // every CSV cell is the JSON value as text (dates ISO, booleans true/false, null empty)
+      // every CSV cell is the JSON value as text (dates ISO, booleans true/false, null empty), a fraction rounded to
+      // the decimals a person reads (JSON keeps them all)
       rows.forEach((row, r) => {
         row.forEach((cell, c) => {
-          const value = objects[r]?.[header?.[c] ?? ''];
-          if (typeof value === 'number') expect(Number(cell)).toBe(value);
+          const column = header?.[c] ?? '';
+          const value = objects[r]?.[column];
+          if (typeof value === 'number' && !Number.isInteger(value)) {
+            const decimals = peopleDecimals(column);
+            expect(cell.split('.')[1]?.length ?? 0, `${name}.${column} ${cell}`).toBeLessThanOrEqual(decimals);
+            expect(Math.abs(Number(cell) - value)).toBeLessThanOrEqual(0.5 * 10 ** -decimals + 1e-9);
+          } else if (typeof value === 'number') expect(Number(cell)).toBe(value);
           else expect(cell).toBe(value === null ? '' : String(value));
         });
       });
@@ -516,8 +523,9 @@ describe('html report', () => {
         // source opportunities: how many are opportunities by the gap, and the 0–100 score named
         const [sources] = await q<{ gaps: number }>(`
           select (count(*) filter (where is_opportunity))::int as gaps from (
-            select is_opportunity from marts.source_opportunities where project_id = '${id}' and not is_own_domain
-            order by is_opportunity desc, score_rank, domain limit 10)`);
+            select is_opportunity from marts.source_opportunities
+            where project_id = '${id}' and not is_own_domain and not is_competitor_domain
+            order by score_rank limit 10)`);
         expect(caption('sources')).toContain(`the ${sources?.gaps} whose citing answers leave the brand out`);
         expect(caption('sources')).toContain('opportunity score (0–100');
         // action impact: the before and after windows as the mart has them, effects with one decimal

@@ -4,7 +4,7 @@
  * yesterday, this week and this month (every brand, all providers), with share of voice beside it.
  */
 import type { Chart } from './chart.js';
-import { fmt, horizontalBars, num } from './chart-parts.js';
+import { fmt, horizontalBars, num, people } from './chart-parts.js';
 import type { ProjectData, Row } from './data.js';
 
 /** How many moves the alerts chart shows. */
@@ -76,7 +76,7 @@ export function alertsChart(p: ProjectData): Chart {
         String(r.provider),
         periodOf(r),
         num(r.change_pp),
-        `${num(r.change_ci_low_pp)} to ${num(r.change_ci_high_pp)}`,
+        `${people(num(r.change_ci_low_pp))} to ${people(num(r.change_ci_high_pp))}`,
         r.mde_pp === null ? null : num(r.mde_pp),
         r.significant === true ? 'yes' : 'no',
         num(r.visibility_pct),
@@ -130,7 +130,7 @@ export function changesChart(p: ProjectData): Chart {
         num(r.visibility_pct),
         num(r.visibility_prev_pct),
         num(r.change_pp),
-        `${num(r.change_ci_low_pp)} to ${num(r.change_ci_high_pp)}`,
+        `${people(num(r.change_ci_low_pp))} to ${people(num(r.change_ci_high_pp))}`,
         r.significant === true ? 'yes' : 'no',
         r.mde_pp === null ? null : num(r.mde_pp),
         num(r.responses),

@@ -2,6 +2,7 @@
  * What the HTML report's chart functions share: the palette, the figures as captions write them, error bars and
  * intervals as custom series (ECharts has neither), horizontal bars with their labels.
  */
+import { PEOPLE_DECIMALS } from '../reports/precision.js';
 import type { Row } from './data.js';
 import type { ChartOption } from './svg.js';
 
@@ -27,6 +28,8 @@ export const base = { color: COLORS, aria: { enabled: true }, textStyle: { fontF
 
 export const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0));
 export const fmt = (n: number) => n.toLocaleString('en-US');
+/** A percentage or points as a person reads them: 42.3 (reports/precision.ts). */
+export const people = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: PEOPLE_DECIMALS });
 export const sum = (rows: Row[], key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
 /** The smallest and largest value of a column: "28" or "1–25". */
 export function span(rows: Row[], key: string): string {

@@ -110,14 +110,14 @@ select action_id, title, strftime(completed_at, '%Y-%m-%d') as completed_on, sta
        (before_to - before_from + 1)::bigint as before_days, (after_to - after_from + 1)::bigint as after_days,
        (after_from - cast(completed_at as date))::bigint as ramp_days,
        before_responses, before_mentions, after_responses, after_mentions,
-       round(100 * before_visibility, 2) as before_pct,
+       round(before_visibility_pct, 2) as before_pct,
        round(100 * wilson_low(before_mentions, before_responses), 2) as before_ci_low,
        round(100 * wilson_high(before_mentions, before_responses), 2) as before_ci_high,
-       round(100 * after_visibility, 2) as after_pct,
+       round(after_visibility_pct, 2) as after_pct,
        round(100 * wilson_low(after_mentions, after_responses), 2) as after_ci_low,
        round(100 * wilson_high(after_mentions, after_responses), 2) as after_ci_high,
        round(control_delta_pp, 1) as control_delta_pp,
-       round(100 * before_visibility + control_delta_pp, 2) as without_pct
+       round(before_visibility_pct + control_delta_pp, 2) as without_pct
 from marts.action_impact
 where project_id = $project and status = 'measured'
   and ($from is null or completed_at::date >= $from::date) and ($to is null or completed_at::date <= $to::date)

@@ -3,7 +3,7 @@
  */
 import type { Plain } from '../reports/formats.js';
 import type { Chart } from './chart.js';
-import { fmt, horizontalBars, nRange, num, sum } from './chart-parts.js';
+import { fmt, horizontalBars, nRange, num, people, sum } from './chart-parts.js';
 import type { ProjectData } from './data.js';
 
 /**
@@ -25,7 +25,7 @@ export function sourceChart(p: ProjectData): Chart {
     caption:
       `Domains AI answers cite, top ${rows.length}: the ${gaps} whose citing answers leave the brand out for a ` +
       'competitor more often than the project’s answers do (beyond sampling) first, then the others; bars are the ' +
-      `opportunity score (0–100: reach × gap × category weight)` +
+      `opportunity score (0–100, the project’s best domain 100: reach × gap × category weight)` +
       (addressed ? `; ${addressed} marked ✓ were targeted by a completed action` : '') +
       `; window ${rows[0]?.window_from ?? '–'} to ${rows[0]?.window_to ?? '–'}${sourceWindowNote(p, rows[0]?.window_to)}, ` +
       `n = ${fmt(num(rows[0]?.responses))} answers.`,
@@ -43,8 +43,8 @@ export function sourceChart(p: ProjectData): Chart {
         'score (0–100)',
         'citing answers',
         'answers (n)',
-        'gap share',
-        'gap share, project',
+        'gap share %',
+        'gap share %, project',
         'opportunity',
         'completed action',
       ],
@@ -55,8 +55,8 @@ export function sourceChart(p: ProjectData): Chart {
         num(r.opportunity_score),
         num(r.citing_responses),
         num(r.responses),
-        num(r.gap_share),
-        num(r.project_gap_share),
+        num(r.gap_share_pct),
+        num(r.project_gap_share_pct),
         r.is_opportunity === true ? 'yes' : 'no',
         (r.addressed_by_action as string | null) ?? null,
       ]),
@@ -106,7 +106,7 @@ export function promptChart(p: ProjectData): Chart {
         r.best_competitor as string | null,
         num(r.best_competitor_mentions),
         num(r.gap_pp),
-        `${num(r.gap_ci_low_pp)} to ${num(r.gap_ci_high_pp)}`,
+        `${people(num(r.gap_ci_low_pp))} to ${people(num(r.gap_ci_high_pp))}`,
       ]),
     },
   };

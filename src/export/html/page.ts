@@ -1,4 +1,6 @@
 /** The HTML report's page: one self-contained document, styles inline, charts as inline SVG, no external reference. */
+
+import { PEOPLE_DECIMALS } from '../reports/precision.js';
 import type { Chart } from './chart.js';
 import { renderSvg } from './svg.js';
 
@@ -11,7 +13,7 @@ export function escapeHtml(text: string): string {
 function cell(value: string | number | boolean | null): string {
   if (value === null) return '<td class="null">–</td>';
   if (typeof value === 'number')
-    return `<td class="num">${value.toLocaleString('en-US', { maximumFractionDigits: 4 })}</td>`;
+    return `<td class="num">${value.toLocaleString('en-US', { maximumFractionDigits: PEOPLE_DECIMALS })}</td>`;
   return `<td>${escapeHtml(String(value))}</td>`;
 }
 

@@ -1,9 +1,11 @@
 /**
  * A report's rows as JSON or Markdown (CSV is DuckDB's own writer: reports/run.ts). Values are made plain first (`plainValue`): days as
- * `YYYY-MM-DD`, instants as ISO 8601 UTC (`2026-09-26T13:00:00Z`), integers exact, lists as JSON.
+ * `YYYY-MM-DD`, instants as ISO 8601 UTC (`2026-09-26T13:00:00Z`), integers exact, lists as JSON. JSON keeps every
+ * decimal; Markdown, read by people, rounds fractional columns as precision.ts says.
  */
 import { DuckDBTypeId } from '@duckdb/node-api';
 import type { Report } from './catalog.js';
+import { isFractional, peopleDecimals, roundForPeople } from './precision.js';
 
 export { REPORT_FORMATS, type ReportFormat } from './format-names.js';
 
@@ -62,9 +64,16 @@ export function toMarkdown(result: ReportResult, report: Report, applied: Record
     `| ${result.columns.map(cell).join(' | ')} |`,
     `| ${result.columns.map((_, i) => (isNumeric(result.typeIds[i]) ? '---:' : '---')).join(' | ')} |`,
   ];
+  const decimals = result.columns.map((c, i) => (isFractional(result.typeIds[i]) ? peopleDecimals(c) : undefined));
   for (const row of result.rows) {
     out.push(
-      `| ${row.map((v, i) => cell(text(plainValue(v, result.typeIds[i] ?? DuckDBTypeId.VARCHAR)))).join(' | ')} |`,
+      `| ${row
+        .map((v, i) => {
+          const plain = plainValue(v, result.typeIds[i] ?? DuckDBTypeId.VARCHAR);
+          const d = decimals[i];
+          return cell(text(d !== undefined && typeof plain === 'number' ? roundForPeople(plain, d) : plain));
+        })
+        .join(' | ')} |`,
     );
   }
   return `${out.join('\n')}\n`;

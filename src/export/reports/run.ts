@@ -13,6 +13,7 @@ import type { ExportSummary } from '../summary.js';
 import { findReport, loadReports, type Report } from './catalog.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportResult, toJson, toMarkdown } from './formats.js';
 import { bindParameters, outsideDataNote, type ReportParameters } from './parameters.js';
+import { isFractional, peopleDecimals } from './precision.js';
 
 export interface WriteReportOptions extends ReportParameters {
   db: string;
@@ -106,7 +107,7 @@ async function copyCsv(
   try {
     let result: Awaited<ReturnType<Database['connection']['run']>>;
     try {
-      const sql = params.rawCsv ? report.sql : await neutralizedSql(db, report.sql, bound.values);
+      const sql = await peopleSql(db, report.sql, bound.values, !params.rawCsv);
       result = await db.connection.run(
         `COPY (${sql}) TO ${quoteLiteral(tmp)}
            (FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NEW_LINE '\r\n',
@@ -128,18 +129,27 @@ async function copyCsv(
 }
 
 /**
- * CSV injection (OWASP): a spreadsheet runs a cell that starts with `=`, `+`, `-`, `@`, tab or CR as a formula, so
- * API text such as a competitor named `=HYPERLINK("http://evil.example","click")` became a live link. `sql` with each
- * text column's such cells prefixed by a single quote, which spreadsheets show as text; numbers, days and instants are
- * not text and stay as they are (a negative number is still a number). `--raw-csv` skips it.
+ * `sql` as a person reads it in a spreadsheet: each fractional column rounded to the decimals precision.ts gives its
+ * name (42.3 %, not 42.2764227642), and, with `neutralize`, each text column guarded against CSV injection (OWASP):
+ * a spreadsheet runs a cell that starts with `=`, `+`, `-`, `@`, tab or CR as a formula, so API text such as a
+ * competitor named `=HYPERLINK("http://evil.example","click")` became a live link; such cells get a single quote
+ * first, which spreadsheets show as text. Numbers, days and instants are not text and stay as they are (a negative
+ * number is still a number). `--raw-csv` skips the guard, not the rounding.
  */
-export async function neutralizedSql(db: Database, sql: string, values: Record<string, DuckDBValue>): Promise<string> {
+export async function peopleSql(
+  db: Database,
+  sql: string,
+  values: Record<string, DuckDBValue>,
+  neutralize: boolean,
+): Promise<string> {
   // the columns and their types, from the query planned with its parameters and no rows read
   const empty = await db.connection.runAndReadAll(`SELECT * FROM (${sql}) LIMIT 0`, values);
   const types = empty.columnTypes();
   const columns = empty.columnNames().map((column, i) => {
     const name = quoteIdent(column);
-    return types[i]?.typeId === DuckDBTypeId.VARCHAR
+    const typeId = types[i]?.typeId;
+    if (isFractional(typeId)) return `round(${name}, ${peopleDecimals(column)}) AS ${name}`;
+    return neutralize && typeId === DuckDBTypeId.VARCHAR
       ? `CASE WHEN left(${name}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${name} ELSE ${name} END AS ${name}`
       : name;
   });
