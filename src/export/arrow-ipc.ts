@@ -4,12 +4,12 @@
  * as the writer produces them (FileSink), so memory stays bounded whatever the table's size.
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { JSDuckDBValueConverter } from '@duckdb/node-api';
 import { AsyncByteQueue, Field, makeData, RecordBatch, RecordBatchFileWriter, Schema, Struct } from 'apache-arrow';
 import { ensureWritableDir, type GuardedInput } from '../core/folders.js';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
 import type { Database } from '../warehouse/duckdb.js';
+import { JSDuckDBValueConverter } from '../warehouse/duckdb-api.js';
 import { type ArrowColumn, arrowColumn } from './arrow-columns.js';
 import { withHeartbeat } from './heartbeat.js';
 import { inside, tempBeside } from './paths.js';

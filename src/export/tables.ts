@@ -1,7 +1,8 @@
 /** Which warehouse relations an export writes, and their columns. */
-import { listValue } from '@duckdb/node-api';
+
 import { VwhError } from '../core/errors.js';
 import type { Database } from '../warehouse/duckdb.js';
+import { listValue } from '../warehouse/duckdb-api.js';
 import { checkSegment } from './paths.js';
 import type { SourceColumn } from './portable-types.js';
 

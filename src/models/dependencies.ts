@@ -1,4 +1,4 @@
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance } from '../warehouse/duckdb-api.js';
 import { type ColumnsRead, columnsRead } from './columns-read.js';
 import { TextMemo } from './parse-cache.js';
 import { PARSE_MACROS, substituteMacros } from './sql-text.js';

@@ -16,8 +16,8 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { version as duckdbVersion } from '@duckdb/node-api';
 import { makeFolders } from '../core/folders.js';
+import { version as duckdbVersion } from '../warehouse/duckdb-api.js';
 
 /** The cache file's name in the target folder (beside manifest.json). */
 export const PARSE_CACHE_FILE = 'partial_parse.json';

@@ -2,8 +2,9 @@
  * The DuckDB chunk encoder: a raw table's rows written into the appender's data chunks column by column, each value in
  * its column's wire type (the appender casts it to the column's own type).
  */
-import { BOOLEAN, DATE, DOUBLE, DuckDBDataChunk, type DuckDBType, LIST, TIMESTAMP, VARCHAR } from '@duckdb/node-api';
-import bindings from '@duckdb/node-bindings';
+import type { DuckDBType } from '@duckdb/node-api';
+import type { Vector } from '@duckdb/node-bindings';
+import { BOOLEAN, bindings, DATE, DOUBLE, DuckDBDataChunk, LIST, TIMESTAMP, VARCHAR } from './duckdb-api.js';
 import type { RawRow, RunColumns } from './load-types.js';
 import type { Session } from './session.js';
 import { timestampMicros, wireDayNumber } from './wire-dates.js';
@@ -189,7 +190,7 @@ function fillChunk(
 
 /** A VARCHAR[] column: each row's (offset, length) entry, the child vector's strings and their NULLs. */
 function fillList(
-  vector: bindings.Vector,
+  vector: Vector,
   count: number,
   valueAt: (i: number) => Array<string | null> | null,
   setNull: (i: number) => void,

@@ -1,9 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, resolve } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { DEFAULT_DB_PATH } from '../core/defaults.js';
 import { VwhError } from '../core/errors.js';
 import { makeFolders } from '../core/folders.js';
+import { DuckDBInstance } from './duckdb-api.js';
 import { Session } from './session.js';
 
 // Defined apart from DuckDB so that `vwh --help` can show them without loading the binding.

@@ -2,8 +2,9 @@
  * What the HTML report shows, per project: the named reports' rows (so the page and the CSVs agree) and two
  * aggregates the reports do not have (visibility per provider over the range, gaps per competitor).
  */
-import { DuckDBTypeId } from '@duckdb/node-api';
+
 import type { Database } from '../../warehouse/duckdb.js';
+import { DuckDBTypeId } from '../../warehouse/duckdb-api.js';
 import { findReport, loadReports } from '../reports/catalog.js';
 import { type Plain, plainValue } from '../reports/formats.js';
 import type { ReportParameters } from '../reports/parameters.js';

@@ -3,7 +3,7 @@
  * `YYYY-MM-DD`, instants as ISO 8601 UTC (`2026-09-26T13:00:00Z`), integers exact, lists as JSON. JSON keeps every
  * decimal; Markdown, read by people, rounds fractional columns as precision.ts says.
  */
-import { DuckDBTypeId } from '@duckdb/node-api';
+import { DuckDBTypeId } from '../../warehouse/duckdb-api.js';
 import type { Report } from './catalog.js';
 import { isFractional, peopleDecimals, roundForPeople } from './precision.js';
 

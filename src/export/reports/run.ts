@@ -1,12 +1,13 @@
 /** `vwh report NAME`: one named report, its parameters bound, written atomically as CSV, JSON or Markdown. */
 import { readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBValue } from '@duckdb/node-api';
 import { VwhError } from '../../core/errors.js';
 import { ensureWritableFile, type GuardedInput } from '../../core/folders.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
 import { quoteIdent, quoteLiteral } from '../../core/sql.js';
 import { type Database, damagedFileError, isDamage } from '../../warehouse/duckdb.js';
+import { DuckDBTypeId } from '../../warehouse/duckdb-api.js';
 import { tempBeside, writeFileAtomic } from '../paths.js';
 import { withWarehouse } from '../source.js';
 import type { ExportSummary } from '../summary.js';

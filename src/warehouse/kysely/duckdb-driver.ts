@@ -1,5 +1,6 @@
-import { type DuckDBValue, timestampValue } from '@duckdb/node-api';
+import type { DuckDBValue } from '@duckdb/node-api';
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from 'kysely';
+import { timestampValue } from '../duckdb-api.js';
 import type { HeldSession, Session } from '../session.js';
 
 /**
