@@ -4,17 +4,16 @@
  * failure is a `USAGE` error (exit 64) naming the flag or variable and saying what a valid value looks like.
  */
 import { existsSync } from 'node:fs';
-import type * as z from 'zod';
 import { VwhError } from '../core/errors.js';
-import { checked, DbFile } from '../core/inputs.js';
+import { type Checker, checked, DbFileRule } from '../core/rules.js';
 
-/** A commander parser for a text flag. */
-export function textFlag<S extends z.ZodType>(name: string, schema: S): (value: string) => z.output<S> {
+/** A commander parser for a text flag (a zod schema of core/inputs, or a rule of core/rules: no zod). */
+export function textFlag<T>(name: string, schema: Checker<T>): (value: string) => T {
   return (value) => checked(name, schema, value);
 }
 
 /** A commander parser for a numeric flag: the text must be a number before the schema sees it. */
-export function numberFlag<S extends z.ZodType>(name: string, schema: S): (value: string) => z.output<S> {
+export function numberFlag<T>(name: string, schema: Checker<T>): (value: string) => T {
   // Text that is no number goes on as text, so that the message quotes what was typed.
   return (value) => {
     const n = Number(value);
@@ -27,7 +26,7 @@ export function numberFlag<S extends z.ZodType>(name: string, schema: S): (value
  * empty file (and a `target/` folder beside it).
  */
 export function existingWarehouse(name: string, path: unknown): string {
-  const file = checked(name, DbFile, path);
+  const file = checked(name, DbFileRule, path);
   if (!file.startsWith(':memory:') && !existsSync(file)) {
     throw new VwhError(
       'USAGE',

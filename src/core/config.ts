@@ -24,7 +24,11 @@ import {
   WebhookSecret,
   wholeNumber,
 } from './inputs.js';
+import { nearestKey } from './nearest.js';
 import { STREAM_NAMES } from './stream-names.js';
+
+// a mistyped field's nearest known one (a module of their own, without zod, for the commands that load no schema)
+export { editDistance, nearestKey } from './nearest.js';
 
 const Age = z.strictObject({
   count: wholeNumber(1).describe('how many periods'),
@@ -303,38 +307,6 @@ function unwrap(schema: unknown): unknown {
     next = def.innerType ?? def.element;
   }
   return next;
-}
-
-/** The known field a mistyped one most likely meant: one it starts or ends with, else the closest by edits (at most 3). */
-export function nearestKey(key: string, known: readonly string[]): string | undefined {
-  const lower = key.toLowerCase();
-  const affix = known
-    .filter((k) => k.length >= 2 && (lower.startsWith(k.toLowerCase()) || lower.endsWith(k.toLowerCase())))
-    .sort((a, b) => b.length - a.length)[0];
-  if (affix) return affix;
-  let best: { key: string; d: number } | undefined;
-  for (const k of known) {
-    const d = editDistance(lower, k.toLowerCase());
-    if (d <= 3 && (!best || d < best.d)) best = { key: k, d };
-  }
-  return best?.key;
-}
-
-/** Levenshtein distance: the edits from `a` to `b` (a mistyped field, a mistyped path). */
-export function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(
-        (row[j] ?? 0) + 1,
-        (next[j - 1] ?? 0) + 1,
-        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    row = next;
-  }
-  return row[b.length] ?? 0;
 }
 
 /** The key of a team: its env variable, its file, or (single-team runs) VWH_API_KEY / --key-file. */

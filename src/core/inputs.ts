@@ -3,17 +3,28 @@
  * fields alike. A flag and the config field it mirrors use the same schema, so a value that one rejects the other
  * does too, and every message says what a valid value looks like.
  */
-import { statSync } from 'node:fs';
 import * as z from 'zod';
 import { MAX_TIMER_MS } from './clock.js';
-import { isCalendarDay } from './days.js';
-import { shown, VwhError } from './errors.js';
+import { shown } from './errors.js';
+import {
+  type Checker,
+  checked,
+  dayProblem,
+  dbFileProblem,
+  isDirectory,
+  numberMessage,
+  timerMaxSeconds,
+  timerSecondsText,
+  wholeNumberText,
+} from './rules.js';
+
+export { checked };
 
 /** A calendar day that exists: `2026-02-28`, not `2026-02-30`. */
-export const Day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: (i) => `must be a day YYYY-MM-DD, got ${shown(i.input)}` })
-  .refine(isCalendarDay, { error: (i) => `must be a calendar day that exists, got ${shown(i.input)}` });
+export const Day = z.string().superRefine((v, ctx) => {
+  const problem = dayProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /**
  * The days the API's history can hold, for the days that drive requests (`--since`, `--until`, `--today`, the
@@ -28,18 +39,11 @@ export const ApiDay = Day.refine((v) => v >= FIRST_API_DAY && v <= LAST_API_DAY,
   error: (i) => `must be a day from ${FIRST_API_DAY} to ${LAST_API_DAY}, got ${shown(i.input)}`,
 });
 
-/**
- * A DuckDB file. Empty (an unset shell variable) would open an in-memory database that vanishes with the process,
- * so it is refused rather than reported as a successful sync.
- */
-export const DbFile = z
-  .string()
-  .refine((v) => v.trim() !== '', {
-    error: 'is empty (an unset variable?): give the path of the warehouse file, e.g. data/warehouse.duckdb',
-  })
-  .refine((v) => v.startsWith(':memory:') || !isDirectory(v), {
-    error: (i) => `is a directory (${shown(i.input)}); give the path of the warehouse file inside it`,
-  });
+/** A DuckDB file, not empty and not a folder (rules.ts: dbFileProblem). */
+export const DbFile = z.string().superRefine((v, ctx) => {
+  const problem = dbFileProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /** A duration such as `90m`, `26h` or `2d`, in milliseconds (`vwh status --check --max-age`). */
 export const Duration = z
@@ -76,12 +80,7 @@ export const ExistingDir = z.string().refine(isDirectory, {
 
 /** A whole number in `[min, max]`. */
 export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
-  return numberRule(
-    max === Number.MAX_SAFE_INTEGER ? `a whole number >= ${min}` : `a whole number from ${min} to ${max}`,
-  )
-    .int()
-    .min(min)
-    .max(max);
+  return numberRule(wholeNumberText(min, max)).int().min(min).max(max);
 }
 
 export { MAX_TIMER_MS };
@@ -98,11 +97,7 @@ export function timerMs(min: number) {
 
 /** A timeout in whole seconds from `min` to the longest Node's timers keep (2147483 s). */
 export function timerSeconds(min: number) {
-  const max = Math.floor(MAX_TIMER_MS / 1000);
-  return numberRule(`a whole number of seconds from ${min} to ${max} (about 24.8 days, the longest timer Node keeps)`)
-    .int()
-    .min(min)
-    .max(max);
+  return numberRule(timerSecondsText(min)).int().min(min).max(timerMaxSeconds());
 }
 
 /**
@@ -160,34 +155,14 @@ export const WebhookSecret = z.string().min(16, {
 
 /** A number schema whose every failure says the whole rule and the value given. */
 function numberRule(rule: string) {
-  return z.number({
-    error: (i) =>
-      `must be ${rule}, got ${typeof i.input === 'string' ? shown(i.input) : (JSON.stringify(i.input) ?? String(i.input))}`,
-  });
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** Checks `value` with `schema`; `name` says where the value came from (`--db`, `VWH_BASE_URL`, `baseUrl in …`). */
-export function checked<S extends z.ZodType>(name: string, schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
-  throw new VwhError('USAGE', `${name}${where} ${issue?.message ?? 'is invalid'}.`);
+  return z.number({ error: (i) => numberMessage(rule, i.input) });
 }
 
 /**
  * The first defined value among `sources` (`[where it came from, value]`, highest precedence first), checked with
  * the name of its source; `fallback` when none is defined.
  */
-export function resolved<S extends z.ZodType>(
+export function resolved<S extends z.ZodType & Checker<z.output<S>>>(
   schema: S,
   sources: ReadonlyArray<readonly [string, unknown]>,
   fallback?: z.output<S>,

@@ -1,7 +1,7 @@
 /** The warehouse as every export reads it: opened read-only, so an export never blocks or changes it. */
 import { existsSync } from 'node:fs';
 import { VwhError } from '../core/errors.js';
-import { DbFile } from '../core/inputs.js';
+import { DbFileRule } from '../core/rules.js';
 import { Database } from '../warehouse/duckdb.js';
 import { Session } from '../warehouse/session.js';
 
@@ -13,7 +13,7 @@ const SESSION_SETUP = "SET TimeZone = 'UTC'";
  * casts to TIMESTAMPTZ and the hive `month` must not depend on the machine's zone). Throws USAGE when no file.
  */
 export async function openForExport(path: string): Promise<Database> {
-  const valid = DbFile.safeParse(path);
+  const valid = DbFileRule.safeParse(path);
   if (!valid.success) throw new VwhError('USAGE', `--db ${valid.error.issues[0]?.message ?? 'is invalid'}.`);
   if (!existsSync(path)) {
     throw new VwhError(

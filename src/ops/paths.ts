@@ -6,9 +6,11 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { type ExportsSection, editDistance, loadConfig, type SyncConfig } from '../core/config.js';
+import type { ExportsSection, SyncConfig } from '../core/config.js';
+import { loadConfigLazily } from '../core/config-lazy.js';
 import { DEFAULT_DB_PATH } from '../core/defaults.js';
 import { type GuardedInput, type InputKind, refuseInputs } from '../core/folders.js';
+import { editDistance } from '../core/nearest.js';
 import { defaultTargetDir } from '../models/artifacts/write.js';
 import { lockPathFor } from './lock.js';
 
@@ -129,10 +131,10 @@ export function guardedInputs(dbPath: string, config: SyncConfig): GuardedInput[
  * when ./vwh.config.json is there and valid, those of the config's own warehouse. A config that does not load is the
  * run's business, not the report's: the defaults beside `--db` are still guarded.
  */
-export function guardedInputsOf(db: string): GuardedInput[] {
+export async function guardedInputsOf(db: string): Promise<GuardedInput[]> {
   let config: SyncConfig = {};
   try {
-    config = loadConfig(undefined);
+    config = await loadConfigLazily(undefined);
   } catch {
     // the defaults beside --db
   }

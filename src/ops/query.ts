@@ -5,8 +5,8 @@
  */
 import { VwhError } from '../core/errors.js';
 import { RESULT_FORMATS, type ResultFormat, resultSink } from '../export/result-text.js';
-import { lockedQuery } from '../warehouse/locked-query.js';
-import { chooseReadSource, describeReadSource } from './read-source.js';
+import { LOCKED_DOWN, queryLockedDown } from '../warehouse/locked-query.js';
+import { describeReadSource, openReadSource } from './read-source.js';
 
 export type QueryFormat = ResultFormat;
 
@@ -33,9 +33,10 @@ export async function runQuery(
   if (!RESULT_FORMATS.includes(flags.format)) {
     throw new VwhError('USAGE', `--format must be one of ${RESULT_FORMATS.join(', ')}, got ${flags.format}.`);
   }
-  const source = await chooseReadSource({ db: flags.db, published: flags.published });
+  // one open: the file that answers is chosen, its ledger read and the query run on the same locked-down instance
+  const { source, db } = await openReadSource({ db: flags.db, published: flags.published }, LOCKED_DOWN);
   note(describeReadSource(source));
   const sink = resultSink(flags.format, flags.maxRows, out);
-  await lockedQuery(source.path, sql, sink, flags.timeout);
+  await queryLockedDown(db, sql, sink, flags.timeout);
   return sink.end();
 }

@@ -7,7 +7,7 @@
  * open is the one case left that ends in DB_LOCKED (exit 4).
  */
 import { existsSync, statSync } from 'node:fs';
-import { loadConfig } from '../core/config.js';
+import { loadConfigLazily } from '../core/config-lazy.js';
 import { isVwhError, VwhError } from '../core/errors.js';
 import { Database } from '../warehouse/duckdb.js';
 import { describeHolder, runInProgress } from './lock.js';
@@ -36,14 +36,30 @@ export interface ReadSourceOptions {
 }
 
 /** The warehouse and published copy of a reader's flags: --db, else the config's (./vwh.config.json or --config). */
-export function readerPaths(flags: { db?: string | undefined; config?: string | undefined }): ReadSourceOptions {
-  const config = loadConfig(flags.config);
+export async function readerPaths(flags: {
+  db?: string | undefined;
+  config?: string | undefined;
+}): Promise<ReadSourceOptions> {
+  const config = await loadConfigLazily(flags.config);
   const db = dbPathOf(flags.db === undefined ? {} : { db: flags.db }, config);
   return { db, published: publishPathOf(db, config) };
 }
 
 /** Picks the file to read (see the module's comment); throws USAGE for a missing warehouse, DB_LOCKED without a copy. */
 export async function chooseReadSource(o: ReadSourceOptions): Promise<ReadSource> {
+  const { source, db } = await openReadSource(o, { access_mode: 'READ_ONLY' });
+  db.close();
+  return source;
+}
+
+/**
+ * chooseReadSource, keeping the chosen file open with DuckDB's `options` (which must make it read-only) for the
+ * caller to read and close: `vwh query` opens the file once, not once to choose it and again to query it.
+ */
+export async function openReadSource(
+  o: ReadSourceOptions,
+  options: Record<string, string> & { access_mode: 'READ_ONLY' },
+): Promise<{ source: ReadSource; db: Database }> {
   const warehouse = absolute(o.db);
   if (!warehouse.startsWith(':memory:') && !existsSync(warehouse)) {
     throw new VwhError(
@@ -51,11 +67,9 @@ export async function chooseReadSource(o: ReadSourceOptions): Promise<ReadSource
       `No warehouse at ${warehouse}. Fill one first (vwh run, or vwh sync), or point ${o.flag ?? '--db'} at an existing file.${nearbyNote(warehouse)}`,
     );
   }
+  let db: Database;
   try {
-    const run = await newestRun(warehouse);
-    // The warehouse opened, so no run holds it: a run the ledger still calls running was killed before its end.
-    if (run?.status === 'running') run.status = 'interrupted';
-    return { path: warehouse, kind: 'warehouse', warehouse, run, published_at: null, held_by: null };
+    db = await Database.open(warehouse, options);
   } catch (error) {
     if (!isVwhError(error) || error.code !== 'DB_LOCKED') throw error;
     const holder = runInProgress(warehouse);
@@ -71,15 +85,21 @@ export async function chooseReadSource(o: ReadSourceOptions): Promise<ReadSource
         cause: error,
       });
     }
-    return {
+    const copy = await Database.open(published, options);
+    const source: ReadSource = {
       path: published,
       kind: 'published',
       warehouse,
-      run: await newestRun(published),
+      run: await newestRunOrClose(copy),
       published_at: statSync(published).mtime.toISOString(),
       held_by: heldBy,
     };
+    return { source, db: copy };
   }
+  const run = await newestRunOrClose(db);
+  // The warehouse opened, so no run holds it: a run the ledger still calls running was killed before its end.
+  if (run?.status === 'running') run.status = 'interrupted';
+  return { source: { path: warehouse, kind: 'warehouse', warehouse, run, published_at: null, held_by: null }, db };
 }
 
 /** The one line (for stderr, so that stdout stays data) that says which file answers and as of which run. */
@@ -94,9 +114,8 @@ export function describeReadSource(s: ReadSource): string {
   return `vwh: ${s.warehouse} is held by ${s.held_by}; reading the published copy ${s.path}, ${run}published ${s.published_at}`;
 }
 
-/** The newest run of `path`'s ledger (null without one), read-only. Throws DB_LOCKED while a writer holds the file. */
-async function newestRun(path: string): Promise<ReadSource['run']> {
-  const db = await Database.open(path, { access_mode: 'READ_ONLY' });
+/** The newest run of the open file's ledger (null without one); closes the file when reading it fails. */
+async function newestRunOrClose(db: Database): Promise<ReadSource['run']> {
   try {
     const has = await db.session.all(
       "select 1 from duckdb_tables() where schema_name = 'ops' and table_name = 'pipeline_runs'",
@@ -108,8 +127,9 @@ async function newestRun(path: string): Promise<ReadSource['run']> {
          from ops.pipeline_runs where stage = 'run' order by started_at desc limit 1`,
     );
     return row ?? null;
-  } finally {
+  } catch (error) {
     db.close();
+    throw error;
   }
 }
 
@@ -121,7 +141,7 @@ export async function readerFile(
   flags: { db?: string | undefined; config?: string | undefined },
   note: (line: string) => void,
 ): Promise<string> {
-  const source = await chooseReadSource(readerPaths(flags));
+  const source = await chooseReadSource(await readerPaths(flags));
   note(describeReadSource(source));
   return source.path;
 }

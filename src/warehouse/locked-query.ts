@@ -5,12 +5,14 @@
  * locked, so no SET undoes either. DuckDB enforces all three, whatever the statement's text. The rows come back as
  * DuckDB's own text of each value (a DATE as `2026-11-24`, a DECIMAL exact), for export/result-text.ts to print.
  */
-import { type DuckDBDataChunk, DuckDBTypeId, JsonDuckDBValueConverter } from '@duckdb/node-api';
+
 import { DEFAULT_QUERY_TIMEOUT_S } from '../core/defaults.js';
 import { VwhError } from '../core/errors.js';
-import { Database, damagedFileError, isDamage } from './duckdb.js';
+import { type Database, damagedFileError, isDamage } from './duckdb.js';
+import { type DuckDBDataChunk, DuckDBTypeId, JsonDuckDBValueConverter } from './duckdb-api.js';
 
-const LOCKED_DOWN = {
+/** DuckDB's options of a locked-down open (see the module's comment). */
+export const LOCKED_DOWN: Record<string, string> & { access_mode: 'READ_ONLY' } = {
   access_mode: 'READ_ONLY',
   enable_external_access: 'false',
   autoinstall_known_extensions: 'false',
@@ -68,15 +70,15 @@ export interface RowSink {
  * its rows to `sink` chunk by chunk as DuckDB produces them: memory stays flat whatever the row count. One statement
  * only (a script's second result would be dropped without a word). A failing statement is a USAGE error saying why;
  * a damaged file a data error (exit 1) saying how to restore it; a query that ran out of time exit 1 naming
- * --timeout.
+ * --timeout. `db` is a file opened with LOCKED_DOWN (read-source's openReadSource); it is closed at the end.
  */
-export async function lockedQuery(
-  file: string,
+export async function queryLockedDown(
+  db: Database,
   sql: string,
   sink: RowSink,
   timeoutS: number = DEFAULT_QUERY_TIMEOUT_S,
 ): Promise<void> {
-  const db = await Database.open(file, LOCKED_DOWN);
+  const file = db.path;
   let timedOut = false;
   const timer =
     timeoutS > 0

@@ -6,8 +6,8 @@ import type { Command } from 'commander';
 import { DEFAULT_DB_PATH } from '../../core/defaults.js';
 import { exitCodesHelp } from '../../core/errors.js';
 import type { GuardedInput } from '../../core/folders.js';
-import { DbFile } from '../../core/inputs.js';
 import type { LogFormat, Logger } from '../../core/log.js';
+import { DbFileRule } from '../../core/rules.js';
 import { READER_HELP, textFlag } from '../validate.js';
 
 type ExportModule = typeof import('../../export/index.js');
@@ -66,7 +66,7 @@ export function register(program: Command): void {
         'only changed partitions are rewritten.',
     )
     .requiredOption('--out <dir>', 'the lake folder (created when missing; several writers may share it)')
-    .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFile), DEFAULT_DB_PATH)
+    .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFileRule), DEFAULT_DB_PATH)
     .option('--raw', 'also the raw.* tables')
     .option('--staging', 'also the staging.* views')
     .option('--tables <name...>', 'only these tables (name or schema.name)')
@@ -94,7 +94,7 @@ export function register(program: Command): void {
     .command('arrow')
     .description('Write each mart as an Arrow IPC file (Feather v2), DIR/<schema>.<table>.arrow, streamed in batches.')
     .requiredOption('--out <dir>', 'the output folder (created when missing)')
-    .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFile), DEFAULT_DB_PATH)
+    .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFileRule), DEFAULT_DB_PATH)
     .option('--tables <name...>', 'only these marts')
     .addHelpText(
       'after',

@@ -74,14 +74,14 @@ async function openForReading(path: string): Promise<Database> {
 }
 
 /** Where the artifacts go, made and proven writable before any model runs (not found unwritable after a build). */
-function targetOf(o: CommonOptions): string {
-  return ensureWritableDir(o.targetDir ?? defaultTargetDir(o.db), '--target-dir', guardedInputsOf(o.db));
+async function targetOf(o: CommonOptions): Promise<string> {
+  return ensureWritableDir(o.targetDir ?? defaultTargetDir(o.db), '--target-dir', await guardedInputsOf(o.db));
 }
 
 export async function execute(command: 'build' | 'run' | 'test', o: RunCliOptions): Promise<void> {
   const file = existingWarehouse('--db', o.db);
   const resources = { memoryLimit: o.memoryLimit ?? DEFAULT_MEMORY_LIMIT, threads: o.threads ?? defaultThreads() };
-  const target = targetOf(o);
+  const target = await targetOf(o);
   const results = await runModels({
     dbPath: file,
     modelsDir: o.modelsDir ?? shippedModelsDir(),
@@ -231,7 +231,7 @@ async function statesIfAny(o: CommonOptions, _project: Project) {
 }
 
 export async function docs(o: CommonOptions): Promise<void> {
-  const target = targetOf(o);
+  const target = await targetOf(o);
   const project = await load(o);
   const db = await openForReading(o.db);
   try {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_QUERY_TIMEOUT_S } from '../../core/defaults.js';
 import { exitCodesHelp } from '../../core/errors.js';
-import { DbFile, timerSeconds, wholeNumber } from '../../core/inputs.js';
+import { DbFileRule, timerSecondsRule, wholeNumberRule } from '../../core/rules.js';
 import { numberFlag, READER_HELP, textFlag } from '../validate.js';
 
 const FORMATS = ['table', 'csv', 'json'] as const;
@@ -23,20 +23,20 @@ export function register(program: Command): void {
     .option(
       '--db <file>',
       'the warehouse (default data/warehouse.duckdb, or "db" in the config)',
-      textFlag('--db', DbFile),
+      textFlag('--db', DbFileRule),
     )
     .option('--config <path>', 'config file (default ./vwh.config.json when present): db and publish.path')
     .option('--format <format>', `output: ${FORMATS.join(', ')} (default: table; json with --log-format json)`)
     .option(
       '--max-rows <n>',
       'rows shown in table format (CSV and JSON print every row)',
-      numberFlag('--max-rows', wholeNumber(1)),
+      numberFlag('--max-rows', wholeNumberRule(1)),
       50,
     )
     .option(
       '--timeout <s>',
       'stop the query after this many seconds, exit 1 (0: no limit)',
-      numberFlag('--timeout', timerSeconds(0)),
+      numberFlag('--timeout', timerSecondsRule(0)),
       DEFAULT_QUERY_TIMEOUT_S,
     )
     .addHelpText(
@@ -56,7 +56,7 @@ export function register(program: Command): void {
       const { runQuery } = await import('../../ops/query.js');
       const { readerPaths } = await import('../../ops/read-source.js');
       const { logFormat, noteLine } = await import('../../core/log.js');
-      const paths = readerPaths(flags);
+      const paths = await readerPaths(flags);
       // JSON mode: the rows as JSON lines too, unless another --format was asked for
       const format = flags.format ?? (logFormat() === 'json' ? 'json' : 'table');
       await runQuery(sql, { ...flags, format, ...paths }, process.stdout, noteLine);

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_DB_PATH } from '../../core/defaults.js';
 import { VwhError } from '../../core/errors.js';
-import { Day, DbFile } from '../../core/inputs.js';
+import { DayRule, DbFileRule } from '../../core/rules.js';
 import { REPORT_FORMATS, type ReportFormat } from '../../export/reports/format-names.js';
 import { textFlag } from '../validate.js';
 import { EXPORT_EXIT_CODES } from './export.js';
@@ -25,7 +25,7 @@ interface ReportFlags {
 
 /** `--list`: each report's name, title, parameters and description's first sentence. */
 export async function listReports(out: NodeJS.WritableStream): Promise<void> {
-  const { loadReports } = await import('../../export/index.js');
+  const { loadReports } = await import('../../export/reports/catalog.js');
   const { outputLine } = await import('../../core/log.js');
   const reports = [...loadReports().values()];
   const width = Math.max(...reports.map((r) => r.name.length), 4);
@@ -58,10 +58,10 @@ export function register(program: Command): void {
       `csv, json or md (${REPORT_FORMATS.join('|')}), default: from --out's extension, csv on stdout`,
     )
     .option('--out <file>', 'the file to write (replaced atomically); stdout when absent or -')
-    .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFile), DEFAULT_DB_PATH)
+    .option('--db <file>', 'the warehouse file (opened read-only)', textFlag('--db', DbFileRule), DEFAULT_DB_PATH)
     .option('--project <id|name>', 'only this project: its id or its name (as vwh sync --projects takes it)')
-    .option('--from <day>', 'first day (YYYY-MM-DD)', textFlag('--from', Day))
-    .option('--to <day>', 'last day (YYYY-MM-DD)', textFlag('--to', Day))
+    .option('--from <day>', 'first day (YYYY-MM-DD)', textFlag('--from', DayRule))
+    .option('--to <day>', 'last day (YYYY-MM-DD)', textFlag('--to', DayRule))
     .option('--bom', 'CSV: start with a UTF-8 byte order mark, for Excel')
     .option(
       '--raw-csv',
@@ -82,7 +82,8 @@ export function register(program: Command): void {
         return;
       }
       if (!name) throw new VwhError('USAGE', 'Name a report (vwh report --list shows them), or pass --list.');
-      const { describeSummary, writeHtmlReport, writeReport } = await import('../../export/index.js');
+      // the report's own modules only: a table report loads neither the lake's writer nor the HTML report's charts
+      const { describeSummary } = await import('../../export/summary.js');
       const { reportFormat, toStdout, writeToDestination } = await import('../../export/reports/destination.js');
       const { createLogger, outputLine, silentLogger } = await import('../../core/log.js');
       // the report on stdout: the summary and the logs go to stderr, or nowhere
@@ -96,7 +97,13 @@ export function register(program: Command): void {
         const { guardedInputsOf } = await import('../../ops/paths.js');
         const { noteLine } = await import('../../core/log.js');
         const db = await readerFile({ db: flags.db }, noteLine);
-        return { db, projectId: flags.project, from: flags.from, to: flags.to, inputs: guardedInputsOf(flags.db) };
+        return {
+          db,
+          projectId: flags.project,
+          from: flags.from,
+          to: flags.to,
+          inputs: await guardedInputsOf(flags.db),
+        };
       };
       if (name === 'html') {
         // One self-contained HTML file: a --format or --bom meant for the named reports would be silently ignored.
@@ -107,6 +114,7 @@ export function register(program: Command): void {
           );
         }
         const params = await source();
+        const { writeHtmlReport } = await import('../../export/html/report.js');
         const html = await writeToDestination(flags.out, 'html', process.stdout, (out) =>
           writeHtmlReport({ ...params, out, log }),
         );
@@ -123,6 +131,7 @@ export function register(program: Command): void {
         }
       }
       const params = await source();
+      const { writeReport } = await import('../../export/reports/run.js');
       const summary = await writeToDestination(flags.out, format, process.stdout, (out) =>
         writeReport({ ...params, name, format, out, bom: flags.bom, rawCsv: flags.rawCsv, log }),
       );

@@ -7,8 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { nearestKey } from '../../core/config.js';
 import { VwhError } from '../../core/errors.js';
+import { nearestKey } from '../../core/nearest.js';
 
 export const PARAMETER_NAMES = ['project', 'from', 'to'] as const;
 export type ParameterName = (typeof PARAMETER_NAMES)[number];

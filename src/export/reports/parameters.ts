@@ -4,7 +4,7 @@
  */
 import type { DuckDBValue } from '@duckdb/node-api';
 import { shown, VwhError } from '../../core/errors.js';
-import { Day } from '../../core/inputs.js';
+import { DayRule } from '../../core/rules.js';
 import type { Database } from '../../warehouse/duckdb.js';
 import type { ParameterName, Report } from './catalog.js';
 
@@ -43,7 +43,7 @@ export async function bindParameters(db: Database, report: Report, given: Report
   for (const name of ['from', 'to'] as const) {
     const value = byName[name];
     if (value === undefined) continue;
-    const parsed = Day.safeParse(value);
+    const parsed = DayRule.safeParse(value);
     if (!parsed.success) throw new VwhError('USAGE', `${FLAG[name]} ${parsed.error.issues[0]?.message}.`);
   }
   if (byName.from && byName.to && byName.from > byName.to) {
