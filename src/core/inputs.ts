@@ -5,10 +5,12 @@
  */
 import * as z from 'zod';
 import { MAX_TIMER_MS } from './clock.js';
+import { isCalendarDay } from './days.js';
 import { shown } from './errors.js';
 import {
   type Checker,
   checked,
+  DAY_PATTERN,
   dayProblem,
   dbFileProblem,
   isDirectory,
@@ -21,10 +23,10 @@ import {
 export { checked };
 
 /** A calendar day that exists: `2026-02-28`, not `2026-02-30`. */
-export const Day = z.string().superRefine((v, ctx) => {
-  const problem = dayProblem(v);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+export const Day = z
+  .string()
+  .regex(DAY_PATTERN, { error: (i) => dayProblem(String(i.input)) })
+  .refine(isCalendarDay, { error: (i) => dayProblem(String(i.input)) });
 
 /**
  * The days the API's history can hold, for the days that drive requests (`--since`, `--until`, `--today`, the

@@ -57,8 +57,10 @@ export function dbFileProblem(path: string): string | undefined {
 export const DbFileRule = rule<string>((v) => (typeof v === 'string' ? dbFileProblem(v) : `must be a path, got ${v}`));
 
 /** What is wrong with a day's text (`YYYY-MM-DD`, a calendar day that exists), or undefined. */
+export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
 export function dayProblem(value: string): string | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return `must be a day YYYY-MM-DD, got ${shown(value)}`;
+  if (!DAY_PATTERN.test(value)) return `must be a day YYYY-MM-DD, got ${shown(value)}`;
   if (!isCalendarDay(value)) return `must be a calendar day that exists, got ${shown(value)}`;
   return undefined;
 }
