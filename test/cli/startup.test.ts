@@ -95,36 +95,33 @@ describe('vwh starts without its heavy modules', () => {
     expect(run.urls.some((url) => url.includes('/node_modules/@duckdb/node-api/'))).toBe(true);
   });
 
-  it.skipIf(!built)(
-    'vwh query and vwh report load only what a read needs: no zod, no sync, models runner, pipeline, HTTP or lake (needs npm run build)',
-    async () => {
-      const file = join(dir, 'reader.duckdb');
-      const db = await Database.open(file);
-      await db.session.run('create table t as select 42 as answer');
-      db.close();
-      // in a folder without vwh.config.json: no config to check, so no schema to load
-      const query = vwh('query', '--db', file, '--format', 'csv', 'select answer from t');
-      expect(query.code).toBe(0);
-      expect(query.out).toBe('answer\n42\n');
-      expect(query.urls.some((url) => url.includes('/node_modules/@duckdb/node-api/'))).toBe(true);
-      // each module once: DuckDB by require, not imported (an ES import of it costs its lexing, docs/lab notebook)
-      expect(query.specifiers).not.toContain('@duckdb/node-api');
-      for (const name of ['zod', 'yaml', 'kysely', 'undici', 'apache-arrow', 'p-queue', 'p-retry']) {
-        expect(query.specifiers, name).not.toContain(name);
-      }
-      const ours = (urls: string[]) =>
-        urls.filter((url) =>
-          /\/dist\/src\/(sync|client|api|reference|ops\/stages|ops\/cluster|models\/(?!artifacts\/write)|export\/(?!result-text))/.test(
-            url,
-          ),
-        );
-      expect(ours(query.urls)).toEqual([]);
-      // a table report loads the report's modules, not the lake's writer nor the HTML report
-      const report = vwh('report', '--list');
-      expect(report.code).toBe(0);
-      expect(report.urls.filter((url) => /\/dist\/src\/export\/(lake|html)\//.test(url))).toEqual([]);
-    },
-  );
+  it('vwh query and vwh report load only what a read needs: no zod, no sync, models runner, pipeline, HTTP or lake (needs npm run build)', async () => {
+    const file = join(dir, 'reader.duckdb');
+    const db = await Database.open(file);
+    await db.session.run('create table t as select 42 as answer');
+    db.close();
+    // in a folder without vwh.config.json: no config to check, so no schema to load
+    const query = vwh('query', '--db', file, '--format', 'csv', 'select answer from t');
+    expect(query.code).toBe(0);
+    expect(query.out).toBe('answer\n42\n');
+    expect(query.urls.some((url) => url.includes('/node_modules/@duckdb/node-api/'))).toBe(true);
+    // each module once: DuckDB by require, not imported (an ES import of it costs its lexing, docs/lab notebook)
+    expect(query.specifiers).not.toContain('@duckdb/node-api');
+    for (const name of ['zod', 'yaml', 'kysely', 'undici', 'apache-arrow', 'p-queue', 'p-retry']) {
+      expect(query.specifiers, name).not.toContain(name);
+    }
+    const ours = (urls: string[]) =>
+      urls.filter((url) =>
+        /\/dist\/src\/(sync|client|api|reference|ops\/stages|ops\/cluster|models\/(?!artifacts\/write)|export\/(?!result-text))/.test(
+          url,
+        ),
+      );
+    expect(ours(query.urls)).toEqual([]);
+    // a table report loads the report's modules, not the lake's writer nor the HTML report
+    const report = vwh('report', '--list');
+    expect(report.code).toBe(0);
+    expect(report.urls.filter((url) => /\/dist\/src\/export\/(lake|html)\//.test(url))).toEqual([]);
+  });
 });
 
 describe('vwh run loads what its night uses', () => {
