@@ -93,6 +93,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const { resolved, state, app } = assemble(options, controlToken);
   const listener = withSimulatedDate(withFaults(getRequestListener(app.fetch), state.faults), state.sim);
   const server: Server = createServer(listener);
+  // Idle keep-alive connections outlive every client's (undici's 4 s default, vwh's own 30 s): a server that closes
+  // an idle connection first races the client's next request on it, which then fails with "other side closed".
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(resolved.port, resolved.host, () => {
