@@ -65,11 +65,7 @@ export function errorBars(name: string, points: [number, number, number][], colo
     data: points,
     encode: { x: 0, y: [1, 2] },
     z: 10,
-    renderItem: (
-      params: { coordSys: unknown },
-      api: { value: (i: number) => number; coord: (p: number[]) => number[]; size: (p: number[]) => number[] },
-    ) => {
-      void params;
+    renderItem: (_params: unknown, api: RenderApi) => {
       const low = api.coord([api.value(0), api.value(1)]);
       const high = api.coord([api.value(0), api.value(2)]);
       const band = api.size([1, 0])[0] ?? 0;
